@@ -1,0 +1,183 @@
+/*
+ * config: the one INI file that configures cms-api (spec §3), parsed with
+ * inih into a struct config, plus the environment overrides
+ * CMS_API_ENABLED, CMS_API_ROUTE and CMS_API_AUTH_TOKEN.
+ *
+ * Loading is all or nothing: any error (unknown section or key, bad
+ * boolean or number, unreadable content root) fails the whole load with
+ * a "file:line: message" in err, and no half-built config escapes.
+ * Relative paths in the file are resolved against the INI file's own
+ * directory.
+ */
+#ifndef CMS_API_CONFIG_H
+#define CMS_API_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONFIG_ERR_LEN 512
+
+/* A list of strings, as written in a comma-separated INI value. */
+struct strlist {
+	char **items; /* owned, each owned */
+	size_t len;
+};
+
+/* The resource types of [resources]. */
+enum resource_type {
+	RES_COLLECTIONS,
+	RES_NAVS,
+	RES_TAXONOMIES,
+	RES_GLOBALS,
+	RES_FORMS,
+	RES_ASSETS, /* also governs /asset-containers */
+	RES_USERS,  /* no handles: filters live at type level */
+	RES_SITES,
+	RES_TYPE_COUNT
+};
+
+/* One [resources.<type>.<handle>] section (handle "*" is the wildcard). */
+struct handle_rule {
+	char *handle;        /* owned */
+	bool enabled;        /* false only when the section says enabled = false */
+	bool enabled_set;    /* the section has an enabled key (the wildcard
+	                      * enables every handle only with enabled = true) */
+	bool filters_set;    /* allowed_filters was given */
+	bool filters_off;    /* allowed_filters = false */
+	struct strlist filters;
+	int line;            /* where the section starts, for messages */
+};
+
+struct resource_rule {
+	bool type_set;        /* the [resources] key was given */
+	bool type_value;      /* its value */
+	bool users_section;   /* RES_USERS: a [resources.users] section exists */
+	struct strlist users_filters; /* RES_USERS: its allowed_filters */
+	bool users_filters_set;
+	struct handle_rule *wildcard; /* [resources.<type>.*] or NULL; owned */
+	struct handle_rule *handles;  /* named sections, in file order; owned */
+	size_t nhandles;
+};
+
+/* One [sites.<handle>] section (only used without resources/sites.yaml). */
+struct site_def {
+	char *handle, *name, *locale, *url, *lang; /* owned; lang may be NULL */
+};
+
+/* One [disks.<name>] section: where an asset container's files live. */
+struct disk_def {
+	char *name; /* owned */
+	char *root; /* owned, absolute */
+	char *url;  /* owned, NULL for a private disk */
+};
+
+/* A key=value the cache driver receives as its own configuration. */
+struct kv {
+	char *key, *value; /* owned */
+};
+
+enum cache_driver { CACHE_FILE, CACHE_REDIS, CACHE_NONE };
+enum rate_by { RATE_BY_IP, RATE_BY_TOKEN };
+enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
+
+struct config {
+	char *path; /* owned: the INI file it was read from, or NULL for defaults */
+	char *dir;  /* owned: that file's directory (base of relative paths) */
+
+	/* [api] */
+	bool enabled;            /* default false */
+	char *route;             /* owned; no leading/trailing '/'; default "api"; may be "" */
+	char *auth_token;        /* owned; "" = public API */
+	char *middleware;        /* owned; "" or "auth:token" */
+	char *base_url;          /* owned; "" = from the request; no trailing '/' */
+	long default_limit;      /* default 25, >= 1 */
+	long max_limit;          /* default 1000, >= default_limit */
+	struct strlist excluded_keys;
+
+	/* [content] */
+	char *content_root;      /* owned, absolute; required */
+	char *app_name;          /* owned; stands in for {{ config:app:name }}; default "Statamic" */
+
+	/* [cache] */
+	bool cache_enabled;      /* default true */
+	enum cache_driver cache_driver; /* default file */
+	long cache_expiry;       /* minutes, default 60, >= 0 */
+	struct strlist ignored_events; /* default UserSaved, UserDeleted */
+	char *cache_dir;         /* owned, absolute; default /var/cache/cms-api */
+	struct kv *cache_options; /* owned: every other [cache] key, for the driver */
+	size_t ncache_options;
+
+	/* [rate_limit] */
+	long rate_per_minute;    /* default 60; 0 = off */
+	enum rate_by rate_by;    /* default ip */
+
+	/* [auth] */
+	char *auth_database;     /* owned, absolute; "" = none */
+
+	/* [log] */
+	char *log_target;        /* owned: "syslog" (default), "stderr" or a file path */
+	enum log_level log_level; /* default warning */
+
+	/* [resources] and its sub-sections */
+	struct resource_rule resources[RES_TYPE_COUNT];
+
+	/* [sites.*] in file order, [disks.*] */
+	struct site_def *sites;
+	size_t nsites;
+	struct disk_def *disks;
+	size_t ndisks;
+};
+
+/* Fills cfg with every default (API disabled, no content root). */
+void config_init_defaults(struct config *cfg);
+
+/*
+ * Reads the INI file at path over the defaults, applies the environment
+ * overrides, and validates the result (content root readable).
+ * Returns 0, or -1 with a "file:line: message" (or "file: message") in err.
+ * On failure cfg holds only defaults again.
+ */
+int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN]);
+
+/* Applies CMS_API_ENABLED, CMS_API_ROUTE, CMS_API_AUTH_TOKEN from the
+ * environment. Returns 0 or -1 with "CMS_API_ENABLED: message" in err.
+ * (config_load calls it; exposed for tests and the no-file case.) */
+int config_apply_env(struct config *cfg, char err[CONFIG_ERR_LEN]);
+
+/* Which INI file to read: cli_path if given, else $CMS_API_CONFIG, else
+ * SYSCONFDIR "/cms-api.ini". The result is not owned by the caller. */
+const char *config_find_path(const char *cli_path);
+
+void config_free(struct config *cfg);
+
+/* Parses a boolean the way the INI does (true/false, yes/no, on/off, 1/0,
+ * any case). Returns 0 and sets *out, or -1. */
+int config_parse_bool(const char *s, bool *out);
+
+/* The name of a type as written in [resources] ("collections", ...). */
+const char *resource_type_name(enum resource_type t);
+
+/*
+ * The enabling rules of spec §3.
+ *
+ * resource_enabled: the type is on at all (a handle-less check: users,
+ * sites, or "is any handle of this type possibly on").
+ * handle_enabled: this handle of the type answers (else 404).
+ * allowed_filters: the filter allow-list for one handle of a type (for
+ * users, handle is ignored). Returns false when filtering is off there
+ * (every filter is then forbidden); otherwise true, and *out receives a
+ * newly allocated list the caller frees with strlist_free (password and
+ * password_hash are never in the users list).
+ */
+bool resource_enabled(const struct config *cfg, enum resource_type t);
+bool handle_enabled(const struct config *cfg, enum resource_type t, const char *handle);
+bool allowed_filters(const struct config *cfg, enum resource_type t, const char *handle,
+                     struct strlist *out);
+
+/* Splits "a, b ,c" into trimmed, non-empty items appended to list. */
+void strlist_split(struct strlist *list, const char *csv);
+void strlist_add(struct strlist *list, const char *s);
+bool strlist_contains(const struct strlist *list, const char *s);
+void strlist_free(struct strlist *list);
+
+#endif

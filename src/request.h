@@ -1,0 +1,54 @@
+/*
+ * request: one HTTP request as cms-api sees it, built from CGI variables
+ * (FastCGI params, a CGI environment, or `cms-api get`). It holds copies,
+ * never pointers into libfcgi's params, and knows nothing of libfcgi, so
+ * it can be built and tested anywhere.
+ *
+ * The query string is parsed the way PHP fills $_GET: '&'-separated
+ * pairs, '+' and %XX decoded, a repeated name keeps its last value except
+ * for names ending in "[]" (fields[]=a&fields[]=b), which collect.
+ */
+#ifndef CMS_API_REQUEST_H
+#define CMS_API_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct query_param {
+	char *name;  /* owned, decoded, e.g. "filter[title:contains]" */
+	char *value; /* owned, decoded */
+};
+
+struct request {
+	char *method;      /* owned, e.g. "GET" */
+	char *uri;         /* owned: REQUEST_URI as sent */
+	char *path;        /* owned: the URI's path, not decoded */
+	char *query;       /* owned: the raw query string ("" when none) */
+	struct query_param *params; /* owned, in order of appearance */
+	size_t nparams;
+	char *scheme;      /* owned: "http" or "https" */
+	char *host;        /* owned: Host header (with port), "localhost" when absent */
+	char *remote_addr; /* owned: client address, "" when unknown */
+	char *authorization; /* owned: Authorization header, NULL when absent */
+};
+
+/* Looks up a CGI variable by name; returns NULL when it is absent. */
+typedef const char *(*cgi_getter)(const char *name, void *ctx);
+
+/* Fills req from CGI variables. Never fails (missing variables get
+ * defaults: GET, "/"). */
+void request_from_cgi(struct request *req, cgi_getter get, void *ctx);
+
+/* Builds a GET request for uri (path and query) as `cms-api get` does. */
+void request_from_uri(struct request *req, const char *method, const char *uri);
+
+void request_free(struct request *req);
+
+/* The last value of a scalar query parameter, or NULL. */
+const char *request_param(const struct request *req, const char *name);
+
+/* Percent-decodes s[0..len) into a new string; with plus_as_space '+'
+ * becomes ' ' (query strings). Invalid escapes are kept literally. */
+char *url_decode(const char *s, size_t len, bool plus_as_space);
+
+#endif

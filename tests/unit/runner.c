@@ -1,0 +1,119 @@
+/*
+ * The unit-test runner: registers every suite, runs them, and exits
+ * non-zero when any test or any suite set-up failed. CUnit's own return
+ * value says nothing about failed tests, and its counters reset on
+ * cleanup, so they are read first.
+ */
+#include "autoconfig.h"
+
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+CU_pSuite unit_add_suite(const char *name)
+{
+	CU_pSuite s = CU_add_suite(name, NULL, NULL);
+	if (!s) {
+		fprintf(stderr, "cannot add suite %s: %s\n", name, CU_get_error_msg());
+		exit(EXIT_FAILURE);
+	}
+	return s;
+}
+
+void unit_add_test(CU_pSuite suite, const char *name, CU_TestFunc fn)
+{
+	if (!CU_add_test(suite, name, fn)) {
+		fprintf(stderr, "cannot add test %s: %s\n", name, CU_get_error_msg());
+		exit(EXIT_FAILURE);
+	}
+}
+
+char *unit_tempdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/cms-api-unit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(path)) {
+		perror("mkdtemp");
+		exit(EXIT_FAILURE);
+	}
+	return strdup(path);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void unit_rmtree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int make_parents(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		*p = '/';
+		if (rc != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+int unit_write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (make_parents(path) != 0)
+		return -1;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	size_t n = strlen(text);
+	int rc = fwrite(text, 1, n, f) == n ? 0 : -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS) {
+		fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
+		return EXIT_FAILURE;
+	}
+	suite_value();
+	suite_jsonw();
+	suite_yaml();
+	suite_frontmatter();
+	suite_config();
+	suite_request();
+	suite_site();
+	suite_app();
+
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+	unsigned ran = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	if (ran == 0) {
+		fprintf(stderr, "no unit test ran\n");
+		return EXIT_FAILURE;
+	}
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

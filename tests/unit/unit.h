@@ -1,0 +1,31 @@
+/*
+ * unit: the CUnit suites of cms-api, one per module. Each suite_*()
+ * registers its suite and tests with CUnit; runner.c calls them all.
+ */
+#ifndef CMS_API_TEST_UNIT_H
+#define CMS_API_TEST_UNIT_H
+
+#include <CUnit/CUnit.h>
+
+void suite_value(void);
+void suite_jsonw(void);
+void suite_yaml(void);
+void suite_frontmatter(void);
+void suite_config(void);
+void suite_request(void);
+void suite_site(void);
+void suite_app(void);
+
+/* Adds a suite, aborting the run when CUnit cannot (a registry error would
+ * otherwise show up as "0 tests run"). */
+CU_pSuite unit_add_suite(const char *name);
+void unit_add_test(CU_pSuite suite, const char *name, CU_TestFunc fn);
+
+/* A fresh temporary directory for one test (under $TMPDIR), removed with
+ * unit_rmtree. The caller frees the returned path. */
+char *unit_tempdir(void);
+void unit_rmtree(const char *path);
+/* Writes text to dir/name (creating parent folders). Returns 0 or -1. */
+int unit_write_file(const char *dir, const char *name, const char *text);
+
+#endif
