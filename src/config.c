@@ -1,0 +1,907 @@
+/*
+ * config: the INI file of spec §3 read with inih; see config.h.
+ *
+ * inih (Debian r55) gives the handler no line numbers and never reports a
+ * section without keys, so the file is fed through our own line reader:
+ * it counts lines and notes every "[section]" header itself. Plain keys
+ * are described by one table (section, key, type, bounds, destination);
+ * the resource, site and disk sections have small handlers of their own.
+ */
+#include "autoconfig.h"
+
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+/* --- string lists --- */
+
+void strlist_add(struct strlist *list, const char *s)
+{
+	list->items = xrealloc(list->items, (list->len + 1) * sizeof *list->items);
+	list->items[list->len++] = xstrdup(s);
+}
+
+void strlist_split(struct strlist *list, const char *csv)
+{
+	const char *p = csv;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const char *start = p, *end = p + n;
+		while (start < end && isspace((unsigned char)*start))
+			start++;
+		while (end > start && isspace((unsigned char)end[-1]))
+			end--;
+		if (end > start) {
+			char *item = xstrndup(start, (size_t)(end - start));
+			strlist_add(list, item);
+			free(item);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+bool strlist_contains(const struct strlist *list, const char *s)
+{
+	for (size_t i = 0; i < list->len; i++)
+		if (strcmp(list->items[i], s) == 0)
+			return true;
+	return false;
+}
+
+void strlist_free(struct strlist *list)
+{
+	for (size_t i = 0; i < list->len; i++)
+		free(list->items[i]);
+	free(list->items);
+	list->items = NULL;
+	list->len = 0;
+}
+
+/* --- values --- */
+
+int config_parse_bool(const char *s, bool *out)
+{
+	static const char *yes[] = {"true", "yes", "on", "1"};
+	static const char *no[] = {"false", "no", "off", "0"};
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_long(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void set_string(char **dst, const char *value)
+{
+	free(*dst);
+	*dst = xstrdup(value);
+}
+
+static char *strip_slashes(const char *s, bool leading)
+{
+	while (leading && *s == '/')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && s[n - 1] == '/')
+		n--;
+	return xstrndup(s, n);
+}
+
+static bool route_is_valid(const char *route)
+{
+	for (const char *p = route; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._~-/", *p))
+			return false;
+	return true;
+}
+
+static char *resolve_path(const char *dir, const char *value)
+{
+	if (value[0] == '/' || !dir)
+		return xstrdup(value);
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/%s", dir, value);
+	return strbuf_detach(&b, NULL);
+}
+
+/* --- defaults and freeing --- */
+
+static const char *type_names[RES_TYPE_COUNT] = {
+	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites",
+};
+
+const char *resource_type_name(enum resource_type t)
+{
+	return type_names[t];
+}
+
+void config_init_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->route = xstrdup("api");
+	cfg->auth_token = xstrdup("");
+	cfg->middleware = xstrdup("");
+	cfg->base_url = xstrdup("");
+	cfg->default_limit = 25;
+	cfg->max_limit = 1000;
+	cfg->app_name = xstrdup("Statamic");
+	cfg->cache_enabled = true;
+	cfg->cache_driver = CACHE_FILE;
+	cfg->cache_expiry = 60;
+	strlist_split(&cfg->ignored_events, "UserSaved, UserDeleted");
+	cfg->cache_dir = xstrdup("/var/cache/cms-api");
+	cfg->rate_per_minute = 60;
+	cfg->rate_by = RATE_BY_IP;
+	cfg->auth_database = xstrdup("");
+	cfg->log_target = xstrdup("syslog");
+	cfg->log_level = LOG_LEVEL_WARNING;
+}
+
+static void free_rule(struct handle_rule *r)
+{
+	free(r->handle);
+	strlist_free(&r->filters);
+}
+
+static void free_resources(struct resource_rule *r)
+{
+	strlist_free(&r->users_filters);
+	if (r->wildcard) {
+		free_rule(r->wildcard);
+		free(r->wildcard);
+	}
+	for (size_t i = 0; i < r->nhandles; i++)
+		free_rule(&r->handles[i]);
+	free(r->handles);
+}
+
+void config_free(struct config *cfg)
+{
+	free(cfg->path);
+	free(cfg->dir);
+	free(cfg->route);
+	free(cfg->auth_token);
+	free(cfg->middleware);
+	free(cfg->base_url);
+	strlist_free(&cfg->excluded_keys);
+	free(cfg->content_root);
+	free(cfg->app_name);
+	strlist_free(&cfg->ignored_events);
+	free(cfg->cache_dir);
+	for (size_t i = 0; i < cfg->ncache_options; i++) {
+		free(cfg->cache_options[i].key);
+		free(cfg->cache_options[i].value);
+	}
+	free(cfg->cache_options);
+	free(cfg->auth_database);
+	free(cfg->log_target);
+	for (int t = 0; t < RES_TYPE_COUNT; t++)
+		free_resources(&cfg->resources[t]);
+	for (size_t i = 0; i < cfg->nsites; i++) {
+		struct site_def *s = &cfg->sites[i];
+		free(s->handle);
+		free(s->name);
+		free(s->locale);
+		free(s->url);
+		free(s->lang);
+	}
+	free(cfg->sites);
+	for (size_t i = 0; i < cfg->ndisks; i++) {
+		free(cfg->disks[i].name);
+		free(cfg->disks[i].root);
+		free(cfg->disks[i].url);
+	}
+	free(cfg->disks);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+/* --- the key table --- */
+
+enum key_kind { K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM };
+
+struct key_def {
+	const char *section, *name;
+	enum key_kind kind;
+	size_t offset;           /* of the destination in struct config */
+	long min, max;           /* K_LONG bounds */
+	const char *const *enum_names; /* K_ENUM: NULL-terminated, index = value */
+};
+
+static const char *const driver_names[] = {"file", "redis", "none", NULL};
+static const char *const rate_by_names[] = {"ip", "token", NULL};
+static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
+static const char *const middleware_names[] = {"", "auth:token", NULL};
+
+#define AT(field) offsetof(struct config, field)
+static const struct key_def keys[] = {
+	{"api", "enabled", K_BOOL, AT(enabled), 0, 0, NULL},
+	{"api", "route", K_ROUTE, AT(route), 0, 0, NULL},
+	{"api", "auth_token", K_STRING, AT(auth_token), 0, 0, NULL},
+	{"api", "middleware", K_STRING, AT(middleware), 0, 0, middleware_names},
+	{"api", "base_url", K_URL, AT(base_url), 0, 0, NULL},
+	{"api", "default_limit", K_LONG, AT(default_limit), 1, 1000000, NULL},
+	{"api", "max_limit", K_LONG, AT(max_limit), 1, 1000000, NULL},
+	{"api", "excluded_keys", K_LIST, AT(excluded_keys), 0, 0, NULL},
+	{"content", "root", K_PATH, AT(content_root), 0, 0, NULL},
+	{"content", "app_name", K_STRING, AT(app_name), 0, 0, NULL},
+	{"cache", "enabled", K_BOOL, AT(cache_enabled), 0, 0, NULL},
+	{"cache", "driver", K_ENUM, AT(cache_driver), 0, 0, driver_names},
+	{"cache", "expiry", K_LONG, AT(cache_expiry), 0, 5256000, NULL},
+	{"cache", "ignored_events", K_LIST, AT(ignored_events), 0, 0, NULL},
+	{"cache", "dir", K_PATH, AT(cache_dir), 0, 0, NULL},
+	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
+	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
+	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},
+	{"log", "target", K_STRING, AT(log_target), 0, 0, NULL},
+	{"log", "level", K_ENUM, AT(log_level), 0, 0, level_names},
+};
+#undef AT
+
+/* --- parsing state --- */
+
+#define MAX_SEEN_KEYS 512
+
+struct parse_state {
+	struct config *cfg;
+	const char *file;
+	FILE *stream;
+	int line;              /* the line most recently read */
+	char section[200];     /* the section most recently opened */
+	int root_line;         /* where [content] root was set, 0 if never */
+	char *seen[MAX_SEEN_KEYS]; /* "section\nkey" of every key so far */
+	size_t nseen;
+	char err[CONFIG_ERR_LEN];
+	bool failed;
+};
+
+/* Copies a message into an error buffer, cut to fit. */
+static void copy_message(char err[CONFIG_ERR_LEN], const char *msg)
+{
+	size_t n = strlen(msg);
+	if (n >= CONFIG_ERR_LEN)
+		n = CONFIG_ERR_LEN - 1;
+	memcpy(err, msg, n);
+	err[n] = '\0';
+}
+
+static void fail_at(struct parse_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail_at(struct parse_state *st, const char *fmt, ...)
+{
+	if (st->failed)
+		return;
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+	strbuf_addf(&msg, "%s:%d: ", st->file, st->line);
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	copy_message(st->err, msg.ptr);
+	strbuf_release(&msg);
+	st->failed = true;
+}
+
+/* The handle part of "resources.<type>.<handle>", or NULL. */
+static const char *resource_section_type(const char *section, enum resource_type *type)
+{
+	static const char prefix[] = "resources.";
+	if (strncmp(section, prefix, sizeof prefix - 1) != 0)
+		return NULL;
+	const char *rest = section + sizeof prefix - 1;
+	for (int t = 0; t < RES_TYPE_COUNT; t++) {
+		size_t n = strlen(type_names[t]);
+		if (strncmp(rest, type_names[t], n) == 0 && (rest[n] == '\0' || rest[n] == '.')) {
+			*type = (enum resource_type)t;
+			return rest[n] == '.' ? rest + n + 1 : rest + n;
+		}
+	}
+	return NULL;
+}
+
+static struct handle_rule *find_rule(struct resource_rule *r, const char *handle)
+{
+	if (strcmp(handle, "*") == 0)
+		return r->wildcard;
+	for (size_t i = 0; i < r->nhandles; i++)
+		if (strcmp(r->handles[i].handle, handle) == 0)
+			return &r->handles[i];
+	return NULL;
+}
+
+static struct handle_rule *add_rule(struct resource_rule *r, const char *handle, int line)
+{
+	struct handle_rule *rule;
+	if (strcmp(handle, "*") == 0) {
+		r->wildcard = xcalloc(1, sizeof *r->wildcard);
+		rule = r->wildcard;
+	} else {
+		r->handles = xrealloc(r->handles, (r->nhandles + 1) * sizeof *r->handles);
+		rule = &r->handles[r->nhandles++];
+		memset(rule, 0, sizeof *rule);
+	}
+	rule->handle = xstrdup(handle);
+	rule->enabled = true;
+	rule->line = line;
+	return rule;
+}
+
+static bool is_simple_section(const char *s)
+{
+	static const char *const names[] = {"api", "content", "cache", "rate_limit", "auth",
+	                                    "log", "resources"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-", *p))
+			return false;
+	return true;
+}
+
+/* Called by the reader for every "[section]" line, so that sections
+ * without keys count too. */
+static void open_section(struct parse_state *st, const char *name)
+{
+	snprintf(st->section, sizeof st->section, "%s", name);
+	struct config *cfg = st->cfg;
+	enum resource_type type;
+	const char *handle = resource_section_type(name, &type);
+	if (handle) {
+		struct resource_rule *r = &cfg->resources[type];
+		if (type == RES_USERS && *handle == '\0') {
+			r->users_section = true;
+			return;
+		}
+		if (*handle == '\0' || type == RES_USERS || type == RES_SITES ||
+		    (strcmp(handle, "*") != 0 && !valid_name(handle))) {
+			fail_at(st, "unknown section [%s]", name);
+			return;
+		}
+		if (find_rule(r, handle)) {
+			fail_at(st, "section [%s] appears twice", name);
+			return;
+		}
+		add_rule(r, handle, st->line);
+		return;
+	}
+	if (strncmp(name, "sites.", 6) == 0 && valid_name(name + 6)) {
+		for (size_t i = 0; i < cfg->nsites; i++)
+			if (strcmp(cfg->sites[i].handle, name + 6) == 0) {
+				fail_at(st, "section [%s] appears twice", name);
+				return;
+			}
+		cfg->sites = xrealloc(cfg->sites, (cfg->nsites + 1) * sizeof *cfg->sites);
+		memset(&cfg->sites[cfg->nsites], 0, sizeof *cfg->sites);
+		cfg->sites[cfg->nsites++].handle = xstrdup(name + 6);
+		return;
+	}
+	if (strncmp(name, "disks.", 6) == 0 && valid_name(name + 6)) {
+		cfg->disks = xrealloc(cfg->disks, (cfg->ndisks + 1) * sizeof *cfg->disks);
+		memset(&cfg->disks[cfg->ndisks], 0, sizeof *cfg->disks);
+		cfg->disks[cfg->ndisks++].name = xstrdup(name + 6);
+		return;
+	}
+	if (!is_simple_section(name))
+		fail_at(st, "unknown section [%s]", name);
+}
+
+/* Reads one line for inih, counting lines and spotting section headers. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parse_state *st = stream;
+	if (!fgets(str, num, st->stream))
+		return NULL;
+	st->line++;
+	const char *p = str;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+		if (close) {
+			char name[200];
+			snprintf(name, sizeof name, "%.*s", (int)(close - p - 1), p + 1);
+			char *trimmed = name;
+			while (isspace((unsigned char)*trimmed))
+				trimmed++;
+			size_t n = strlen(trimmed);
+			while (n > 0 && isspace((unsigned char)trimmed[n - 1]))
+				trimmed[--n] = '\0';
+			open_section(st, trimmed);
+		}
+	}
+	return str;
+}
+
+static int set_long(struct parse_state *st, const struct key_def *k, const char *value, long *dst)
+{
+	long v;
+	if (parse_long(value, &v) != 0) {
+		fail_at(st, "[%s] %s: not a whole number: %s", k->section, k->name, value);
+		return 0;
+	}
+	if (v < k->min || v > k->max) {
+		fail_at(st, "[%s] %s: %ld is out of range (%ld to %ld)", k->section, k->name, v,
+		        k->min, k->max);
+		return 0;
+	}
+	*dst = v;
+	return 1;
+}
+
+static int set_enum(struct parse_state *st, const struct key_def *k, const char *value, void *dst)
+{
+	for (int i = 0; k->enum_names[i]; i++) {
+		if (strcmp(value, k->enum_names[i]) == 0) {
+			if (k->kind == K_STRING)
+				set_string(dst, value);
+			else
+				*(int *)dst = i;
+			return 1;
+		}
+	}
+	fail_at(st, "[%s] %s: unknown value: %s", k->section, k->name, value);
+	return 0;
+}
+
+static int apply_key(struct parse_state *st, const struct key_def *k, const char *value)
+{
+	void *dst = (char *)st->cfg + k->offset;
+	bool b;
+	switch (k->kind) {
+	case K_BOOL:
+		if (config_parse_bool(value, &b) != 0) {
+			fail_at(st, "[%s] %s: not a boolean: %s", k->section, k->name, value);
+			return 0;
+		}
+		*(bool *)dst = b;
+		return 1;
+	case K_LONG:
+		return set_long(st, k, value, dst);
+	case K_ENUM:
+		return set_enum(st, k, value, dst);
+	case K_STRING:
+		if (k->enum_names)
+			return set_enum(st, k, value, dst);
+		set_string(dst, value);
+		return 1;
+	case K_PATH:
+		free(*(char **)dst);
+		*(char **)dst = *value ? resolve_path(st->cfg->dir, value) : xstrdup("");
+		return 1;
+	case K_LIST:
+		strlist_free(dst);
+		strlist_split(dst, value);
+		return 1;
+	case K_ROUTE:
+		if (!route_is_valid(value)) {
+			fail_at(st, "[%s] %s: not a URL path: %s", k->section, k->name, value);
+			return 0;
+		}
+		free(*(char **)dst);
+		*(char **)dst = strip_slashes(value, true);
+		return 1;
+	case K_URL:
+		free(*(char **)dst);
+		*(char **)dst = strip_slashes(value, false);
+		return 1;
+	}
+	return 0;
+}
+
+static int handle_resource_key(struct parse_state *st, const char *section, const char *name,
+                               const char *value)
+{
+	enum resource_type type;
+	const char *handle = resource_section_type(section, &type);
+	struct resource_rule *r = &st->cfg->resources[type];
+	if (type == RES_USERS) {
+		if (strcmp(name, "allowed_filters") != 0) {
+			fail_at(st, "unknown key '%s' in [%s]", name, section);
+			return 0;
+		}
+		bool b;
+		strlist_free(&r->users_filters);
+		r->users_filters_set = !(config_parse_bool(value, &b) == 0 && !b);
+		if (r->users_filters_set)
+			strlist_split(&r->users_filters, value);
+		return 1;
+	}
+	struct handle_rule *rule = find_rule(r, handle);
+	if (strcmp(name, "enabled") == 0) {
+		bool b;
+		if (config_parse_bool(value, &b) != 0) {
+			fail_at(st, "[%s] enabled: not a boolean: %s", section, value);
+			return 0;
+		}
+		rule->enabled = b;
+		rule->enabled_set = true;
+		return 1;
+	}
+	if (strcmp(name, "allowed_filters") == 0) {
+		bool b;
+		rule->filters_set = true;
+		strlist_free(&rule->filters);
+		rule->filters_off = config_parse_bool(value, &b) == 0 && !b;
+		if (!rule->filters_off)
+			strlist_split(&rule->filters, value);
+		return 1;
+	}
+	fail_at(st, "unknown key '%s' in [%s]", name, section);
+	return 0;
+}
+
+static int handle_type_switch(struct parse_state *st, const char *name, const char *value)
+{
+	for (int t = 0; t < RES_TYPE_COUNT; t++) {
+		if (strcmp(name, type_names[t]) != 0)
+			continue;
+		bool b;
+		if (config_parse_bool(value, &b) != 0) {
+			fail_at(st, "[resources] %s: not a boolean: %s", name, value);
+			return 0;
+		}
+		st->cfg->resources[t].type_set = true;
+		st->cfg->resources[t].type_value = b;
+		return 1;
+	}
+	fail_at(st, "unknown key '%s' in [resources]", name);
+	return 0;
+}
+
+static int handle_site_key(struct parse_state *st, const char *name, const char *value)
+{
+	struct site_def *s = &st->cfg->sites[st->cfg->nsites - 1];
+	char **dst = strcmp(name, "name") == 0     ? &s->name
+	             : strcmp(name, "locale") == 0 ? &s->locale
+	             : strcmp(name, "url") == 0    ? &s->url
+	             : strcmp(name, "lang") == 0   ? &s->lang
+	                                           : NULL;
+	if (!dst) {
+		fail_at(st, "unknown key '%s' in [%s]", name, st->section);
+		return 0;
+	}
+	set_string(dst, value);
+	return 1;
+}
+
+static int handle_disk_key(struct parse_state *st, const char *name, const char *value)
+{
+	struct disk_def *d = &st->cfg->disks[st->cfg->ndisks - 1];
+	if (strcmp(name, "root") == 0) {
+		free(d->root);
+		d->root = resolve_path(st->cfg->dir, value);
+	} else if (strcmp(name, "url") == 0) {
+		free(d->url);
+		d->url = *value ? strip_slashes(value, false) : NULL;
+		if (d->url && !*d->url) {
+			free(d->url);
+			d->url = xstrdup("/");
+		}
+	} else {
+		fail_at(st, "unknown key '%s' in [%s]", name, st->section);
+		return 0;
+	}
+	return 1;
+}
+
+static void add_cache_option(struct config *cfg, const char *name, const char *value)
+{
+	cfg->cache_options =
+		xrealloc(cfg->cache_options, (cfg->ncache_options + 1) * sizeof *cfg->cache_options);
+	cfg->cache_options[cfg->ncache_options].key = xstrdup(name);
+	cfg->cache_options[cfg->ncache_options].value = xstrdup(value);
+	cfg->ncache_options++;
+}
+
+static void handle_plain_key(struct parse_state *st, const char *section, const char *name,
+                             const char *value);
+
+/* inih calls the handler again for an indented continuation line; a key
+ * given twice is a mistake either way. */
+static bool first_time_seen(struct parse_state *st, const char *section, const char *name)
+{
+	struct strbuf id = STRBUF_INIT;
+	strbuf_addf(&id, "%s\n%s", section, name);
+	for (size_t i = 0; i < st->nseen; i++) {
+		if (strcmp(st->seen[i], id.ptr) == 0) {
+			strbuf_release(&id);
+			return false;
+		}
+	}
+	if (st->nseen < MAX_SEEN_KEYS)
+		st->seen[st->nseen++] = strbuf_detach(&id, NULL);
+	else
+		strbuf_release(&id);
+	return true;
+}
+
+static int handle_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *st = user;
+	if (st->failed)
+		return 1;
+	if (!first_time_seen(st, section, name)) {
+		fail_at(st, "[%s] %s is set twice (or an indented line continues it)", section,
+		        name);
+		return 1;
+	}
+	enum resource_type type;
+	if (*section == '\0') {
+		fail_at(st, "key '%s' outside any section", name);
+		return 1;
+	}
+	/* Errors are recorded in st; inih is always told to go on, so that
+	 * its own line count never disagrees with ours. */
+	if (resource_section_type(section, &type))
+		handle_resource_key(st, section, name, value);
+	else if (strcmp(section, "resources") == 0)
+		handle_type_switch(st, name, value);
+	else if (strncmp(section, "sites.", 6) == 0)
+		handle_site_key(st, name, value);
+	else if (strncmp(section, "disks.", 6) == 0)
+		handle_disk_key(st, name, value);
+	else
+		handle_plain_key(st, section, name, value);
+	return 1;
+}
+
+static void handle_plain_key(struct parse_state *st, const char *section, const char *name,
+                             const char *value)
+{
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (strcmp(keys[i].section, section) == 0 && strcmp(keys[i].name, name) == 0) {
+			if (strcmp(section, "content") == 0 && strcmp(name, "root") == 0)
+				st->root_line = st->line;
+			apply_key(st, &keys[i], value);
+			return;
+		}
+	}
+	if (strcmp(section, "cache") == 0)
+		add_cache_option(st->cfg, name, value);
+	else
+		fail_at(st, "unknown key '%s' in [%s]", name, section);
+}
+
+/* --- environment and validation --- */
+
+int config_apply_env(struct config *cfg, char err[CONFIG_ERR_LEN])
+{
+	const char *enabled = getenv("CMS_API_ENABLED");
+	if (enabled && *enabled && config_parse_bool(enabled, &cfg->enabled) != 0) {
+		snprintf(err, CONFIG_ERR_LEN, "CMS_API_ENABLED: not a boolean: %s", enabled);
+		return -1;
+	}
+	const char *route = getenv("CMS_API_ROUTE");
+	if (route && *route) {
+		if (!route_is_valid(route)) {
+			snprintf(err, CONFIG_ERR_LEN, "CMS_API_ROUTE: not a URL path: %s", route);
+			return -1;
+		}
+		free(cfg->route);
+		cfg->route = strip_slashes(route, true);
+	}
+	const char *token = getenv("CMS_API_AUTH_TOKEN");
+	if (token && *token)
+		set_string(&cfg->auth_token, token);
+	return 0;
+}
+
+static int validate(struct config *cfg, const struct parse_state *st, char err[CONFIG_ERR_LEN])
+{
+	if (!cfg->content_root || !*cfg->content_root) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: [content] root is required", st->file);
+		return -1;
+	}
+	struct stat sb;
+	const char *problem = NULL;
+	if (stat(cfg->content_root, &sb) != 0)
+		problem = strerror(errno);
+	else if (!S_ISDIR(sb.st_mode))
+		problem = strerror(ENOTDIR);
+	else if (access(cfg->content_root, R_OK | X_OK) != 0)
+		problem = strerror(errno);
+	if (problem) {
+		snprintf(err, CONFIG_ERR_LEN, "%s:%d: [content] root: %s: %s", st->file, st->root_line,
+		         cfg->content_root, problem);
+		return -1;
+	}
+	if (cfg->max_limit < cfg->default_limit) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",
+		         st->file, cfg->max_limit, cfg->default_limit);
+		return -1;
+	}
+	return 0;
+}
+
+static char *directory_of(const char *path)
+{
+	char resolved[PATH_MAX];
+	const char *p = realpath(path, resolved) ? resolved : path;
+	const char *slash = strrchr(p, '/');
+	if (!slash)
+		return xstrdup(".");
+	return slash == p ? xstrdup("/") : xstrndup(p, (size_t)(slash - p));
+}
+
+static void free_seen(struct parse_state *st)
+{
+	for (size_t i = 0; i < st->nseen; i++)
+		free(st->seen[i]);
+	st->nseen = 0;
+}
+
+int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
+{
+	config_init_defaults(cfg);
+	struct parse_state st;
+	memset(&st, 0, sizeof st);
+	st.cfg = cfg;
+	st.file = path;
+	st.stream = fopen(path, "re");
+	if (!st.stream) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	cfg->path = xstrdup(path);
+	cfg->dir = directory_of(path);
+	int rc = ini_parse_stream(read_line, &st, handle_key, &st);
+	fclose(st.stream);
+	free_seen(&st);
+	if (st.failed) {
+		snprintf(err, CONFIG_ERR_LEN, "%s", st.err);
+		goto fail;
+	}
+	if (rc != 0) {
+		snprintf(err, CONFIG_ERR_LEN, "%s:%d: not an INI line (lines are 'key = value' or "
+		                              "'[section]', at most 199 characters)", path, rc > 0 ? rc : 0);
+		goto fail;
+	}
+	if (config_apply_env(cfg, err) != 0 || validate(cfg, &st, err) != 0)
+		goto fail;
+	return 0;
+fail:
+	config_free(cfg);
+	config_init_defaults(cfg);
+	return -1;
+}
+
+const char *config_find_path(const char *cli_path)
+{
+	if (cli_path && *cli_path)
+		return cli_path;
+	const char *env = getenv("CMS_API_CONFIG");
+	if (env && *env)
+		return env;
+	return SYSCONFDIR "/cms-api.ini";
+}
+
+/* --- the enabling rules of spec §3 --- */
+
+static const struct handle_rule *named_rule(const struct resource_rule *r, const char *handle)
+{
+	for (size_t i = 0; i < r->nhandles; i++)
+		if (strcmp(r->handles[i].handle, handle) == 0)
+			return &r->handles[i];
+	return NULL;
+}
+
+static bool explicitly_off(const struct resource_rule *r)
+{
+	return r->type_set && !r->type_value;
+}
+
+bool resource_enabled(const struct config *cfg, enum resource_type t)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	if (explicitly_off(r))
+		return false;
+	if (r->type_value)
+		return true;
+	if (t == RES_USERS)
+		return r->users_section;
+	if (r->wildcard && r->wildcard->enabled_set && r->wildcard->enabled)
+		return true;
+	for (size_t i = 0; i < r->nhandles; i++)
+		if (r->handles[i].enabled)
+			return true;
+	return false;
+}
+
+bool handle_enabled(const struct config *cfg, enum resource_type t, const char *handle)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	if (explicitly_off(r))
+		return false;
+	if (t == RES_USERS || t == RES_SITES)
+		return resource_enabled(cfg, t);
+	const struct handle_rule *named = named_rule(r, handle);
+	if (named)
+		return named->enabled;
+	if (r->type_value)
+		return true;
+	return r->wildcard && r->wildcard->enabled_set && r->wildcard->enabled;
+}
+
+static void add_unique(struct strlist *out, const struct strlist *from)
+{
+	for (size_t i = 0; i < from->len; i++)
+		if (!strlist_contains(out, from->items[i]))
+			strlist_add(out, from->items[i]);
+}
+
+static bool users_filters(const struct resource_rule *r, struct strlist *out)
+{
+	if (!r->users_filters_set)
+		return false;
+	for (size_t i = 0; i < r->users_filters.len; i++) {
+		const char *f = r->users_filters.items[i];
+		if (strcmp(f, "password") != 0 && strcmp(f, "password_hash") != 0 &&
+		    !strlist_contains(out, f))
+			strlist_add(out, f);
+	}
+	return true;
+}
+
+bool allowed_filters(const struct config *cfg, enum resource_type t, const char *handle,
+                     struct strlist *out)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	memset(out, 0, sizeof *out);
+	if (t == RES_USERS)
+		return users_filters(r, out);
+	const struct handle_rule *named = handle ? named_rule(r, handle) : NULL;
+	if (named && named->filters_off)
+		return false;
+	bool any = false;
+	if (r->wildcard && r->wildcard->filters_set && !r->wildcard->filters_off) {
+		add_unique(out, &r->wildcard->filters);
+		any = true;
+	}
+	if (named && named->filters_set) {
+		add_unique(out, &named->filters);
+		any = true;
+	}
+	return any;
+}
