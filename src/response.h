@@ -49,9 +49,11 @@ void response_method_not_allowed(struct response *res);
 /* The reason phrase of a status ("Not Found"). */
 const char *status_reason(int status);
 
-/* Renders res as CGI output ("Status: ...\r\nHeader: ...\r\n\r\nbody") into
- * out; with include_body false the body is left out (HEAD) but
- * Content-Length still states its size. */
-void response_render_cgi(const struct response *res, bool include_body, struct strbuf *out);
+/* Renders res as CGI output ("Status: ...", the headers, Content-Length,
+ * a blank line, the body) into out, each line ended by eol ("\r\n" for a
+ * web server, "\n" for a terminal). With include_body false the body is
+ * left out (HEAD) but Content-Length still states its size. */
+void response_render(const struct response *res, bool include_body, const char *eol,
+                     struct strbuf *out);
 
 #endif

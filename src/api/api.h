@@ -1,0 +1,43 @@
+/*
+ * api: the resource handlers, one file per resource type. A handler gets
+ * the request context with its route parameters and fills ctx->res: a
+ * JSON body, or an error through response_error().
+ */
+#ifndef CMS_API_API_H
+#define CMS_API_API_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "jsonw.h"
+#include "request.h"
+#include "response.h"
+#include "site/index.h"
+
+#define API_MAX_PARAMS 4
+
+struct api_ctx {
+	const struct config *cfg;
+	const struct site_index *index;
+	const struct request *req;
+	struct response *res;
+	const char *params[API_MAX_PARAMS]; /* route parameters, decoded */
+	size_t nparams;
+	const char *api_base; /* absolute URL of the API root, e.g. http://localhost/api */
+};
+
+typedef void (*api_handler)(struct api_ctx *ctx);
+
+void api_ping(struct api_ctx *ctx);
+void api_sites_index(struct api_ctx *ctx);
+void api_collections_index(struct api_ctx *ctx);
+void api_collections_show(struct api_ctx *ctx);
+
+/* Starts a 200 JSON answer and returns a writer on its body. */
+void api_begin_json(struct api_ctx *ctx, struct jsonw *w);
+
+/* Writes base + "/" + path (path relative to the API root, no leading
+ * '/') as a JSON string, e.g. http://localhost/api/collections/blog. */
+void api_write_url(struct api_ctx *ctx, struct jsonw *w, const char *path);
+
+#endif

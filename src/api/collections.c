@@ -1,0 +1,81 @@
+/*
+ * api/collections: GET /{route}/collections and /collections/{c}, the
+ * Collection shape of spec §4: handle, title, structure (null or
+ * {max_depth, expects_root}), mount, api_url. Only enabled handles are
+ * listed; a disabled or unknown handle is a 404.
+ */
+#include "autoconfig.h"
+
+#include "api/api.h"
+
+static void write_structure(struct jsonw *w, const struct collection_info *c)
+{
+	if (!c->structured) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "max_depth");
+	if (c->max_depth < 0)
+		jsonw_null(w);
+	else
+		jsonw_int(w, c->max_depth);
+	jsonw_keyz(w, "expects_root");
+	jsonw_bool(w, c->expects_root);
+	jsonw_object_end(w);
+}
+
+static void write_collection(struct api_ctx *ctx, struct jsonw *w, const struct collection_info *c)
+{
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "handle");
+	jsonw_stringz(w, c->handle);
+	jsonw_keyz(w, "title");
+	jsonw_stringz(w, c->title);
+	jsonw_keyz(w, "structure");
+	write_structure(w, c);
+	jsonw_keyz(w, "mount");
+	jsonw_stringz_or_null(w, c->mount);
+	jsonw_keyz(w, "api_url");
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "collections/%s", c->handle);
+	api_write_url(ctx, w, path.ptr);
+	strbuf_release(&path);
+	jsonw_object_end(w);
+}
+
+void api_collections_index(struct api_ctx *ctx)
+{
+	if (!resource_enabled(ctx->cfg, RES_COLLECTIONS)) {
+		response_not_found(ctx->res);
+		return;
+	}
+	struct jsonw w;
+	api_begin_json(ctx, &w);
+	jsonw_object_begin(&w);
+	jsonw_keyz(&w, "data");
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < ctx->index->ncollections; i++) {
+		const struct collection_info *c = &ctx->index->collections[i];
+		if (handle_enabled(ctx->cfg, RES_COLLECTIONS, c->handle))
+			write_collection(ctx, &w, c);
+	}
+	jsonw_array_end(&w);
+	jsonw_object_end(&w);
+}
+
+void api_collections_show(struct api_ctx *ctx)
+{
+	const char *handle = ctx->params[0];
+	const struct collection_info *c = site_index_collection(ctx->index, handle);
+	if (!c || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+		response_not_found(ctx->res);
+		return;
+	}
+	struct jsonw w;
+	api_begin_json(ctx, &w);
+	jsonw_object_begin(&w);
+	jsonw_keyz(&w, "data");
+	write_collection(ctx, &w, c);
+	jsonw_object_end(&w);
+}

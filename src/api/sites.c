@@ -1,0 +1,62 @@
+/*
+ * api/sites: GET /{route}/sites, the site list (spec §4), enabled by
+ * [resources] sites = true.
+ */
+#include "autoconfig.h"
+
+#include "api/api.h"
+
+#include <string.h>
+
+/* A site's url made absolute against the request (or base_url), unless
+ * it is absolute already. */
+static void write_absolute_site_url(struct api_ctx *ctx, struct jsonw *w, const char *url)
+{
+	if (strstr(url, "://")) {
+		jsonw_stringz(w, url);
+		return;
+	}
+	struct strbuf abs = STRBUF_INIT;
+	if (ctx->cfg->base_url && *ctx->cfg->base_url)
+		strbuf_addstr(&abs, ctx->cfg->base_url);
+	else
+		strbuf_addf(&abs, "%s://%s", ctx->req->scheme, ctx->req->host);
+	if (*url != '/')
+		strbuf_addch(&abs, '/');
+	strbuf_addstr(&abs, url);
+	jsonw_string(w, abs.ptr, abs.len);
+	strbuf_release(&abs);
+}
+
+static void write_site(struct api_ctx *ctx, struct jsonw *w, const struct site_info *s)
+{
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "handle");
+	jsonw_stringz(w, s->handle);
+	jsonw_keyz(w, "name");
+	jsonw_stringz(w, s->name);
+	jsonw_keyz(w, "locale");
+	jsonw_stringz(w, s->locale);
+	jsonw_keyz(w, "short_locale");
+	jsonw_stringz(w, s->short_locale);
+	jsonw_keyz(w, "url");
+	write_absolute_site_url(ctx, w, s->url);
+	jsonw_object_end(w);
+}
+
+void api_sites_index(struct api_ctx *ctx)
+{
+	if (!resource_enabled(ctx->cfg, RES_SITES)) {
+		response_not_found(ctx->res);
+		return;
+	}
+	struct jsonw w;
+	api_begin_json(ctx, &w);
+	jsonw_object_begin(&w);
+	jsonw_keyz(&w, "data");
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < ctx->index->nsites; i++)
+		write_site(ctx, &w, &ctx->index->sites[i]);
+	jsonw_array_end(&w);
+	jsonw_object_end(&w);
+}

@@ -1,0 +1,89 @@
+/*
+ * log: diagnostics to syslog, stderr or a file; see log.h. Each message
+ * carries the source file and line, because a worker's log is often the
+ * only trace of what went wrong in production.
+ */
+#include "autoconfig.h"
+
+#include "log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+enum log_level log_threshold = LOG_LEVEL_WARNING;
+
+static enum { TO_STDERR, TO_SYSLOG, TO_FILE } destination = TO_STDERR;
+static FILE *log_file;
+
+static const char *level_name(enum log_level level)
+{
+	static const char *names[] = {"error", "warning", "info", "debug"};
+	return names[level];
+}
+
+static int syslog_priority(enum log_level level)
+{
+	static const int prio[] = {LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG};
+	return prio[level];
+}
+
+void log_close(void)
+{
+	if (log_file)
+		fclose(log_file);
+	log_file = NULL;
+	if (destination == TO_SYSLOG)
+		closelog();
+	destination = TO_STDERR;
+}
+
+int log_open(const char *target, enum log_level level)
+{
+	log_close();
+	log_threshold = level;
+	if (!target || strcmp(target, "stderr") == 0)
+		return 0;
+	if (strcmp(target, "syslog") == 0) {
+		openlog("cms-api", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+		destination = TO_SYSLOG;
+		return 0;
+	}
+	log_file = fopen(target, "ae");
+	if (!log_file) {
+		fprintf(stderr, "cms-api: cannot open log %s: %s; logging to stderr\n", target,
+		        strerror(errno));
+		return -1;
+	}
+	setvbuf(log_file, NULL, _IOLBF, 0);
+	destination = TO_FILE;
+	return 0;
+}
+
+void log_msg(enum log_level level, const char *file, int line, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+
+	if (destination == TO_SYSLOG) {
+		syslog(syslog_priority(level), "%s: %s (%s:%d)", level_name(level), text, file, line);
+		return;
+	}
+	FILE *out = destination == TO_FILE ? log_file : stderr;
+	char stamp[32] = "";
+	if (destination == TO_FILE) {
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+	}
+	fprintf(out, "%scms-api[%ld]: %s: %s (%s:%d)\n", stamp, (long)getpid(), level_name(level),
+	        text, file, line);
+}

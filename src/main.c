@@ -1,0 +1,160 @@
+/*
+ * cms-api: the command line (spec §2). Without a command it is a FastCGI
+ * worker (or answers one CGI request); `get` answers one request
+ * in-process; `check` validates the config and the whole site.
+ */
+#include "autoconfig.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "log.h"
+#include "server.h"
+#include "strbuf.h"
+
+/* Exit statuses beyond success/failure: a config that cannot be used. */
+#define EXIT_CONFIG 2
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+	        "Usage: cms-api [-c FILE] [COMMAND]\n"
+	        "\n"
+	        "A read-only JSON API for a Statamic flat-file site, run as FastCGI workers.\n"
+	        "\n"
+	        "Commands:\n"
+	        "  (none)        serve: accept FastCGI requests on fd 0 as handed over by the\n"
+	        "                spawner (lighttpd, spawn-fcgi, mod_fcgid), or answer one CGI\n"
+	        "                request from the environment\n"
+	        "  get PATH      answer one GET request for PATH (e.g. '/api/ping') in-process and\n"
+	        "                print status, headers and body; exits 1 for a 4xx or 5xx answer\n"
+	        "  check         validate the config and every file of the site; print each\n"
+	        "                problem as path:line: message; exits 1 when there is one\n"
+	        "\n"
+	        "Options:\n"
+	        "  -c, --config FILE  the INI file (default: $CMS_API_CONFIG, else %s/cms-api.ini)\n"
+	        "  -h, --help         show this help\n"
+	        "  -V, --version      show the version\n"
+	        "\n"
+	        "Exit status: 0 success, 1 failure, 2 unusable configuration.\n",
+	        SYSCONFDIR);
+}
+
+static int open_app(struct app *app, const char *config_path)
+{
+	char err[CONFIG_ERR_LEN];
+	if (app_open(app, config_find_path(config_path), err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int command_get(struct app *app, const char *uri)
+{
+	struct request req;
+	struct response res;
+	struct strbuf out = STRBUF_INIT;
+	request_from_uri(&req, "GET", uri);
+	response_init(&res);
+	app_handle(app, &req, &res);
+	response_render(&res, true, "\n", &out);
+	fwrite(out.ptr, 1, out.len, stdout);
+	fputc('\n', stdout);
+	int rc = res.status < 400 ? EXIT_SUCCESS : EXIT_FAILURE;
+	strbuf_release(&out);
+	response_free(&res);
+	request_free(&req);
+	return rc;
+}
+
+static int command_check(struct app *app)
+{
+	struct strbuf report = STRBUF_INIT;
+	size_t problems = site_index_report(app->index, &report);
+	fputs(strbuf_str(&report), stdout);
+	fflush(stdout);
+	strbuf_release(&report);
+	if (problems) {
+		fprintf(stderr, "%zu problem%s found\n", problems, problems == 1 ? "" : "s");
+		return EXIT_FAILURE;
+	}
+	printf("ok: %s: %zu site%s, %zu collection%s\n", app->index->root, app->index->nsites,
+	       app->index->nsites == 1 ? "" : "s", app->index->ncollections,
+	       app->index->ncollections == 1 ? "" : "s");
+	return EXIT_SUCCESS;
+}
+
+static int command_serve(struct app *app)
+{
+	if (server_is_fastcgi())
+		return server_run_fastcgi(app);
+	if (server_is_cgi())
+		return server_run_cgi(app);
+	fprintf(stderr, "cms-api: not started by a FastCGI spawner and no CGI request in the "
+	                "environment.\nTry 'cms-api get /api/ping' or 'cms-api --help'.\n");
+	return EXIT_CONFIG;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *config_path = NULL;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "+c:hV", options, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			config_path = optarg;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return EXIT_SUCCESS;
+		case 'V':
+			printf("cms-api %s\n", PACKAGE_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			print_usage(stderr);
+			return EXIT_CONFIG;
+		}
+	}
+	const char *command = optind < argc ? argv[optind] : NULL;
+	if (command && strcmp(command, "get") != 0 && strcmp(command, "check") != 0) {
+		fprintf(stderr, "cms-api: unknown command '%s'\n", command);
+		print_usage(stderr);
+		return EXIT_CONFIG;
+	}
+	if (command && strcmp(command, "get") == 0 && optind + 2 != argc) {
+		fprintf(stderr, "cms-api: usage: cms-api get PATH\n");
+		return EXIT_CONFIG;
+	}
+
+	struct app app;
+	if (open_app(&app, config_path) != 0)
+		return EXIT_CONFIG;
+	/* The CLI commands talk to a terminal; a worker logs where the config
+	 * says, because spawn-fcgi sends its stderr to /dev/null. */
+	if (!command)
+		log_open(app.cfg.log_target, app.cfg.log_level);
+	else
+		log_open("stderr", app.cfg.log_level);
+
+	int rc;
+	if (!command)
+		rc = command_serve(&app);
+	else if (strcmp(command, "get") == 0)
+		rc = command_get(&app, argv[optind + 1]);
+	else
+		rc = command_check(&app);
+	app_close(&app);
+	log_close();
+	return rc;
+}

@@ -1,0 +1,184 @@
+/* request: CGI variables to struct request; see request.h. */
+#include "autoconfig.h"
+
+#include "request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *url_decode(const char *s, size_t len, bool plus_as_space)
+{
+	char *out = xmalloc(len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		int hi, lo;
+		if (s[i] == '%' && i + 2 < len && (hi = hex_digit(s[i + 1])) >= 0 && (lo = hex_digit(s[i + 2])) >= 0) {
+			out[n++] = (char)(hi * 16 + lo);
+			i += 2;
+		} else if (s[i] == '+' && plus_as_space) {
+			out[n++] = ' ';
+		} else {
+			out[n++] = s[i];
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static bool collects_values(const char *name)
+{
+	size_t n = strlen(name);
+	return n >= 2 && strcmp(name + n - 2, "[]") == 0;
+}
+
+/* PHP keeps the last value of a repeated name; "x[]" names collect. */
+static void add_param(struct request *req, char *name, char *value)
+{
+	if (!collects_values(name)) {
+		for (size_t i = 0; i < req->nparams; i++) {
+			if (strcmp(req->params[i].name, name) == 0) {
+				free(req->params[i].value);
+				req->params[i].value = value;
+				free(name);
+				return;
+			}
+		}
+	}
+	req->params = xrealloc(req->params, (req->nparams + 1) * sizeof *req->params);
+	req->params[req->nparams].name = name;
+	req->params[req->nparams].value = value;
+	req->nparams++;
+}
+
+static void parse_query(struct request *req)
+{
+	const char *p = req->query;
+	while (*p) {
+		const char *end = strchr(p, '&');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		size_t name_len = eq ? (size_t)(eq - p) : len;
+		if (name_len > 0) {
+			char *name = url_decode(p, name_len, true);
+			char *value = eq ? url_decode(eq + 1, len - name_len - 1, true) : xstrdup("");
+			add_param(req, name, value);
+		}
+		p += len;
+		if (*p == '&')
+			p++;
+	}
+}
+
+static void split_uri(struct request *req)
+{
+	const char *q = strchr(req->uri, '?');
+	size_t path_len = q ? (size_t)(q - req->uri) : strlen(req->uri);
+	const char *frag = memchr(req->uri, '#', path_len);
+	if (frag)
+		path_len = (size_t)(frag - req->uri);
+	req->path = path_len ? xstrndup(req->uri, path_len) : xstrdup("/");
+	req->query = xstrdup(q ? q + 1 : "");
+	char *hash = strchr(req->query, '#');
+	if (hash)
+		*hash = '\0';
+	parse_query(req);
+}
+
+static const char *or_default(const char *s, const char *fallback)
+{
+	return s && *s ? s : fallback;
+}
+
+static char *scheme_from_cgi(cgi_getter get, void *ctx)
+{
+	const char *https = get("HTTPS", ctx);
+	if (https && *https && strcmp(https, "off") != 0)
+		return xstrdup("https");
+	const char *scheme = get("REQUEST_SCHEME", ctx);
+	if (scheme && strcmp(scheme, "https") == 0)
+		return xstrdup("https");
+	return xstrdup("http");
+}
+
+void request_from_cgi(struct request *req, cgi_getter get, void *ctx)
+{
+	memset(req, 0, sizeof *req);
+	req->method = xstrdup(or_default(get("REQUEST_METHOD", ctx), "GET"));
+	/* Route on REQUEST_URI: nginx and Apache fill SCRIPT_NAME and
+	 * PATH_INFO differently, REQUEST_URI is the same everywhere. */
+	const char *uri = get("REQUEST_URI", ctx);
+	if (uri && *uri) {
+		req->uri = xstrdup(uri);
+	} else {
+		struct strbuf b = STRBUF_INIT;
+		strbuf_addstr(&b, or_default(get("SCRIPT_NAME", ctx), ""));
+		strbuf_addstr(&b, or_default(get("PATH_INFO", ctx), ""));
+		const char *qs = get("QUERY_STRING", ctx);
+		if (qs && *qs) {
+			strbuf_addch(&b, '?');
+			strbuf_addstr(&b, qs);
+		}
+		req->uri = b.len ? strbuf_detach(&b, NULL) : xstrdup("/");
+		strbuf_release(&b);
+	}
+	req->scheme = scheme_from_cgi(get, ctx);
+	const char *host = get("HTTP_HOST", ctx);
+	if (!host || !*host)
+		host = get("SERVER_NAME", ctx);
+	req->host = xstrdup(or_default(host, "localhost"));
+	req->remote_addr = xstrdup(or_default(get("REMOTE_ADDR", ctx), ""));
+	const char *auth = get("HTTP_AUTHORIZATION", ctx);
+	req->authorization = auth ? xstrdup(auth) : NULL;
+	split_uri(req);
+}
+
+void request_from_uri(struct request *req, const char *method, const char *uri)
+{
+	memset(req, 0, sizeof *req);
+	req->method = xstrdup(method);
+	req->uri = xstrdup(uri && *uri ? uri : "/");
+	req->scheme = xstrdup("http");
+	req->host = xstrdup("localhost");
+	req->remote_addr = xstrdup("127.0.0.1");
+	req->authorization = NULL;
+	split_uri(req);
+}
+
+void request_free(struct request *req)
+{
+	for (size_t i = 0; i < req->nparams; i++) {
+		free(req->params[i].name);
+		free(req->params[i].value);
+	}
+	free(req->params);
+	free(req->method);
+	free(req->uri);
+	free(req->path);
+	free(req->query);
+	free(req->scheme);
+	free(req->host);
+	free(req->remote_addr);
+	free(req->authorization);
+	memset(req, 0, sizeof *req);
+}
+
+const char *request_param(const struct request *req, const char *name)
+{
+	for (size_t i = req->nparams; i-- > 0;)
+		if (strcmp(req->params[i].name, name) == 0)
+			return req->params[i].value;
+	return NULL;
+}

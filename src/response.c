@@ -1,0 +1,127 @@
+/* response: in-memory HTTP answers; see response.h. */
+#include "autoconfig.h"
+
+#include "response.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jsonw.h"
+
+void response_init(struct response *res)
+{
+	memset(res, 0, sizeof *res);
+	res->status = 200;
+}
+
+static void free_headers(struct response *res)
+{
+	for (size_t i = 0; i < res->nheaders; i++) {
+		free(res->headers[i].name);
+		free(res->headers[i].value);
+	}
+	res->nheaders = 0;
+}
+
+void response_free(struct response *res)
+{
+	free_headers(res);
+	strbuf_release(&res->body);
+}
+
+void response_reset(struct response *res)
+{
+	free_headers(res);
+	strbuf_reset(&res->body);
+	res->status = 200;
+}
+
+void response_set_header(struct response *res, const char *name, const char *value)
+{
+	for (size_t i = 0; i < res->nheaders; i++) {
+		if (strcasecmp(res->headers[i].name, name) == 0) {
+			free(res->headers[i].value);
+			res->headers[i].value = xstrdup(value);
+			return;
+		}
+	}
+	/* The header set is fixed by the code, never by the request, so
+	 * running out of slots is a programming error. */
+	if (res->nheaders == RESPONSE_MAX_HEADERS)
+		abort();
+	res->headers[res->nheaders].name = xstrdup(name);
+	res->headers[res->nheaders].value = xstrdup(value);
+	res->nheaders++;
+}
+
+const char *response_header(const struct response *res, const char *name)
+{
+	for (size_t i = 0; i < res->nheaders; i++)
+		if (strcasecmp(res->headers[i].name, name) == 0)
+			return res->headers[i].value;
+	return NULL;
+}
+
+void response_json(struct response *res, int status)
+{
+	res->status = status;
+	response_set_header(res, "Content-Type", "application/json");
+}
+
+void response_error(struct response *res, int status, const char *message)
+{
+	response_reset(res);
+	response_json(res, status);
+	struct jsonw w;
+	jsonw_init(&w, &res->body);
+	jsonw_object_begin(&w);
+	jsonw_keyz(&w, "message");
+	jsonw_stringz(&w, message);
+	jsonw_object_end(&w);
+}
+
+void response_not_found(struct response *res)
+{
+	response_error(res, 404, "Not found.");
+}
+
+void response_server_error(struct response *res)
+{
+	response_error(res, 500, "Server Error");
+}
+
+void response_method_not_allowed(struct response *res)
+{
+	response_error(res, 405, "Method Not Allowed.");
+	response_set_header(res, "Allow", "GET, HEAD");
+}
+
+const char *status_reason(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 304: return "Not Modified";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 422: return "Unprocessable Content";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 503: return "Service Unavailable";
+	default: return "Unknown";
+	}
+}
+
+void response_render(const struct response *res, bool include_body, const char *eol,
+                     struct strbuf *out)
+{
+	strbuf_addf(out, "Status: %d %s%s", res->status, status_reason(res->status), eol);
+	for (size_t i = 0; i < res->nheaders; i++)
+		strbuf_addf(out, "%s: %s%s", res->headers[i].name, res->headers[i].value, eol);
+	strbuf_addf(out, "Content-Length: %zu%s%s", res->body.len, eol, eol);
+	if (include_body)
+		strbuf_add(out, res->body.ptr ? res->body.ptr : "", res->body.len);
+}

@@ -1,0 +1,376 @@
+/*
+ * index: reads a Statamic site folder into a site_index; see index.h.
+ * The layout rules are those of content-format.md: sites from
+ * resources/sites.yaml, else the INI's [sites.*], else Statamic's
+ * fallback single site; collections from the YAML files in content/collections.
+ */
+#include "autoconfig.h"
+
+#include "site/index.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "site/frontmatter.h"
+#include "strbuf.h"
+
+static void add_problem(struct site_index *idx, const char *path, int line, const char *message)
+{
+	idx->problems = xrealloc(idx->problems, (idx->nproblems + 1) * sizeof *idx->problems);
+	struct problem *p = &idx->problems[idx->nproblems++];
+	p->path = xstrdup(path);
+	p->line = line;
+	p->message = xstrdup(message);
+}
+
+static char *join_path(const char *a, const char *b)
+{
+	struct strbuf s = STRBUF_INIT;
+	strbuf_addf(&s, "%s/%s", a, b);
+	return strbuf_detach(&s, NULL);
+}
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Parses root/rel as a YAML or front-matter file into out; a failure is
+ * recorded as a problem and returns -1. */
+static int read_data_file(struct site_index *idx, const char *rel, struct value_builder *out)
+{
+	char *path = join_path(idx->root, rel);
+	struct yaml_error err;
+	int rc = frontmatter_parse_file(path, out, &err);
+	if (rc != 0)
+		add_problem(idx, rel, err.line, err.message);
+	free(path);
+	return rc;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The visible entries of dir whose names end in suffix (any when NULL),
+ * sorted; dot files are invisible, as in Statamic's Finder. */
+static char **list_dir(const char *dir, const char *suffix, size_t *count)
+{
+	char **names = NULL;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	*count = 0;
+	if (!d)
+		return NULL;
+	struct dirent *e;
+	size_t suffix_len = suffix ? strlen(suffix) : 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.')
+			continue;
+		if (suffix && (len <= suffix_len || strcmp(e->d_name + len - suffix_len, suffix) != 0))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, compare_names);
+	*count = n;
+	return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* --- sites --- */
+
+static char *copy_string_value(value_t map, const char *key)
+{
+	value_t v = value_map_getz(map, key);
+	if (value_type(v) == VALUE_STRING)
+		return xstrdup(value_str(v, NULL));
+	if (value_type(v) == VALUE_INT) {
+		struct strbuf s = STRBUF_INIT;
+		strbuf_addf(&s, "%lld", (long long)value_int(v));
+		return strbuf_detach(&s, NULL);
+	}
+	return NULL;
+}
+
+/* Replaces the Antlers tags a site config may hold ({{ config:app:name }})
+ * with what cms-api's own config says, since it cannot run Antlers. */
+static char *expand_config_tags(const char *s, const struct config *cfg)
+{
+	static const struct {
+		const char *key;
+		int which;
+	} tags[] = {{"config:app:name", 0}, {"config:app:locale", 1}, {"config:app:url", 2}};
+	struct strbuf out = STRBUF_INIT;
+	const char *p = s;
+	while (*p) {
+		const char *open = strstr(p, "{{");
+		const char *close = open ? strstr(open, "}}") : NULL;
+		if (!close) {
+			strbuf_addstr(&out, p);
+			break;
+		}
+		strbuf_add(&out, p, (size_t)(open - p));
+		const char *k = open + 2;
+		while (k < close && isspace((unsigned char)*k))
+			k++;
+		const char *kend = close;
+		while (kend > k && isspace((unsigned char)kend[-1]))
+			kend--;
+		const char *replacement = NULL;
+		for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+			if ((size_t)(kend - k) == strlen(tags[i].key) &&
+			    memcmp(k, tags[i].key, (size_t)(kend - k)) == 0)
+				replacement = tags[i].which == 0   ? cfg->app_name
+				              : tags[i].which == 1 ? "en"
+				                                   : cfg->base_url;
+		}
+		if (replacement)
+			strbuf_addstr(&out, replacement);
+		else
+			strbuf_add(&out, open, (size_t)(close + 2 - open));
+		p = close + 2;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+static char *short_locale_of(const char *locale)
+{
+	size_t n = strcspn(locale, "-_");
+	return xstrndup(locale, n);
+}
+
+static char *tidy_site_url(const char *url)
+{
+	size_t n = strlen(url);
+	while (n > 1 && url[n - 1] == '/')
+		n--;
+	return n ? xstrndup(url, n) : xstrdup("/");
+}
+
+static void add_site(struct site_index *idx, const struct config *cfg, const char *handle,
+                     const char *name, const char *locale, const char *url, const char *lang)
+{
+	idx->sites = xrealloc(idx->sites, (idx->nsites + 1) * sizeof *idx->sites);
+	struct site_info *s = &idx->sites[idx->nsites++];
+	s->handle = xstrdup(handle);
+	s->name = expand_config_tags(name ? name : handle, cfg);
+	char *expanded_locale = expand_config_tags(locale ? locale : "en_US", cfg);
+	s->locale = expanded_locale;
+	s->short_locale = short_locale_of(s->locale);
+	s->lang = lang ? xstrdup(lang) : xstrdup(s->short_locale);
+	char *expanded_url = expand_config_tags(url ? url : "/", cfg);
+	s->url = tidy_site_url(expanded_url);
+	free(expanded_url);
+}
+
+static void load_sites_yaml(struct site_index *idx, const struct config *cfg)
+{
+	struct value_builder b = VALUE_BUILDER_INIT;
+	if (read_data_file(idx, "resources/sites.yaml", &b) == 0) {
+		struct value_iter it;
+		value_iter_init(&it, vb_result(&b));
+		while (value_iter_next(&it)) {
+			char *handle = xstrndup(it.key, it.key_len);
+			char *name = copy_string_value(it.value, "name");
+			char *locale = copy_string_value(it.value, "locale");
+			char *url = copy_string_value(it.value, "url");
+			char *lang = copy_string_value(it.value, "lang");
+			add_site(idx, cfg, handle, name, locale, url, lang);
+			free(handle);
+			free(name);
+			free(locale);
+			free(url);
+			free(lang);
+		}
+	}
+	vb_release(&b);
+}
+
+static void load_sites(struct site_index *idx, const struct config *cfg)
+{
+	char *sites_yaml = join_path(idx->root, "resources/sites.yaml");
+	if (is_regular_file(sites_yaml))
+		load_sites_yaml(idx, cfg);
+	free(sites_yaml);
+	if (idx->nsites == 0) {
+		for (size_t i = 0; i < cfg->nsites; i++) {
+			const struct site_def *d = &cfg->sites[i];
+			add_site(idx, cfg, d->handle, d->name, d->locale, d->url, d->lang);
+		}
+	}
+	/* Statamic's own fallback when nothing names a site. */
+	if (idx->nsites == 0)
+		add_site(idx, cfg, "default", cfg->app_name, "en_US", "/", NULL);
+	idx->multisite = idx->nsites > 1;
+}
+
+/* --- collections --- */
+
+static char *title_from_handle(const char *handle)
+{
+	char *t = xstrdup(handle);
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return t;
+}
+
+static void read_structure(struct collection_info *c, value_t settings)
+{
+	value_t structure = value_map_getz(settings, "structure");
+	c->max_depth = -1;
+	if (value_type(structure) != VALUE_MAP && value_type(structure) != VALUE_ARRAY)
+		return;
+	c->structured = true;
+	value_t depth = value_map_getz(structure, "max_depth");
+	if (value_type(depth) == VALUE_INT && value_int(depth) > 0)
+		c->max_depth = (long)value_int(depth);
+	c->expects_root = value_bool(value_map_getz(structure, "root"));
+}
+
+static void load_collection(struct site_index *idx, const char *file_name)
+{
+	struct strbuf rel = STRBUF_INIT;
+	strbuf_addf(&rel, "content/collections/%s", file_name);
+	struct collection_info c;
+	memset(&c, 0, sizeof c);
+	c.settings = (struct value_builder)VALUE_BUILDER_INIT;
+	if (read_data_file(idx, rel.ptr, &c.settings) != 0) {
+		vb_release(&c.settings);
+		strbuf_release(&rel);
+		return;
+	}
+	strbuf_release(&rel);
+	value_t settings = vb_result(&c.settings);
+	c.handle = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	c.title = copy_string_value(settings, "title");
+	if (!c.title)
+		c.title = title_from_handle(c.handle);
+	c.mount = copy_string_value(settings, "mount");
+	c.dated = value_bool(value_map_getz(settings, "date"));
+	read_structure(&c, settings);
+
+	idx->collections =
+		xrealloc(idx->collections, (idx->ncollections + 1) * sizeof *idx->collections);
+	idx->collections[idx->ncollections++] = c;
+}
+
+static int compare_collections(const void *a, const void *b)
+{
+	return strcmp(((const struct collection_info *)a)->handle,
+	              ((const struct collection_info *)b)->handle);
+}
+
+static void load_collections(struct site_index *idx)
+{
+	char *dir = join_path(idx->root, "content/collections");
+	size_t n;
+	char **names = list_dir(dir, ".yaml", &n);
+	for (size_t i = 0; i < n; i++) {
+		char *path = join_path(dir, names[i]);
+		if (is_regular_file(path))
+			load_collection(idx, names[i]);
+		free(path);
+	}
+	free_names(names, n);
+	free(dir);
+	/* File-name order is not handle order ("a-b.yaml" < "a.yaml"). */
+	qsort(idx->collections, idx->ncollections, sizeof *idx->collections, compare_collections);
+}
+
+struct site_index *site_index_load(const struct config *cfg)
+{
+	struct site_index *idx = xcalloc(1, sizeof *idx);
+	idx->root = xstrdup(cfg->content_root ? cfg->content_root : ".");
+	load_sites(idx, cfg);
+	load_collections(idx);
+	return idx;
+}
+
+static void free_site(struct site_info *s)
+{
+	free(s->handle);
+	free(s->name);
+	free(s->locale);
+	free(s->short_locale);
+	free(s->lang);
+	free(s->url);
+}
+
+static void free_collection(struct collection_info *c)
+{
+	free(c->handle);
+	free(c->title);
+	free(c->mount);
+	vb_release(&c->settings);
+}
+
+void site_index_free(struct site_index *idx)
+{
+	if (!idx)
+		return;
+	for (size_t i = 0; i < idx->nsites; i++)
+		free_site(&idx->sites[i]);
+	free(idx->sites);
+	for (size_t i = 0; i < idx->ncollections; i++)
+		free_collection(&idx->collections[i]);
+	free(idx->collections);
+	for (size_t i = 0; i < idx->nproblems; i++) {
+		free(idx->problems[i].path);
+		free(idx->problems[i].message);
+	}
+	free(idx->problems);
+	free(idx->root);
+	free(idx);
+}
+
+const struct collection_info *site_index_collection(const struct site_index *idx,
+                                                    const char *handle)
+{
+	size_t lo = 0, hi = idx->ncollections;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(idx->collections[mid].handle, handle);
+		if (cmp == 0)
+			return &idx->collections[mid];
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct site_info *site_index_site(const struct site_index *idx, const char *handle)
+{
+	for (size_t i = 0; i < idx->nsites; i++)
+		if (strcmp(idx->sites[i].handle, handle) == 0)
+			return &idx->sites[i];
+	return NULL;
+}
+
+size_t site_index_report(const struct site_index *idx, struct strbuf *out)
+{
+	for (size_t i = 0; i < idx->nproblems; i++) {
+		const struct problem *p = &idx->problems[i];
+		if (p->line > 0)
+			strbuf_addf(out, "%s/%s:%d: %s\n", idx->root, p->path, p->line, p->message);
+		else
+			strbuf_addf(out, "%s/%s: %s\n", idx->root, p->path, p->message);
+	}
+	return idx->nproblems;
+}

@@ -1,0 +1,174 @@
+# lib.sh: the HTTP test harness. Starts a real lighttpd with mod_fastcgi on
+# 127.0.0.1 in front of the cms-api binary, sends requests with curl and
+# compares status, headers and exact bodies. Sourced by run.
+
+set -u
+
+PASSED=0
+FAILED=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-http-XXXXXX")
+LIGHTTPD_PID=
+PORT=
+
+cleanup() {
+	stop_lighttpd
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+pass() { PASSED=$((PASSED + 1)); }
+fail() {
+	FAILED=$((FAILED + 1))
+	printf 'FAIL: %s\n' "$1"
+	shift
+	for line in "$@"; do printf '    %s\n' "$line"; done
+}
+
+# A free TCP port on 127.0.0.1 (nothing answers a connect to it).
+free_port() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+find_lighttpd() {
+	for c in "$(command -v lighttpd 2>/dev/null)" /usr/sbin/lighttpd /usr/local/sbin/lighttpd; do
+		[ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
+	done
+	return 1
+}
+
+# write_ini NAME: writes stdin as $T/NAME.ini and prints its path.
+write_ini() {
+	cat >"$T/$1.ini"
+	echo "$T/$1.ini"
+}
+
+# start_lighttpd INI [PREFIX] [ENV_NAME ENV_VALUE]...: serves cms-api with
+# that config under PREFIX (default /api) on a fresh port.
+start_lighttpd() {
+	local ini=$1 prefix=${2:-/api}
+	shift 2 2>/dev/null || shift $#
+	local env="\"CMS_API_CONFIG\" => \"$ini\""
+	while [ $# -ge 2 ]; do
+		env="$env, \"$1\" => \"$2\""
+		shift 2
+	done
+	PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
+	mkdir -p "$T/docroot" "$T/sockets"
+	cat >"$T/lighttpd.conf" <<CONF
+server.modules = ( "mod_fastcgi" )
+server.document-root = "$T/docroot"
+server.bind = "127.0.0.1"
+server.port = $PORT
+server.errorlog = "$T/lighttpd-error.log"
+server.breakagelog = "$T/worker-stderr.log"
+fastcgi.server = ( "$prefix" => ((
+	"socket" => "$T/sockets/cms-api.sock",
+	"bin-path" => "$CMS_API_BIN",
+	"bin-environment" => ( $env ),
+	"max-procs" => 2,
+	"check-local" => "disable",
+)))
+CONF
+	"$LIGHTTPD" -D -f "$T/lighttpd.conf" >"$T/lighttpd.out" 2>&1 &
+	LIGHTTPD_PID=$!
+	for _ in $(seq 1 100); do
+		if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "lighttpd did not start:" >&2
+	cat "$T/lighttpd.out" "$T/lighttpd-error.log" >&2 2>/dev/null
+	exit 1
+}
+
+stop_lighttpd() {
+	if [ -n "$LIGHTTPD_PID" ]; then
+		kill "$LIGHTTPD_PID" 2>/dev/null
+		wait "$LIGHTTPD_PID" 2>/dev/null
+		LIGHTTPD_PID=
+	fi
+}
+
+# request METHOD PATH [curl args...]: sets STATUS and BODY, headers in
+# $T/headers.
+request() {
+	local method=$1 path=$2
+	shift 2
+	local extra=()
+	# lighttpd wants a length on a POST or PUT, even an empty one.
+	case "$method" in POST | PUT) extra=(--data '') ;; esac
+	: >"$T/body"
+	curl -s "${extra[@]}" -X "$method" -o "$T/body" -D "$T/headers" "$@" \
+		"http://127.0.0.1:$PORT$path" || true
+	STATUS=$(awk 'NR==1 {print $2}' "$T/headers" | tr -d '\r')
+	BODY=$(cat "$T/body")
+}
+
+# expect NAME METHOD PATH STATUS BODY [curl args...]
+expect() {
+	local name=$1 method=$2 path=$3 status=$4 body=$5
+	shift 5
+	request "$method" "$path" "$@"
+	if [ "$STATUS" = "$status" ] && [ "$BODY" = "$body" ]; then
+		pass
+	else
+		fail "$name: $method $path" "expected: $status $body" "got:      $STATUS $BODY"
+	fi
+}
+
+# expect_header NAME 'Name: value': the last response carried that header.
+expect_header() {
+	local name=$1 header=$2
+	if tr -d '\r' <"$T/headers" | grep -Fxqi -- "$header"; then
+		pass
+	else
+		fail "$name: header '$header'" "got: $(tr -d '\r' <"$T/headers" | tr '\n' '|')"
+	fi
+}
+
+# expect_no_header NAME HEADER-NAME
+expect_no_header() {
+	if tr -d '\r' <"$T/headers" | grep -qi "^$2:"; then
+		fail "$1: unexpected header $2"
+	else
+		pass
+	fi
+}
+
+# expect_cmd NAME EXPECTED_EXIT EXPECTED_OUTPUT COMMAND...: runs a command
+# (stdout and stderr together) and compares its exit status and output.
+expect_cmd() {
+	local name=$1 code=$2 want=$3
+	shift 3
+	local got rc
+	got=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$code" ] && [ "$got" = "$want" ]; then
+		pass
+	else
+		fail "$name" "expected: exit $code, output: $want" "got:      exit $rc, output: $got"
+	fi
+}
+
+# raw_request TEXT: sends TEXT on a new connection and prints the whole
+# answer, so that what follows the headers can be seen (HEAD).
+raw_request() {
+	exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+	printf '%b' "$1" >&3
+	cat <&3
+	exec 3<&-
+}
+
+summary() {
+	echo "http: $PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+}

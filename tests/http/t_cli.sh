@@ -1,0 +1,105 @@
+# The binary outside lighttpd: `get`, `check`, config errors, CGI mode, and
+# a FastCGI worker under spawn-fcgi that exits cleanly on SIGTERM.
+
+SITE="$FIXTURES/site"
+ini=$(write_ini cli <<INI
+[api]
+enabled = true
+[content]
+root = $SITE
+[log]
+target = $T/worker.log
+[resources]
+collections = true
+INI
+)
+
+expect_cmd "--version" 0 "cms-api $CMS_API_VERSION" "$CMS_API_BIN" --version
+out=$("$CMS_API_BIN" --help)
+case "$out" in
+"Usage: cms-api [-c FILE] [COMMAND]"*) pass ;;
+*) fail "--help" "$out" ;;
+esac
+expect_cmd "unknown command" 2 "cms-api: unknown command 'nope'" sh -c "'$CMS_API_BIN' -c '$ini' nope 2>&1 | head -n 1; exit \${PIPESTATUS:-2}"
+
+NL=$'\n'
+expect_cmd "get ping" 0 "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 15${NL}${NL}{\"ping\":\"pong\"}" \
+	"$CMS_API_BIN" -c "$ini" get /api/ping
+expect_cmd "get 404 exits 1" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
+	"$CMS_API_BIN" -c "$ini" get /api/nope
+expect_cmd "get collection through CMS_API_CONFIG" 0 "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 137${NL}${NL}{\"data\":{\"handle\":\"docs\",\"title\":\"Docs & Guides\",\"structure\":null,\"mount\":\"home\",\"api_url\":\"http:\/\/localhost\/api\/collections\/docs\"}}" \
+	env CMS_API_CONFIG="$ini" "$CMS_API_BIN" get /api/collections/docs
+
+expect_cmd "get: hostile path" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
+	"$CMS_API_BIN" -c "$ini" get '/api/collections/..%2F..%2Fetc%2Fpasswd'
+
+expect_cmd "check: a good site" 0 "ok: $SITE: 2 sites, 4 collections" "$CMS_API_BIN" -c "$ini" check
+
+broken=$(write_ini broken <<INI
+[api]
+enabled = true
+[content]
+root = $FIXTURES/broken-site
+[resources]
+collections = true
+INI
+)
+out=$("$CMS_API_BIN" -c "$broken" check 2>&1)
+rc=$?
+case "$rc:$out" in
+"1:$FIXTURES/broken-site/content/collections/broken.yaml:"[0-9]*": "*"${NL}1 problem found") pass ;;
+*) fail "check: a broken file is reported with path and line" "exit $rc: $out" ;;
+esac
+expect_cmd "broken file left out, the rest served" 0 "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 128${NL}${NL}{\"data\":[{\"handle\":\"good\",\"title\":\"Good\",\"structure\":null,\"mount\":null,\"api_url\":\"http:\/\/localhost\/api\/collections\/good\"}]}" \
+	"$CMS_API_BIN" -c "$broken" get /api/collections
+
+# --- config errors stop start-up with file:line: message ---------------------
+cfg_error() { # NAME EXPECTED-MESSAGE INI-TEXT
+	local f="$T/error.ini"
+	printf '%s\n' "$3" >"$f"
+	expect_cmd "config error: $1" 2 "$f:$2" "$CMS_API_BIN" -c "$f" get /api/ping
+	expect_cmd "config error stops check: $1" 2 "$f:$2" "$CMS_API_BIN" -c "$f" check
+}
+cfg_error "unknown key" "2: unknown key 'colour' in [api]" "[api]${NL}colour = blue${NL}[content]${NL}root = $SITE"
+cfg_error "unknown section" "3: unknown section [apis]" "[content]${NL}root = $SITE${NL}[apis]${NL}enabled = true"
+cfg_error "bad boolean" "2: [api] enabled: not a boolean: maybe" "[api]${NL}enabled = maybe${NL}[content]${NL}root = $SITE"
+cfg_error "bad number" "2: [api] default_limit: not a whole number: ten" "[api]${NL}default_limit = ten${NL}[content]${NL}root = $SITE"
+cfg_error "missing root" " [content] root is required" "[api]${NL}enabled = true"
+cfg_error "unreadable root" "2: [content] root: $T/nowhere: No such file or directory" "[content]${NL}root = $T/nowhere"
+expect_cmd "config error: missing file" 2 "$T/absent.ini: No such file or directory" "$CMS_API_BIN" -c "$T/absent.ini" check
+expect_cmd "config error: bad CMS_API_ENABLED" 2 "CMS_API_ENABLED: not a boolean: perhaps" \
+	env CMS_API_ENABLED=perhaps "$CMS_API_BIN" -c "$ini" check
+
+# --- CGI: one request from the environment ------------------------------------
+out=$(env GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET REQUEST_URI=/api/ping?x=1 \
+	CMS_API_CONFIG="$ini" "$CMS_API_BIN" </dev/null | tr -d '\r')
+if [ "$out" = "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 15${NL}${NL}{\"ping\":\"pong\"}" ]; then
+	pass
+else
+	fail "CGI one-shot" "$out"
+fi
+out=$(env GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=POST REQUEST_URI=/api/ping \
+	CMS_API_CONFIG="$ini" "$CMS_API_BIN" </dev/null | tr -d '\r' | head -n 3)
+if [ "$out" = "Status: 405 Method Not Allowed${NL}Content-Type: application/json${NL}Allow: GET, HEAD" ]; then
+	pass
+else
+	fail "CGI POST" "$out"
+fi
+
+# --- FastCGI under spawn-fcgi; SIGTERM ends the worker cleanly -----------------
+if command -v spawn-fcgi >/dev/null && command -v cgi-fcgi >/dev/null; then
+	sock="$T/spawn.sock"
+	spawn-fcgi -n -s "$sock" -- /usr/bin/env CMS_API_CONFIG="$ini" "$CMS_API_BIN" >/dev/null 2>&1 &
+	worker=$!
+	for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.05; done
+	out=$(env REQUEST_METHOD=GET REQUEST_URI=/api/collections/docs SCRIPT_NAME=/api \
+		HTTP_HOST=h.example cgi-fcgi -bind -connect "$sock" | tr -d '\r')
+	want="Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 137${NL}${NL}{\"data\":{\"handle\":\"docs\",\"title\":\"Docs & Guides\",\"structure\":null,\"mount\":\"home\",\"api_url\":\"http:\/\/h.example\/api\/collections\/docs\"}}"
+	[ "$out" = "$want" ] && pass || fail "spawn-fcgi worker answers" "$out"
+	kill -TERM "$worker"
+	wait "$worker"
+	rc=$?
+	[ "$rc" = 0 ] && pass || fail "SIGTERM: worker exit status" "$rc"
+else
+	fail "spawn-fcgi and cgi-fcgi are needed (apt-get install spawn-fcgi libfcgi-bin)"
+fi

@@ -1,0 +1,192 @@
+/* Unit tests: the request pipeline (app), the guard and responses. */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "guard.h"
+#include "unit.h"
+
+static struct app app;
+static struct response res;
+
+/* Opens the fixture site with every resource off and the API enabled. */
+static void open_fixture(void)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(FIXTURES_DIR "/site");
+	cfg.enabled = true;
+	app_open_with_config(&app, &cfg);
+	response_init(&res);
+}
+
+static void close_fixture(void)
+{
+	response_free(&res);
+	app_close(&app);
+}
+
+static void get(const char *method, const char *uri)
+{
+	struct request req;
+	request_from_uri(&req, method, uri);
+	app_handle(&app, &req, &res);
+	request_free(&req);
+}
+
+static void assert_answer(int status, const char *body)
+{
+	CU_ASSERT_EQUAL(res.status, status);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&res.body), body);
+	CU_ASSERT_STRING_EQUAL(response_header(&res, "Content-Type"), "application/json");
+}
+
+static void test_ping_and_not_found(void)
+{
+	open_fixture();
+	get("GET", "/api/ping");
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	get("GET", "/api/ping/");
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	get("GET", "/apiping");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	get("GET", "/other/ping");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	close_fixture();
+}
+
+static void test_disabled_api_is_404_for_everything(void)
+{
+	open_fixture();
+	app.cfg.enabled = false;
+	get("GET", "/api/ping");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	get("POST", "/api/ping");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	close_fixture();
+}
+
+static void test_method_not_allowed(void)
+{
+	open_fixture();
+	get("POST", "/api/ping");
+	assert_answer(405, "{\"message\":\"Method Not Allowed.\"}");
+	CU_ASSERT_STRING_EQUAL(response_header(&res, "Allow"), "GET, HEAD");
+	get("HEAD", "/api/ping");
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	CU_ASSERT_PTR_NULL(response_header(&res, "Allow"));
+	close_fixture();
+}
+
+static void test_resources_follow_the_config(void)
+{
+	open_fixture();
+	get("GET", "/api/collections/team");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	app.cfg.resources[RES_COLLECTIONS].type_set = true;
+	app.cfg.resources[RES_COLLECTIONS].type_value = true;
+	get("GET", "/api/collections/team");
+	assert_answer(200, "{\"data\":{\"handle\":\"team\",\"title\":\"Team\",\"structure\":"
+	                   "{\"max_depth\":1,\"expects_root\":false},\"mount\":null,"
+	                   "\"api_url\":\"http:\\/\\/localhost\\/api\\/collections\\/team\"}}");
+	get("GET", "/api/sites");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	app.cfg.resources[RES_SITES].type_set = true;
+	app.cfg.resources[RES_SITES].type_value = true;
+	get("GET", "/api/sites");
+	CU_ASSERT_EQUAL(res.status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(strbuf_str(&res.body), "\"handle\":\"de\""));
+	close_fixture();
+}
+
+static void test_route_and_base_url(void)
+{
+	open_fixture();
+	free(app.cfg.route);
+	app.cfg.route = strdup("v1/content");
+	free(app.cfg.base_url);
+	app.cfg.base_url = strdup("https://cdn.example");
+	app.cfg.resources[RES_COLLECTIONS].type_set = true;
+	app.cfg.resources[RES_COLLECTIONS].type_value = true;
+	get("GET", "/v1/content/collections/blog");
+	assert_answer(200, "{\"data\":{\"handle\":\"blog\",\"title\":\"Blog\",\"structure\":null,"
+	                   "\"mount\":null,\"api_url\":\"https:\\/\\/cdn.example\\/v1\\/content\\/"
+	                   "collections\\/blog\"}}");
+	get("GET", "/api/ping");
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	close_fixture();
+}
+
+static void test_token_guard(void)
+{
+	open_fixture();
+	free(app.cfg.auth_token);
+	app.cfg.auth_token = strdup("t0ken");
+	get("GET", "/api/ping");
+	assert_answer(401, "{\"message\":\"Unauthenticated.\"}");
+	CU_ASSERT_STRING_EQUAL(response_header(&res, "WWW-Authenticate"), "Bearer");
+	/* The token is checked before the method. */
+	get("POST", "/api/ping");
+	CU_ASSERT_EQUAL(res.status, 401);
+	close_fixture();
+}
+
+static void test_bearer_token_parsing(void)
+{
+	size_t len = 0;
+	const char *t = bearer_token("Bearer abc", &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(len, 3);
+	CU_ASSERT_EQUAL(strncmp(t, "abc", len), 0);
+	t = bearer_token("bearer abc, Basic x", &len);
+	CU_ASSERT_EQUAL(len, 3);
+	t = bearer_token("Basic x, BEARER last", &len);
+	CU_ASSERT_EQUAL(strncmp(t, "last", len), 0);
+	CU_ASSERT_PTR_NULL(bearer_token("Basic abc", &len));
+	CU_ASSERT_PTR_NULL(bearer_token(NULL, &len));
+}
+
+static void test_constant_time_equal(void)
+{
+	CU_ASSERT_TRUE(constant_time_equal("abc", 3, "abc", 3));
+	CU_ASSERT_FALSE(constant_time_equal("abd", 3, "abc", 3));
+	CU_ASSERT_FALSE(constant_time_equal("ab", 2, "abc", 3));
+	CU_ASSERT_FALSE(constant_time_equal("abcd", 4, "abc", 3));
+	CU_ASSERT_FALSE(constant_time_equal("", 0, "abc", 3));
+}
+
+static void test_error_bodies(void)
+{
+	struct response r;
+	response_init(&r);
+	response_server_error(&r);
+	CU_ASSERT_EQUAL(r.status, 500);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Server Error\"}");
+	response_error(&r, 400, "limit must be a positive integer, not \"x/y\"");
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body),
+	                       "{\"message\":\"limit must be a positive integer, not \\\"x\\/y\\\"\"}");
+	struct strbuf out = STRBUF_INIT;
+	response_render(&r, false, "\r\n", &out);
+	CU_ASSERT_STRING_EQUAL(out.ptr, "Status: 400 Bad Request\r\nContent-Type: application/json\r\n"
+	                                "Content-Length: 60\r\n\r\n");
+	strbuf_release(&out);
+	response_free(&r);
+}
+
+void suite_app(void)
+{
+	CU_pSuite s = unit_add_suite("app");
+	unit_add_test(s, "ping and not found", test_ping_and_not_found);
+	unit_add_test(s, "disabled API", test_disabled_api_is_404_for_everything);
+	unit_add_test(s, "405", test_method_not_allowed);
+	unit_add_test(s, "resources follow the config", test_resources_follow_the_config);
+	unit_add_test(s, "route and base_url", test_route_and_base_url);
+	unit_add_test(s, "token guard", test_token_guard);
+	unit_add_test(s, "bearer token parsing", test_bearer_token_parsing);
+	unit_add_test(s, "constant-time compare", test_constant_time_equal);
+	unit_add_test(s, "error bodies", test_error_bodies);
+}
