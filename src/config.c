@@ -803,7 +803,6 @@ int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
 	return 0;
 fail:
 	config_free(cfg);
-	config_init_defaults(cfg);
 	return -1;
 }
 

@@ -135,7 +135,7 @@ void config_init_defaults(struct config *cfg);
  * Reads the INI file at path over the defaults, applies the environment
  * overrides, and validates the result (content root readable).
  * Returns 0, or -1 with a "file:line: message" (or "file: message") in err.
- * On failure cfg holds only defaults again.
+ * On failure cfg is left zeroed, holding nothing to free.
  */
 int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN]);
 

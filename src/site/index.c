@@ -81,7 +81,8 @@ static char **list_dir(const char *dir, const char *suffix, size_t *count)
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, compare_names);
+	if (n > 1)
+		qsort(names, n, sizeof *names, compare_names);
 	*count = n;
 	return names;
 }
@@ -289,7 +290,9 @@ static void load_collections(struct site_index *idx)
 	free_names(names, n);
 	free(dir);
 	/* File-name order is not handle order ("a-b.yaml" < "a.yaml"). */
-	qsort(idx->collections, idx->ncollections, sizeof *idx->collections, compare_collections);
+	if (idx->ncollections > 1)
+		qsort(idx->collections, idx->ncollections, sizeof *idx->collections,
+		      compare_collections);
 }
 
 struct site_index *site_index_load(const struct config *cfg)
