@@ -70,13 +70,21 @@ static int split_segments(const char *rest, char **segments)
 	return n;
 }
 
-static char *api_base_url(const struct config *cfg, const struct request *req)
+/* Absolute URLs come from base_url, else from the request. */
+static char *base_url(const struct config *cfg, const struct request *req)
 {
 	struct strbuf b = STRBUF_INIT;
 	if (cfg->base_url && *cfg->base_url)
 		strbuf_addstr(&b, cfg->base_url);
 	else
 		strbuf_addf(&b, "%s://%s", req->scheme, req->host);
+	return strbuf_detach(&b, NULL);
+}
+
+static char *api_base_url(const struct config *cfg, const char *base)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, base);
 	if (cfg->route && *cfg->route)
 		strbuf_addf(&b, "/%s", cfg->route);
 	return strbuf_detach(&b, NULL);
@@ -96,9 +104,11 @@ static void dispatch(struct app *app, const struct request *req, struct response
 		response_not_found(res);
 		return;
 	}
-	char *base = api_base_url(&app->cfg, req);
+	char *base = base_url(&app->cfg, req);
+	char *api_base = api_base_url(&app->cfg, base);
 	struct api_ctx ctx = {
-		.cfg = &app->cfg, .index = app->index, .req = req, .res = res, .api_base = base,
+		.cfg = &app->cfg, .index = app->index, .req = req, .res = res,
+		.base = base, .api_base = api_base,
 	};
 	api_handler handler = router_match(segments, (size_t)n, &ctx);
 	if (handler)
@@ -107,6 +117,7 @@ static void dispatch(struct app *app, const struct request *req, struct response
 		response_not_found(res);
 	for (int i = 0; i < n; i++)
 		free(segments[i]);
+	free(api_base);
 	free(base);
 }
 

@@ -23,6 +23,7 @@ struct api_ctx {
 	struct response *res;
 	const char *params[API_MAX_PARAMS]; /* route parameters, decoded */
 	size_t nparams;
+	const char *base;     /* absolute URL of the site root, e.g. http://localhost */
 	const char *api_base; /* absolute URL of the API root, e.g. http://localhost/api */
 };
 
@@ -35,6 +36,11 @@ void api_collections_show(struct api_ctx *ctx);
 
 /* Starts a 200 JSON answer and returns a writer on its body. */
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w);
+
+/* Starts a 200 answer {"data": ...}; the caller writes the data value and
+ * closes with api_end_data. */
+void api_begin_data(struct api_ctx *ctx, struct jsonw *w);
+void api_end_data(struct jsonw *w);
 
 /* Writes base + "/" + path (path relative to the API root, no leading
  * '/') as a JSON string, e.g. http://localhost/api/collections/blog. */

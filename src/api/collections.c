@@ -51,9 +51,7 @@ void api_collections_index(struct api_ctx *ctx)
 		return;
 	}
 	struct jsonw w;
-	api_begin_json(ctx, &w);
-	jsonw_object_begin(&w);
-	jsonw_keyz(&w, "data");
+	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
 	for (size_t i = 0; i < ctx->index->ncollections; i++) {
 		const struct collection_info *c = &ctx->index->collections[i];
@@ -61,7 +59,7 @@ void api_collections_index(struct api_ctx *ctx)
 			write_collection(ctx, &w, c);
 	}
 	jsonw_array_end(&w);
-	jsonw_object_end(&w);
+	api_end_data(&w);
 }
 
 void api_collections_show(struct api_ctx *ctx)
@@ -73,9 +71,7 @@ void api_collections_show(struct api_ctx *ctx)
 		return;
 	}
 	struct jsonw w;
-	api_begin_json(ctx, &w);
-	jsonw_object_begin(&w);
-	jsonw_keyz(&w, "data");
+	api_begin_data(ctx, &w);
 	write_collection(ctx, &w, c);
-	jsonw_object_end(&w);
+	api_end_data(&w);
 }

@@ -11,6 +11,18 @@ void api_begin_json(struct api_ctx *ctx, struct jsonw *w)
 	jsonw_init(w, &ctx->res->body);
 }
 
+void api_begin_data(struct api_ctx *ctx, struct jsonw *w)
+{
+	api_begin_json(ctx, w);
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "data");
+}
+
+void api_end_data(struct jsonw *w)
+{
+	jsonw_object_end(w);
+}
+
 void api_write_url(struct api_ctx *ctx, struct jsonw *w, const char *path)
 {
 	struct strbuf url = STRBUF_INIT;

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-/* A site's url made absolute against the request (or base_url), unless
- * it is absolute already. */
+/* A site's url made absolute against the site root, unless it is absolute
+ * already. */
 static void write_absolute_site_url(struct api_ctx *ctx, struct jsonw *w, const char *url)
 {
 	if (strstr(url, "://")) {
@@ -17,10 +17,7 @@ static void write_absolute_site_url(struct api_ctx *ctx, struct jsonw *w, const 
 		return;
 	}
 	struct strbuf abs = STRBUF_INIT;
-	if (ctx->cfg->base_url && *ctx->cfg->base_url)
-		strbuf_addstr(&abs, ctx->cfg->base_url);
-	else
-		strbuf_addf(&abs, "%s://%s", ctx->req->scheme, ctx->req->host);
+	strbuf_addstr(&abs, ctx->base);
 	if (*url != '/')
 		strbuf_addch(&abs, '/');
 	strbuf_addstr(&abs, url);
@@ -51,12 +48,10 @@ void api_sites_index(struct api_ctx *ctx)
 		return;
 	}
 	struct jsonw w;
-	api_begin_json(ctx, &w);
-	jsonw_object_begin(&w);
-	jsonw_keyz(&w, "data");
+	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
 	for (size_t i = 0; i < ctx->index->nsites; i++)
 		write_site(ctx, &w, &ctx->index->sites[i]);
 	jsonw_array_end(&w);
-	jsonw_object_end(&w);
+	api_end_data(&w);
 }

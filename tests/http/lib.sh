@@ -50,6 +50,15 @@ write_ini() {
 	echo "$T/$1.ini"
 }
 
+# site_ini NAME: like write_ini, with the fixture site as content root and
+# the worker log in $T put before stdin's sections.
+site_ini() {
+	{
+		printf '[content]\nroot = %s\n[log]\ntarget = %s/worker.log\n' "$SITE" "$T"
+		cat
+	} | write_ini "$1"
+}
+
 # start_lighttpd INI [PREFIX] [ENV_NAME ENV_VALUE]...: serves cms-api with
 # that config under PREFIX (default /api) on a fresh port.
 start_lighttpd() {

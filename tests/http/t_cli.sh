@@ -2,13 +2,9 @@
 # a FastCGI worker under spawn-fcgi that exits cleanly on SIGTERM.
 
 SITE="$FIXTURES/site"
-ini=$(write_ini cli <<INI
+ini=$(site_ini cli <<INI
 [api]
 enabled = true
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
 [resources]
 collections = true
 INI

@@ -5,13 +5,9 @@ SITE="$FIXTURES/site"
 NOT_FOUND='{"message":"Not found."}'
 
 # --- everything on ---------------------------------------------------------
-ini=$(write_ini all <<INI
+ini=$(site_ini all <<INI
 [api]
 enabled = true
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
 [resources]
 collections = true
 sites = true
@@ -61,11 +57,7 @@ expect "PUT is 405" PUT /api/nope 405 '{"message":"Method Not Allowed."}'
 stop_lighttpd
 
 # --- the API disabled: every request is a 404 --------------------------------
-ini=$(write_ini disabled <<INI
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
+ini=$(site_ini disabled <<INI
 [resources]
 collections = true
 sites = true
@@ -83,13 +75,9 @@ expect "CMS_API_ENABLED=true: ping" GET /api/ping 200 '{"ping":"pong"}'
 stop_lighttpd
 
 # --- enabled, but no resource: ping still answers ----------------------------
-ini=$(write_ini bare <<INI
+ini=$(site_ini bare <<INI
 [api]
 enabled = true
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
 INI
 )
 start_lighttpd "$ini" /api
@@ -100,13 +88,9 @@ expect "no resources: collection" GET /api/collections/blog 404 "$NOT_FOUND"
 stop_lighttpd
 
 # --- one handle section enables just that handle ----------------------------
-ini=$(write_ini handle <<INI
+ini=$(site_ini handle <<INI
 [api]
 enabled = true
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
 [resources.collections.blog]
 INI
 )
@@ -120,15 +104,11 @@ expect "handle section: sites stay off" GET /api/sites 404 "$NOT_FOUND"
 stop_lighttpd
 
 # --- a type on, one handle switched off, custom route, base_url --------------
-ini=$(write_ini route <<INI
+ini=$(site_ini route <<INI
 [api]
 enabled = true
 route = /content/
 base_url = https://cdn.example.com/
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
 [resources]
 collections = true
 [resources.collections.pages]
@@ -155,14 +135,10 @@ expect "CMS_API_ROUTE: ping" GET /v1/ping 200 '{"ping":"pong"}'
 stop_lighttpd
 
 # --- the bearer token ---------------------------------------------------------
-ini=$(write_ini token <<INI
+ini=$(site_ini token <<INI
 [api]
 enabled = true
 auth_token = file-secret
-[content]
-root = $SITE
-[log]
-target = $T/worker.log
 [resources]
 collections = true
 INI
