@@ -76,6 +76,7 @@ static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
 	size_t problems = site_index_report(app->index, &report);
+	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);
 	strbuf_release(&report);
@@ -83,9 +84,10 @@ static int command_check(struct app *app)
 		fprintf(stderr, "%zu problem%s found\n", problems, problems == 1 ? "" : "s");
 		return EXIT_FAILURE;
 	}
-	printf("ok: %s: %zu site%s, %zu collection%s\n", app->index->root, app->index->nsites,
-	       app->index->nsites == 1 ? "" : "s", app->index->ncollections,
-	       app->index->ncollections == 1 ? "" : "s");
+	const struct site_index *idx = app->index;
+	printf("ok: %s: %zu site%s, %zu collection%s, %zu entr%s\n", idx->root, idx->nsites,
+	       idx->nsites == 1 ? "" : "s", idx->ncollections, idx->ncollections == 1 ? "" : "s",
+	       idx->nentries, idx->nentries == 1 ? "y" : "ies");
 	return EXIT_SUCCESS;
 }
 

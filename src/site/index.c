@@ -11,24 +11,33 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "site/frontmatter.h"
+#include "site/index_internal.h"
 #include "strbuf.h"
 
-static void add_problem(struct site_index *idx, const char *path, int line, const char *message)
+void index_problem(struct site_index *idx, bool warning, const char *path, int line,
+                   const char *fmt, ...)
 {
+	struct strbuf message = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&message, fmt, ap);
+	va_end(ap);
 	idx->problems = xrealloc(idx->problems, (idx->nproblems + 1) * sizeof *idx->problems);
 	struct problem *p = &idx->problems[idx->nproblems++];
 	p->path = xstrdup(path);
 	p->line = line;
-	p->message = xstrdup(message);
+	p->warning = warning;
+	p->message = strbuf_detach(&message, NULL);
 }
 
-static char *join_path(const char *a, const char *b)
+char *index_join(const char *a, const char *b)
 {
 	struct strbuf s = STRBUF_INIT;
 	strbuf_addf(&s, "%s/%s", a, b);
@@ -41,15 +50,13 @@ static bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Parses root/rel as a YAML or front-matter file into out; a failure is
- * recorded as a problem and returns -1. */
-static int read_data_file(struct site_index *idx, const char *rel, struct value_builder *out)
+int index_read_file(struct site_index *idx, const char *rel, struct value_builder *out)
 {
-	char *path = join_path(idx->root, rel);
+	char *path = index_join(idx->root, rel);
 	struct yaml_error err;
 	int rc = frontmatter_parse_file(path, out, &err);
 	if (rc != 0)
-		add_problem(idx, rel, err.line, err.message);
+		index_problem(idx, false, rel, err.line, "%s", err.message);
 	free(path);
 	return rc;
 }
@@ -59,9 +66,7 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The visible entries of dir whose names end in suffix (any when NULL),
- * sorted; dot files are invisible, as in Statamic's Finder. */
-static char **list_dir(const char *dir, const char *suffix, size_t *count)
+char **index_list_dir(const char *dir, const char *suffix, size_t *count)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -87,7 +92,7 @@ static char **list_dir(const char *dir, const char *suffix, size_t *count)
 	return names;
 }
 
-static void free_names(char **names, size_t n)
+void index_free_names(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -183,7 +188,7 @@ static void add_site(struct site_index *idx, const struct config *cfg, const cha
 static void load_sites_yaml(struct site_index *idx, const struct config *cfg)
 {
 	struct value_builder b = VALUE_BUILDER_INIT;
-	if (read_data_file(idx, "resources/sites.yaml", &b) == 0) {
+	if (index_read_file(idx, "resources/sites.yaml", &b) == 0) {
 		struct value_iter it;
 		value_iter_init(&it, vb_result(&b));
 		while (value_iter_next(&it)) {
@@ -203,9 +208,29 @@ static void load_sites_yaml(struct site_index *idx, const struct config *cfg)
 	vb_release(&b);
 }
 
+/* Statamic v5+ switches the site-folder layout on in system.php; before
+ * that, more than one site did. */
+static bool multisite_layout(const struct site_index *idx)
+{
+	char *path = index_join(idx->root, "config/statamic/system.php");
+	FILE *f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return idx->nsites > 1;
+	char line[512];
+	bool on = false;
+	while (fgets(line, sizeof line, f)) {
+		char *key = strstr(line, "'multisite'");
+		if (key && strstr(key, "=>") && strstr(key, "true"))
+			on = true;
+	}
+	fclose(f);
+	return on;
+}
+
 static void load_sites(struct site_index *idx, const struct config *cfg)
 {
-	char *sites_yaml = join_path(idx->root, "resources/sites.yaml");
+	char *sites_yaml = index_join(idx->root, "resources/sites.yaml");
 	if (is_regular_file(sites_yaml))
 		load_sites_yaml(idx, cfg);
 	free(sites_yaml);
@@ -218,7 +243,7 @@ static void load_sites(struct site_index *idx, const struct config *cfg)
 	/* Statamic's own fallback when nothing names a site. */
 	if (idx->nsites == 0)
 		add_site(idx, cfg, "default", cfg->app_name, "en_US", "/", NULL);
-	idx->multisite = idx->nsites > 1;
+	idx->multisite = multisite_layout(idx);
 }
 
 /* --- collections --- */
@@ -243,6 +268,22 @@ static void read_structure(struct collection_info *c, value_t settings)
 	c->expects_root = value_bool(value_map_getz(structure, "root"));
 }
 
+static bool is_private(value_t v)
+{
+	return value_type(v) == VALUE_STRING && strcmp(value_str(v, NULL), "private") == 0;
+}
+
+/* date_behavior: {past, future}; v3 wrote past_date_behavior and
+ * future_date_behavior. Both default to public. */
+static void read_date_behavior(struct collection_info *c, value_t settings)
+{
+	value_t behavior = value_map_getz(settings, "date_behavior");
+	c->past_private = is_private(value_map_getz(behavior, "past")) ||
+	                  is_private(value_map_getz(settings, "past_date_behavior"));
+	c->future_private = is_private(value_map_getz(behavior, "future")) ||
+	                    is_private(value_map_getz(settings, "future_date_behavior"));
+}
+
 static void load_collection(struct site_index *idx, const char *file_name)
 {
 	struct strbuf rel = STRBUF_INIT;
@@ -250,7 +291,7 @@ static void load_collection(struct site_index *idx, const char *file_name)
 	struct collection_info c;
 	memset(&c, 0, sizeof c);
 	c.settings = (struct value_builder)VALUE_BUILDER_INIT;
-	if (read_data_file(idx, rel.ptr, &c.settings) != 0) {
+	if (index_read_file(idx, rel.ptr, &c.settings) != 0) {
 		vb_release(&c.settings);
 		strbuf_release(&rel);
 		return;
@@ -263,6 +304,7 @@ static void load_collection(struct site_index *idx, const char *file_name)
 		c.title = title_from_handle(c.handle);
 	c.mount = copy_string_value(settings, "mount");
 	c.dated = value_bool(value_map_getz(settings, "date"));
+	read_date_behavior(&c, settings);
 	read_structure(&c, settings);
 
 	idx->collections =
@@ -278,16 +320,16 @@ static int compare_collections(const void *a, const void *b)
 
 static void load_collections(struct site_index *idx)
 {
-	char *dir = join_path(idx->root, "content/collections");
+	char *dir = index_join(idx->root, "content/collections");
 	size_t n;
-	char **names = list_dir(dir, ".yaml", &n);
+	char **names = index_list_dir(dir, ".yaml", &n);
 	for (size_t i = 0; i < n; i++) {
-		char *path = join_path(dir, names[i]);
+		char *path = index_join(dir, names[i]);
 		if (is_regular_file(path))
 			load_collection(idx, names[i]);
 		free(path);
 	}
-	free_names(names, n);
+	index_free_names(names, n);
 	free(dir);
 	/* File-name order is not handle order ("a-b.yaml" < "a.yaml"). */
 	if (idx->ncollections > 1)
@@ -301,6 +343,8 @@ struct site_index *site_index_load(const struct config *cfg)
 	idx->root = xstrdup(cfg->content_root ? cfg->content_root : ".");
 	load_sites(idx, cfg);
 	load_collections(idx);
+	entries_load(idx);
+	trees_load(idx);
 	return idx;
 }
 
@@ -329,6 +373,7 @@ void site_index_free(struct site_index *idx)
 	for (size_t i = 0; i < idx->nsites; i++)
 		free_site(&idx->sites[i]);
 	free(idx->sites);
+	entries_free(idx);
 	for (size_t i = 0; i < idx->ncollections; i++)
 		free_collection(&idx->collections[i]);
 	free(idx->collections);
@@ -368,12 +413,14 @@ const struct site_info *site_index_site(const struct site_index *idx, const char
 
 size_t site_index_report(const struct site_index *idx, struct strbuf *out)
 {
+	size_t errors = 0;
 	for (size_t i = 0; i < idx->nproblems; i++) {
 		const struct problem *p = &idx->problems[i];
+		strbuf_addf(out, "%s/%s:", idx->root, p->path);
 		if (p->line > 0)
-			strbuf_addf(out, "%s/%s:%d: %s\n", idx->root, p->path, p->line, p->message);
-		else
-			strbuf_addf(out, "%s/%s: %s\n", idx->root, p->path, p->message);
+			strbuf_addf(out, "%d:", p->line);
+		strbuf_addf(out, " %s%s\n", p->warning ? "warning: " : "", p->message);
+		errors += !p->warning;
 	}
-	return idx->nproblems;
+	return errors;
 }

@@ -2,9 +2,11 @@
  * index: everything cms-api knows about one Statamic site folder, read
  * from its flat files once, so that a request never parses YAML.
  *
- * What it holds so far: the sites (locales) and the collections with
- * their settings. A file that cannot be read is recorded as a problem
- * (path, line, message) and left out; the rest of the site is served.
+ * What it holds so far: the sites (locales), the collections with their
+ * settings, their entries (file-name grammar, ids, localizations, dates)
+ * and their trees (order, parents, URIs). A file that cannot be read is
+ * recorded as a problem (path, line, message) and left out; the rest of
+ * the site is served.
  */
 #ifndef CMS_API_SITE_INDEX_H
 #define CMS_API_SITE_INDEX_H
@@ -34,12 +36,40 @@ struct collection_info {
 	char *mount;           /* owned: entry id, or NULL */
 	bool dated;            /* `date: true` */
 	struct value_builder settings; /* owned: the whole collection file as a map */
+	bool future_private;   /* date_behavior.future is private: future entries are scheduled */
+	bool past_private;     /* date_behavior.past is private: past entries are expired */
+	struct entry **entries; /* owned array (the entries are the index's), sorted by path */
+	size_t nentries;
 };
 
-/* A file that could not be read; line 0 when no line applies. */
+enum entry_status { ENTRY_PUBLISHED, ENTRY_DRAFT, ENTRY_SCHEDULED, ENTRY_EXPIRED };
+
+/* One entry file (one localization of an entry). */
+struct entry {
+	char *id;              /* owned: `id`, or one made from the path (with a warning) */
+	char *path;            /* owned: relative to the content root */
+	char *slug;            /* owned, NULL for a slugless collection whose file is named by id */
+	char *origin_id;       /* owned, NULL when this is not a localization */
+	const struct entry *origin; /* the entry origin_id names, or NULL */
+	size_t collection;     /* index into site_index.collections */
+	size_t site;           /* index into site_index.sites */
+	bool published;        /* `published` (not inherited), default true */
+	bool has_date;         /* dated collection: date is meaningful */
+	long long date;        /* Unix seconds, UTC */
+	long long mtime;       /* the file's modification time */
+	char *uri;             /* owned: site-relative, NULL when the collection has no route */
+	long order;            /* 1-based position in the site's tree, -1 when not structured */
+	int depth;             /* depth in the tree (1 = top), 0 when not structured */
+	const struct entry *parent; /* tree parent, NULL at the top */
+	struct value_builder own;   /* owned: the file's data minus id, origin and published */
+};
+
+/* A file that could not be read (an error) or was read with a guess (a
+ * warning); line 0 when no line applies. */
 struct problem {
 	char *path; /* owned, relative to the content root */
 	int line;
+	bool warning;
 	char *message; /* owned */
 };
 
@@ -50,6 +80,10 @@ struct site_index {
 	bool multisite;             /* site folders are used on disk */
 	struct collection_info *collections; /* owned, sorted by handle */
 	size_t ncollections;
+	struct entry *entries;      /* owned, every collection's, sorted by collection then path */
+	size_t nentries;
+	size_t *entry_slots;        /* owned: open-addressing table of entry index + 1 by id */
+	size_t nslots;              /* a power of two, at least twice nentries */
 	struct problem *problems;   /* owned, in the order found */
 	size_t nproblems;
 };
@@ -65,8 +99,21 @@ const struct collection_info *site_index_collection(const struct site_index *idx
                                                     const char *handle);
 const struct site_info *site_index_site(const struct site_index *idx, const char *handle);
 
-/* Writes "path:line: message" lines for every problem to out; returns
- * the number of problems. */
+/* The entry with that id, or NULL. */
+const struct entry *site_index_entry(const struct site_index *idx, const char *id);
+
+/* A field of an entry as Statamic resolves it: the entry's own data, else
+ * its origin's (recursively), else the collection's `inject`; missing
+ * when none has it. `published` is never inherited. */
+value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key);
+
+/* The entry's status at time now (draft, scheduled, expired, published). */
+enum entry_status entry_status(const struct site_index *idx, const struct entry *e,
+                               long long now);
+const char *entry_status_name(enum entry_status s);
+
+/* Writes "path:line: message" lines for every problem to out (warnings
+ * say so); returns the number of errors, not counting warnings. */
 size_t site_index_report(const struct site_index *idx, struct strbuf *out);
 
 #endif

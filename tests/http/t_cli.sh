@@ -29,7 +29,9 @@ expect_cmd "get collection through CMS_API_CONFIG" 0 "Status: 200 OK${NL}Content
 expect_cmd "get: hostile path" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
 	"$CMS_API_BIN" -c "$ini" get '/api/collections/..%2F..%2Fetc%2Fpasswd'
 
-expect_cmd "check: a good site" 0 "ok: $SITE: 2 sites, 4 collections" "$CMS_API_BIN" -c "$ini" check
+expect_cmd "check: warnings do not fail it" 0 "$SITE/content/collections/blog/en/2024-04-01.no-id.1.md: warning: no id; using cms-api-09f8fdf6d07dd302
+$SITE/content/collections/blog/en/2024-03-01.copy.md: warning: duplicate id 1f2e3d4c-0000-4000-8000-000000000001 (kept content/collections/blog/en/2024-01-10.hello-world.md)
+ok: $SITE: 2 sites, 4 collections, 11 entries" "$CMS_API_BIN" -c "$ini" check
 
 broken=$(write_ini broken <<INI
 [api]

@@ -104,6 +104,8 @@ int main(void)
 	suite_config();
 	suite_request();
 	suite_site();
+	suite_entries();
+	suite_corpora();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

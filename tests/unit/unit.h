@@ -14,6 +14,8 @@ void suite_frontmatter(void);
 void suite_config(void);
 void suite_request(void);
 void suite_site(void);
+void suite_entries(void);
+void suite_corpora(void);
 void suite_app(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would

@@ -1,0 +1,38 @@
+/*
+ * index_internal: what the readers of site/ (index.c, entries.c, trees.c)
+ * share while they build a site_index. Not for the rest of cms-api.
+ */
+#ifndef CMS_API_SITE_INDEX_INTERNAL_H
+#define CMS_API_SITE_INDEX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "site/index.h"
+#include "value.h"
+
+/* Records an error (or a warning) about path (relative to the root). */
+void index_problem(struct site_index *idx, bool warning, const char *path, int line,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* a + "/" + b, newly allocated. */
+char *index_join(const char *a, const char *b);
+
+/* Parses root/rel (YAML or front matter) and appends its map to out; a
+ * failure is recorded as an error and returns -1. */
+int index_read_file(struct site_index *idx, const char *rel, struct value_builder *out);
+
+/* The visible entries of dir ending in suffix (any when NULL), sorted; dot
+ * files are invisible, as in Statamic. Free with index_free_names. */
+char **index_list_dir(const char *dir, const char *suffix, size_t *count);
+void index_free_names(char **names, size_t count);
+
+/* Reads every collection's entries (entries.c); entries_free undoes it. */
+void entries_load(struct site_index *idx);
+void entries_free(struct site_index *idx);
+
+/* Reads the collection trees and computes order, parents and URIs
+ * (trees.c). */
+void trees_load(struct site_index *idx);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * Unit tests over the real Statamic sites in ../shared/corpora, run when
+ * that folder exists (CORPORA_DIR): what the index reads from each.
+ */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "site/index.h"
+#include "strbuf.h"
+#include "unit.h"
+
+static struct config cfg;
+
+static struct site_index *open_corpus(const char *name)
+{
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	struct strbuf root = STRBUF_INIT;
+	strbuf_addf(&root, "%s/%s", CORPORA_DIR, name);
+	cfg.content_root = strbuf_detach(&root, NULL);
+	return site_index_load(&cfg);
+}
+
+static void close_corpus(struct site_index *idx)
+{
+	site_index_free(idx);
+	config_free(&cfg);
+}
+
+static size_t errors_of(const struct site_index *idx)
+{
+	struct strbuf report = STRBUF_INIT;
+	size_t errors = site_index_report(idx, &report);
+	if (errors)
+		fprintf(stderr, "%s", report.ptr);
+	strbuf_release(&report);
+	return errors;
+}
+
+static const char *title_of(const struct site_index *idx, const struct entry *e)
+{
+	return value_str(entry_field(idx, e, "title"), NULL);
+}
+
+static void test_amplitude_docs(void)
+{
+	struct site_index *idx = open_corpus("amplitude-docs");
+	CU_ASSERT_EQUAL(errors_of(idx), 0);
+	CU_ASSERT_EQUAL(idx->nsites, 2);
+	CU_ASSERT_TRUE(idx->multisite);
+	CU_ASSERT_EQUAL(idx->ncollections, 75);
+	CU_ASSERT_EQUAL(idx->nentries, 1336); /* 1337 files, one id twice */
+	CU_ASSERT_EQUAL(site_index_collection(idx, "faq_and_troubleshooting")->nentries, 43);
+	CU_ASSERT_EQUAL(site_index_collection(idx, "japanese_translation")->nentries, 225);
+
+	/* A localization with only id and origin inherits its title. */
+	const struct entry *jp = site_index_entry(idx, "154c8a91-7d17-4e1f-8bc0-e1ef4da17144");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jp);
+	CU_ASSERT_STRING_EQUAL(idx->sites[jp->site].handle, "jp");
+	CU_ASSERT_STRING_EQUAL(title_of(idx, jp), "Amplitude Documentation");
+	CU_ASSERT_FALSE(jp->published);
+
+	/* The root page of the pages tree. */
+	const struct entry *root = site_index_entry(idx, "34cde5a0-0c7a-46b7-ac73-a0e306bb0b95");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL(root->order, 1);
+	CU_ASSERT_STRING_EQUAL(root->uri, "/");
+
+	/* Dots stay in a slug; a ".1" suffix does not. */
+	const struct entry *llms = site_index_entry(idx, "a33a48e3-8998-47f2-97d0-a74438ee271f");
+	CU_ASSERT_STRING_EQUAL(llms->slug, "llms.txt");
+	const struct entry *t1 = site_index_entry(idx, "fae16c5f-829d-4525-a06c-e5f9f06ebbf8");
+	CU_ASSERT_STRING_EQUAL(t1->slug, "title");
+
+	/* CRLF line endings. */
+	const struct entry *crlf = site_index_entry(idx, "3cd45c2f-5f47-4c44-a2f4-df1395935d51");
+	CU_ASSERT_STRING_EQUAL(title_of(idx, crlf), "Accoil (Event Stream)");
+
+	/* A {{ field }} route. */
+	const struct entry *survey = site_index_entry(idx, "62b666ba-914a-4449-8754-142521b44544");
+	CU_ASSERT_STRING_EQUAL(survey->uri, "/guides-and-surveys/surveys/analyze-a-survey");
+	close_corpus(idx);
+}
+
+static void test_bedrock(void)
+{
+	struct site_index *idx = open_corpus("bedrock");
+	CU_ASSERT_EQUAL(errors_of(idx), 0);
+	CU_ASSERT_EQUAL(idx->nsites, 1);
+	CU_ASSERT_STRING_EQUAL(idx->sites[0].handle, "default");
+	CU_ASSERT_EQUAL(idx->nentries, 38);
+	const struct entry *results = site_index_entry(idx, "d50dbcf7-2ed9-4a10-91c5-5b5557d694ea");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(results);
+	CU_ASSERT_STRING_EQUAL(results->uri, "/search/results");
+	CU_ASSERT_EQUAL(results->depth, 2);
+	CU_ASSERT_STRING_EQUAL(site_index_entry(idx, "home")->uri, "/");
+	const struct entry *post = site_index_entry(idx, "0c78480a-f6ae-40f9-bcdf-a415ecf2964a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(post);
+	CU_ASSERT_STRING_EQUAL(post->uri,
+	                       "/posts/beyond-acquisition-strategies-to-keep-customers-coming-back");
+	CU_ASSERT_EQUAL(post->date, 1659398400); /* 2022-08-02 */
+	close_corpus(idx);
+}
+
+static void test_brand0n_gg(void)
+{
+	struct site_index *idx = open_corpus("brand0n-gg");
+	CU_ASSERT_EQUAL(errors_of(idx), 0);
+	CU_ASSERT_EQUAL(idx->nentries, 5);
+	/* Dated and structured at once: the root page keeps its date. */
+	const struct entry *home = site_index_entry(idx, "home");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(home);
+	CU_ASSERT_STRING_EQUAL(home->uri, "/");
+	CU_ASSERT_STRING_EQUAL(home->slug, "home");
+	CU_ASSERT_EQUAL(home->date, 1625875200); /* 2021-07-10 */
+	CU_ASSERT_STRING_EQUAL(site_index_entry(idx, "1a228bd0-31d3-4341-9aa3-208849ad3f75")->uri,
+	                       "/apex");
+	close_corpus(idx);
+}
+
+static void test_inertia_vue_theme(void)
+{
+	/* A v3 site: its sites live in PHP, so the INI declares them. */
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(CORPORA_DIR "/inertia-vue-theme");
+	cfg.sites = calloc(2, sizeof *cfg.sites);
+	cfg.nsites = 2;
+	cfg.sites[0] = (struct site_def){strdup("default"), strdup("Deutsch"), strdup("de"),
+	                                  strdup("/de"), NULL};
+	cfg.sites[1] = (struct site_def){strdup("en"), strdup("English"), strdup("en"),
+	                                  strdup("/en"), NULL};
+	struct site_index *idx = site_index_load(&cfg);
+	CU_ASSERT_EQUAL(errors_of(idx), 0);
+	CU_ASSERT_TRUE(idx->multisite);
+	CU_ASSERT_EQUAL(idx->nentries, 62);
+	size_t localized = 0;
+	for (size_t i = 0; i < idx->nentries; i++)
+		localized += idx->entries[i].origin != NULL;
+	CU_ASSERT_EQUAL(localized, 31);
+	close_corpus(idx);
+}
+
+void suite_corpora(void)
+{
+	struct stat st;
+	if (stat(CORPORA_DIR, &st) != 0) {
+		printf("corpora: %s not found; their tests are not registered\n", CORPORA_DIR);
+		return;
+	}
+	CU_pSuite s = unit_add_suite("corpora");
+	unit_add_test(s, "amplitude-docs", test_amplitude_docs);
+	unit_add_test(s, "bedrock", test_bedrock);
+	unit_add_test(s, "brand0n-gg", test_brand0n_gg);
+	unit_add_test(s, "inertia-vue-theme", test_inertia_vue_theme);
+}

@@ -1,0 +1,162 @@
+/* Unit tests: entries and trees of the site index (tests/fixtures/site). */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "site/index.h"
+#include "unit.h"
+
+static struct config cfg;
+static struct site_index *idx;
+
+static const struct entry *entry(const char *id)
+{
+	const struct entry *e = site_index_entry(idx, id);
+	CU_ASSERT_PTR_NOT_NULL(e);
+	return e;
+}
+
+static const char *field(const struct entry *e, const char *key)
+{
+	return value_str(entry_field(idx, e, key), NULL);
+}
+
+static void test_load(void)
+{
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(FIXTURES_DIR "/site");
+	idx = site_index_load(&cfg);
+	CU_ASSERT_EQUAL(idx->nentries, 11);
+	CU_ASSERT_EQUAL(site_index_collection(idx, "blog")->nentries, 6);
+	CU_ASSERT_EQUAL(site_index_collection(idx, "pages")->nentries, 4);
+}
+
+static void test_file_name_grammar(void)
+{
+	const struct entry *e = entry("1f2e3d4c-0000-4000-8000-000000000001");
+	CU_ASSERT_STRING_EQUAL(e->slug, "hello-world");
+	CU_ASSERT_TRUE(e->has_date);
+	CU_ASSERT_EQUAL(e->date, 1704844800); /* 2024-01-10 00:00 UTC */
+	e = entry("1f2e3d4c-0000-4000-8000-000000000003");
+	CU_ASSERT_STRING_EQUAL(e->slug, "launch");
+	CU_ASSERT_EQUAL(e->date, 1706797800); /* 2024-02-01 14:30 UTC */
+	/* ".1" tells duplicate slugs apart and is not part of the slug. */
+	e = entry("cms-api-09f8fdf6d07dd302");
+	CU_ASSERT_STRING_EQUAL(e->slug, "no-id");
+	/* Undated collections drop nothing they do not have. */
+	CU_ASSERT_STRING_EQUAL(entry("about")->slug, "about");
+	CU_ASSERT_FALSE(entry("about")->has_date);
+}
+
+static void test_sites_from_folders(void)
+{
+	const struct entry *de = entry("1f2e3d4c-0000-4000-8000-000000000002");
+	CU_ASSERT_STRING_EQUAL(idx->sites[de->site].handle, "de");
+	CU_ASSERT_STRING_EQUAL(de->slug, "hallo-welt");
+	CU_ASSERT_STRING_EQUAL(idx->sites[entry("about")->site].handle, "en");
+}
+
+static void test_ids_made_up_and_duplicates(void)
+{
+	bool made_up = false, duplicate = false;
+	for (size_t i = 0; i < idx->nproblems; i++) {
+		const struct problem *p = &idx->problems[i];
+		CU_ASSERT_TRUE(p->warning);
+		if (strstr(p->message, "no id; using cms-api-09f8fdf6d07dd302"))
+			made_up = strcmp(p->path, "content/collections/blog/en/2024-04-01.no-id.1.md") == 0;
+		if (strstr(p->message, "duplicate id"))
+			duplicate = strcmp(p->path, "content/collections/blog/en/2024-03-01.copy.md") == 0;
+	}
+	CU_ASSERT_TRUE(made_up);
+	CU_ASSERT_TRUE(duplicate);
+	/* The first file in path order keeps the id. */
+	CU_ASSERT_STRING_EQUAL(field(entry("1f2e3d4c-0000-4000-8000-000000000001"), "title"),
+	                       "Hello World");
+}
+
+static void test_localization_values(void)
+{
+	const struct entry *de = entry("1f2e3d4c-0000-4000-8000-000000000002");
+	CU_ASSERT_PTR_EQUAL(de->origin, entry("1f2e3d4c-0000-4000-8000-000000000001"));
+	CU_ASSERT_STRING_EQUAL(field(de, "title"), "Hallo Welt");
+	CU_ASSERT_STRING_EQUAL(field(de, "author"), "Ada");         /* from the origin */
+	CU_ASSERT_STRING_EQUAL(field(de, "content"), "First post.\n"); /* empty body inherits */
+	CU_ASSERT_STRING_EQUAL(field(de, "layout"), "post");        /* from inject */
+	CU_ASSERT_TRUE(value_is_missing(entry_field(idx, de, "nothing")));
+	/* id, origin and published are lifted out of the data. */
+	CU_ASSERT_TRUE(value_is_missing(value_map_getz(vb_result(&de->own), "origin")));
+	CU_ASSERT_TRUE(value_is_missing(value_map_getz(vb_result(&de->own), "published")));
+	/* A localization's own author hides inject; published is not inherited. */
+	CU_ASSERT_STRING_EQUAL(field(entry("1f2e3d4c-0000-4000-8000-000000000003"), "author"),
+	                       "The Team");
+	CU_ASSERT_FALSE(de->published);
+	CU_ASSERT_TRUE(de->origin->published);
+}
+
+static void test_dates_and_status(void)
+{
+	long long now = 1735689600; /* 2025-01-01 */
+	const struct entry *de = entry("1f2e3d4c-0000-4000-8000-000000000002");
+	CU_ASSERT_EQUAL(entry_status(idx, de, now), ENTRY_DRAFT);
+	CU_ASSERT_EQUAL(entry_status(idx, entry("1f2e3d4c-0000-4000-8000-000000000004"), now),
+	                ENTRY_SCHEDULED);
+	CU_ASSERT_EQUAL(entry_status(idx, entry("1f2e3d4c-0000-4000-8000-000000000003"), now),
+	                ENTRY_PUBLISHED);
+	CU_ASSERT_STRING_EQUAL(entry_status_name(ENTRY_EXPIRED), "expired");
+	/* No date in the name: updated_at. */
+	const struct entry *undated = entry("1f2e3d4c-0000-4000-8000-000000000005");
+	CU_ASSERT_TRUE(undated->has_date);
+	CU_ASSERT_EQUAL(undated->date, 1700000000);
+	CU_ASSERT_EQUAL(entry_status(idx, entry("about"), now), ENTRY_PUBLISHED);
+}
+
+static void test_tree_order_and_parents(void)
+{
+	const struct entry *home = entry("home"), *about = entry("about"), *team = entry("team"),
+	                   *contact = entry("contact");
+	CU_ASSERT_EQUAL(home->order, 1);
+	CU_ASSERT_EQUAL(about->order, 2);
+	CU_ASSERT_EQUAL(team->order, 3);
+	CU_ASSERT_PTR_EQUAL(team->parent, about);
+	CU_ASSERT_EQUAL(team->depth, 2);
+	/* Missing from the tree: appended at the top level. Foreign, repeated
+	 * and unknown ids are dropped. */
+	CU_ASSERT_EQUAL(contact->order, 4);
+	CU_ASSERT_EQUAL(contact->depth, 1);
+	CU_ASSERT_PTR_NULL(contact->parent);
+	CU_ASSERT_EQUAL(entry("1f2e3d4c-0000-4000-8000-000000000001")->order, -1);
+}
+
+static void test_uris(void)
+{
+	CU_ASSERT_STRING_EQUAL(entry("home")->uri, "/");
+	CU_ASSERT_STRING_EQUAL(entry("about")->uri, "/about");
+	CU_ASSERT_STRING_EQUAL(entry("team")->uri, "/about/team");
+	CU_ASSERT_STRING_EQUAL(entry("1f2e3d4c-0000-4000-8000-000000000001")->uri,
+	                       "/blog/2024/hello-world");
+	CU_ASSERT_STRING_EQUAL(entry("docs-intro")->uri, "/intro"); /* {mount} of home is / */
+}
+
+static void test_cleanup(void)
+{
+	site_index_free(idx);
+	config_free(&cfg);
+}
+
+void suite_entries(void)
+{
+	CU_pSuite s = unit_add_suite("entries and trees");
+	unit_add_test(s, "load", test_load);
+	unit_add_test(s, "file-name grammar", test_file_name_grammar);
+	unit_add_test(s, "sites from folders", test_sites_from_folders);
+	unit_add_test(s, "made-up ids and duplicates", test_ids_made_up_and_duplicates);
+	unit_add_test(s, "localization values", test_localization_values);
+	unit_add_test(s, "dates and status", test_dates_and_status);
+	unit_add_test(s, "tree order and parents", test_tree_order_and_parents);
+	unit_add_test(s, "URIs", test_uris);
+	unit_add_test(s, "cleanup", test_cleanup);
+}
