@@ -22,16 +22,35 @@ int app_open(struct app *app, const char *config_path, char err[CONFIG_ERR_LEN])
 	return 0;
 }
 
+/* Reads the site and turns it into the snapshot requests read from. */
+static struct snapshot *build_snapshot(const struct config *cfg)
+{
+	struct site_index *idx = site_index_load(cfg);
+	struct strbuf bytes = STRBUF_INIT;
+	snapshot_write(idx, 0, &bytes);
+	site_index_free(idx);
+	size_t len;
+	char *data = strbuf_detach(&bytes, &len);
+	char err[SNAP_ERR_LEN];
+	struct snapshot *snap = snapshot_from_bytes(data, len, err);
+	if (!snap) {
+		/* Our own fresh bytes: failing here is a bug, not bad input. */
+		log_error("the index snapshot just built is unreadable: %s", err);
+		abort();
+	}
+	return snap;
+}
+
 void app_open_with_config(struct app *app, struct config *cfg)
 {
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
-	app->index = site_index_load(&app->cfg);
+	app->snap = build_snapshot(&app->cfg);
 }
 
 void app_close(struct app *app)
 {
-	site_index_free(app->index);
+	snapshot_close(app->snap);
 	config_free(&app->cfg);
 	memset(app, 0, sizeof *app);
 }
@@ -107,7 +126,7 @@ static void dispatch(struct app *app, const struct request *req, struct response
 	char *base = base_url(&app->cfg, req);
 	char *api_base = api_base_url(&app->cfg, base);
 	struct api_ctx ctx = {
-		.cfg = &app->cfg, .index = app->index, .req = req, .res = res,
+		.cfg = &app->cfg, .snap = app->snap, .req = req, .res = res,
 		.base = base, .api_base = api_base,
 	};
 	api_handler handler = router_match(segments, (size_t)n, &ctx);

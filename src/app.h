@@ -10,11 +10,11 @@
 #include "config.h"
 #include "request.h"
 #include "response.h"
-#include "site/index.h"
+#include "site/snapshot.h"
 
 struct app {
 	struct config cfg;         /* owned */
-	struct site_index *index;  /* owned */
+	struct snapshot *snap;     /* owned: the site index requests read */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

@@ -75,7 +75,7 @@ static int command_get(struct app *app, const char *uri)
 static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
-	size_t problems = site_index_report(app->index, &report);
+	size_t problems = snapshot_report(app->snap, app->cfg.content_root, &report);
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);
@@ -84,10 +84,12 @@ static int command_check(struct app *app)
 		fprintf(stderr, "%zu problem%s found\n", problems, problems == 1 ? "" : "s");
 		return EXIT_FAILURE;
 	}
-	const struct site_index *idx = app->index;
-	printf("ok: %s: %zu site%s, %zu collection%s, %zu entr%s\n", idx->root, idx->nsites,
-	       idx->nsites == 1 ? "" : "s", idx->ncollections, idx->ncollections == 1 ? "" : "s",
-	       idx->nentries, idx->nentries == 1 ? "y" : "ies");
+	const struct snapshot *s = app->snap;
+	uint32_t sites = snap_site_count(s), collections = snap_collection_count(s),
+	         entries = snap_entry_count(s);
+	printf("ok: %s: %u site%s, %u collection%s, %u entr%s\n", app->cfg.content_root, sites,
+	       sites == 1 ? "" : "s", collections, collections == 1 ? "" : "s", entries,
+	       entries == 1 ? "y" : "ies");
 	return EXIT_SUCCESS;
 }
 

@@ -12,13 +12,13 @@
 #include "jsonw.h"
 #include "request.h"
 #include "response.h"
-#include "site/index.h"
+#include "site/snapshot.h"
 
 #define API_MAX_PARAMS 4
 
 struct api_ctx {
 	const struct config *cfg;
-	const struct site_index *index;
+	const struct snapshot *snap;
 	const struct request *req;
 	struct response *res;
 	const char *params[API_MAX_PARAMS]; /* route parameters, decoded */

@@ -8,7 +8,7 @@
 
 #include "api/api.h"
 
-static void write_structure(struct jsonw *w, const struct collection_info *c)
+static void write_structure(struct jsonw *w, const struct snap_collection *c)
 {
 	if (!c->structured) {
 		jsonw_null(w);
@@ -25,7 +25,8 @@ static void write_structure(struct jsonw *w, const struct collection_info *c)
 	jsonw_object_end(w);
 }
 
-static void write_collection(struct api_ctx *ctx, struct jsonw *w, const struct collection_info *c)
+static void write_collection(struct api_ctx *ctx, struct jsonw *w,
+                             const struct snap_collection *c)
 {
 	jsonw_object_begin(w);
 	jsonw_keyz(w, "handle");
@@ -53,10 +54,10 @@ void api_collections_index(struct api_ctx *ctx)
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
-	for (size_t i = 0; i < ctx->index->ncollections; i++) {
-		const struct collection_info *c = &ctx->index->collections[i];
-		if (handle_enabled(ctx->cfg, RES_COLLECTIONS, c->handle))
-			write_collection(ctx, &w, c);
+	for (uint32_t i = 0; i < snap_collection_count(ctx->snap); i++) {
+		struct snap_collection c = snap_collection_at(ctx->snap, i);
+		if (handle_enabled(ctx->cfg, RES_COLLECTIONS, c.handle))
+			write_collection(ctx, &w, &c);
 	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
@@ -65,13 +66,14 @@ void api_collections_index(struct api_ctx *ctx)
 void api_collections_show(struct api_ctx *ctx)
 {
 	const char *handle = ctx->params[0];
-	const struct collection_info *c = site_index_collection(ctx->index, handle);
-	if (!c || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+	uint32_t found = snap_collection_find(ctx->snap, handle);
+	if (found == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
 		response_not_found(ctx->res);
 		return;
 	}
+	struct snap_collection c = snap_collection_at(ctx->snap, found);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_collection(ctx, &w, c);
+	write_collection(ctx, &w, &c);
 	api_end_data(&w);
 }

@@ -25,7 +25,7 @@ static void write_absolute_site_url(struct api_ctx *ctx, struct jsonw *w, const 
 	strbuf_release(&abs);
 }
 
-static void write_site(struct api_ctx *ctx, struct jsonw *w, const struct site_info *s)
+static void write_site(struct api_ctx *ctx, struct jsonw *w, const struct snap_site *s)
 {
 	jsonw_object_begin(w);
 	jsonw_keyz(w, "handle");
@@ -50,8 +50,10 @@ void api_sites_index(struct api_ctx *ctx)
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
-	for (size_t i = 0; i < ctx->index->nsites; i++)
-		write_site(ctx, &w, &ctx->index->sites[i]);
+	for (uint32_t i = 0; i < snap_site_count(ctx->snap); i++) {
+		struct snap_site site = snap_site_at(ctx->snap, i);
+		write_site(ctx, &w, &site);
+	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
 }

@@ -16,6 +16,7 @@
 
 #include "site/index_internal.h"
 #include "site/yaml.h"
+#include "hash.h"
 #include "strbuf.h"
 
 /* --- the file-name grammar: [DATE "."] SLUG ["." N] "." EXT --- */
@@ -213,19 +214,11 @@ static void copy_data(value_t map, struct value_builder *out)
 	vb_map_end(out);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 /* A stable id for a file without one: the same path gives the same id. */
 static char *made_up_id(const char *rel)
 {
 	char buf[40];
-	snprintf(buf, sizeof buf, "cms-api-%016llx", (unsigned long long)fnv1a(rel));
+	snprintf(buf, sizeof buf, "cms-api-%016llx", (unsigned long long)hash_fnv1a(rel));
 	return xstrdup(buf);
 }
 
@@ -278,7 +271,7 @@ static bool read_entry(struct site_index *idx, size_t collection, const struct f
 
 static size_t slot_of(const struct site_index *idx, const char *id)
 {
-	return (size_t)fnv1a(id) & (idx->nslots - 1);
+	return (size_t)hash_fnv1a(id) & (idx->nslots - 1);
 }
 
 const struct entry *site_index_entry(const struct site_index *idx, const char *id)

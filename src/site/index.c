@@ -411,16 +411,10 @@ const struct site_info *site_index_site(const struct site_index *idx, const char
 	return NULL;
 }
 
-size_t site_index_report(const struct site_index *idx, struct strbuf *out)
+size_t site_index_errors(const struct site_index *idx)
 {
 	size_t errors = 0;
-	for (size_t i = 0; i < idx->nproblems; i++) {
-		const struct problem *p = &idx->problems[i];
-		strbuf_addf(out, "%s/%s:", idx->root, p->path);
-		if (p->line > 0)
-			strbuf_addf(out, "%d:", p->line);
-		strbuf_addf(out, " %s%s\n", p->warning ? "warning: " : "", p->message);
-		errors += !p->warning;
-	}
+	for (size_t i = 0; i < idx->nproblems; i++)
+		errors += !idx->problems[i].warning;
 	return errors;
 }

@@ -112,8 +112,7 @@ enum entry_status entry_status(const struct site_index *idx, const struct entry 
                                long long now);
 const char *entry_status_name(enum entry_status s);
 
-/* Writes "path:line: message" lines for every problem to out (warnings
- * say so); returns the number of errors, not counting warnings. */
-size_t site_index_report(const struct site_index *idx, struct strbuf *out);
+/* The number of problems that are errors, not warnings. */
+size_t site_index_errors(const struct site_index *idx);
 
 #endif

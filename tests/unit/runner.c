@@ -106,6 +106,7 @@ int main(void)
 	suite_site();
 	suite_entries();
 	suite_corpora();
+	suite_snapshot();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

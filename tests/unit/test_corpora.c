@@ -35,12 +35,11 @@ static void close_corpus(struct site_index *idx)
 
 static size_t errors_of(const struct site_index *idx)
 {
-	struct strbuf report = STRBUF_INIT;
-	size_t errors = site_index_report(idx, &report);
-	if (errors)
-		fprintf(stderr, "%s", report.ptr);
-	strbuf_release(&report);
-	return errors;
+	for (size_t i = 0; i < idx->nproblems; i++)
+		if (!idx->problems[i].warning)
+			fprintf(stderr, "%s:%d: %s\n", idx->problems[i].path, idx->problems[i].line,
+			        idx->problems[i].message);
+	return site_index_errors(idx);
 }
 
 static const char *title_of(const struct site_index *idx, const struct entry *e)

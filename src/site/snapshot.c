@@ -1,0 +1,564 @@
+/* snapshot: the site index as shareable bytes; see snapshot.h. */
+#include "autoconfig.h"
+
+#include "site/snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hash.h"
+
+#define SNAP_MAGIC "CMSAPIX\0"
+#define SNAP_VERSION 1
+
+/* --- on-disk records (native byte order: a snapshot never leaves its
+ * machine) --- */
+
+struct rec_header {
+	char magic[8];
+	uint32_t version, header_size;
+	uint64_t total_size, signature;
+	int64_t built_at;
+	uint32_t nsites, ncollections, nentries, nproblems, nslots, multisite;
+	uint64_t sites_off, collections_off, entries_off, problems_off, slots_off;
+	uint64_t blob_off, blob_size;
+};
+
+struct rec_site {
+	uint32_t handle, name, locale, short_locale, lang, url;
+};
+
+enum { C_STRUCTURED = 1, C_EXPECTS_ROOT = 2, C_DATED = 4, C_PAST_PRIVATE = 8, C_FUTURE_PRIVATE = 16 };
+
+struct rec_collection {
+	uint32_t handle, title, mount, flags;
+	int32_t max_depth;
+	uint32_t settings, first_entry, nentries;
+};
+
+enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
+
+struct rec_entry {
+	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
+	int32_t order, depth;
+	uint32_t flags;
+	int64_t date, mtime;
+};
+
+struct rec_problem {
+	uint32_t path, message;
+	int32_t line;
+	uint32_t warning;
+};
+
+struct snapshot {
+	char *bytes;
+	size_t len;
+	bool mapped;
+	const struct rec_header *h;
+	const struct rec_site *sites;
+	const struct rec_collection *collections;
+	const struct rec_entry *entries;
+	const struct rec_problem *problems;
+	const uint32_t *slots;
+	const char *blob;
+};
+
+/* --- writing --- */
+
+static uint32_t put_string(struct strbuf *blob, const char *s)
+{
+	if (!s)
+		return SNAP_NONE;
+	uint32_t at = (uint32_t)blob->len;
+	strbuf_add(blob, s, strlen(s) + 1);
+	return at;
+}
+
+static uint32_t put_value(struct strbuf *blob, value_t v)
+{
+	uint32_t at = (uint32_t)blob->len;
+	if (value_is_missing(v)) {
+		char null_tag = VALUE_NULL;
+		strbuf_add(blob, &null_tag, 1);
+	} else {
+		strbuf_add(blob, v.p, value_size(v));
+	}
+	return at;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void collect_keys(value_t map, char ***keys, size_t *n)
+{
+	struct value_iter it;
+	value_iter_init(&it, map);
+	while (value_iter_next(&it)) {
+		bool seen = false;
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = strlen((*keys)[i]) == it.key_len && memcmp((*keys)[i], it.key, it.key_len) == 0;
+		if (seen)
+			continue;
+		*keys = xrealloc(*keys, (*n + 1) * sizeof **keys);
+		(*keys)[(*n)++] = xstrndup(it.key, it.key_len);
+	}
+}
+
+/* The entry's values as a request sees them: its own over its origins'
+ * over the collection's inject, one map with sorted keys. */
+static void resolved_data(const struct site_index *idx, const struct entry *e,
+                          struct value_builder *out)
+{
+	char **keys = NULL;
+	size_t n = 0;
+	for (const struct entry *x = e; x; x = x->origin)
+		collect_keys(vb_result(&x->own), &keys, &n);
+	const struct collection_info *c = &idx->collections[e->collection];
+	collect_keys(value_map_getz(vb_result(&c->settings), "inject"), &keys, &n);
+	if (n > 1)
+		qsort(keys, n, sizeof *keys, compare_keys);
+	vb_reset(out);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		vb_keyz(out, keys[i]);
+		vb_value(out, entry_field(idx, e, keys[i]));
+		free(keys[i]);
+	}
+	vb_map_end(out);
+	free(keys);
+}
+
+static uint32_t entry_number_or_none(const struct site_index *idx, const struct entry *e)
+{
+	return e ? (uint32_t)(e - idx->entries) : SNAP_NONE;
+}
+
+static void write_entries(const struct site_index *idx, struct rec_entry *recs, struct strbuf *blob)
+{
+	struct value_builder data = VALUE_BUILDER_INIT;
+	for (size_t i = 0; i < idx->nentries; i++) {
+		const struct entry *e = &idx->entries[i];
+		struct rec_entry *r = &recs[i];
+		resolved_data(idx, e, &data);
+		*r = (struct rec_entry){
+			.id = put_string(blob, e->id),
+			.path = put_string(blob, e->path),
+			.slug = put_string(blob, e->slug),
+			.uri = put_string(blob, e->uri),
+			.collection = (uint32_t)e->collection,
+			.site = (uint32_t)e->site,
+			.origin = entry_number_or_none(idx, e->origin),
+			.parent = entry_number_or_none(idx, e->parent),
+			.data = put_value(blob, vb_result(&data)),
+			.order = (int32_t)e->order,
+			.depth = e->depth,
+			.flags = (e->published ? E_PUBLISHED : 0) | (e->has_date ? E_HAS_DATE : 0),
+			.date = e->date,
+			.mtime = e->mtime,
+		};
+	}
+	vb_release(&data);
+}
+
+static uint32_t collection_flags(const struct collection_info *c)
+{
+	return (c->structured ? C_STRUCTURED : 0) | (c->expects_root ? C_EXPECTS_ROOT : 0) |
+	       (c->dated ? C_DATED : 0) | (c->past_private ? C_PAST_PRIVATE : 0) |
+	       (c->future_private ? C_FUTURE_PRIVATE : 0);
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out)
+{
+	struct strbuf blob = STRBUF_INIT;
+	strbuf_addch(&blob, '\0'); /* offset 0 is "", never a real string */
+	struct rec_site *sites = xcalloc(idx->nsites, sizeof *sites);
+	for (size_t i = 0; i < idx->nsites; i++) {
+		const struct site_info *s = &idx->sites[i];
+		sites[i] = (struct rec_site){put_string(&blob, s->handle), put_string(&blob, s->name),
+		                             put_string(&blob, s->locale),
+		                             put_string(&blob, s->short_locale),
+		                             put_string(&blob, s->lang), put_string(&blob, s->url)};
+	}
+	struct rec_collection *cols = xcalloc(idx->ncollections, sizeof *cols);
+	for (size_t i = 0; i < idx->ncollections; i++) {
+		const struct collection_info *c = &idx->collections[i];
+		cols[i] = (struct rec_collection){
+			put_string(&blob, c->handle), put_string(&blob, c->title), put_string(&blob, c->mount),
+			collection_flags(c), (int32_t)c->max_depth, put_value(&blob, vb_result(&c->settings)),
+			c->nentries ? entry_number_or_none(idx, c->entries[0]) : 0, (uint32_t)c->nentries};
+	}
+	struct rec_entry *entries = xcalloc(idx->nentries, sizeof *entries);
+	write_entries(idx, entries, &blob);
+	struct rec_problem *problems = xcalloc(idx->nproblems, sizeof *problems);
+	for (size_t i = 0; i < idx->nproblems; i++) {
+		const struct problem *p = &idx->problems[i];
+		problems[i] = (struct rec_problem){put_string(&blob, p->path), put_string(&blob, p->message),
+		                                   p->line, p->warning};
+	}
+	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
+	for (size_t i = 0; i < idx->nslots; i++)
+		slots[i] = (uint32_t)idx->entry_slots[i];
+	strbuf_addch(&blob, '\0'); /* every string ends inside the blob */
+
+	struct rec_header h;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, SNAP_MAGIC, 8);
+	h.version = SNAP_VERSION;
+	h.header_size = sizeof h;
+	h.signature = signature;
+	h.built_at = (int64_t)time(NULL);
+	h.nsites = (uint32_t)idx->nsites;
+	h.ncollections = (uint32_t)idx->ncollections;
+	h.nentries = (uint32_t)idx->nentries;
+	h.nproblems = (uint32_t)idx->nproblems;
+	h.nslots = (uint32_t)idx->nslots;
+	h.multisite = idx->multisite;
+	h.sites_off = align8(sizeof h);
+	h.collections_off = align8(h.sites_off + idx->nsites * sizeof *sites);
+	h.entries_off = align8(h.collections_off + idx->ncollections * sizeof *cols);
+	h.problems_off = align8(h.entries_off + idx->nentries * sizeof *entries);
+	h.slots_off = align8(h.problems_off + idx->nproblems * sizeof *problems);
+	h.blob_off = align8(h.slots_off + idx->nslots * sizeof *slots);
+	h.blob_size = blob.len;
+	h.total_size = h.blob_off + blob.len;
+
+	size_t base = out->len;
+	strbuf_grow(out, h.total_size);
+	memset(out->ptr + base, 0, h.total_size);
+	memcpy(out->ptr + base, &h, sizeof h);
+	memcpy(out->ptr + base + h.sites_off, sites, idx->nsites * sizeof *sites);
+	memcpy(out->ptr + base + h.collections_off, cols, idx->ncollections * sizeof *cols);
+	memcpy(out->ptr + base + h.entries_off, entries, idx->nentries * sizeof *entries);
+	memcpy(out->ptr + base + h.problems_off, problems, idx->nproblems * sizeof *problems);
+	memcpy(out->ptr + base + h.slots_off, slots, idx->nslots * sizeof *slots);
+	memcpy(out->ptr + base + h.blob_off, blob.ptr, blob.len);
+	out->len = base + h.total_size;
+	out->ptr[out->len] = '\0';
+	free(sites);
+	free(cols);
+	free(entries);
+	free(problems);
+	free(slots);
+	strbuf_release(&blob);
+}
+
+/* --- opening --- */
+
+static bool section_fits(const struct rec_header *h, uint64_t off, uint64_t count, size_t size)
+{
+	return off >= h->header_size && off % 8 == 0 && count <= (h->blob_off - off) / size;
+}
+
+static bool offset_ok(const struct snapshot *s, uint32_t off, bool may_be_none)
+{
+	return (may_be_none && off == SNAP_NONE) || off < s->h->blob_size;
+}
+
+static bool value_ok(const struct snapshot *s, uint32_t off)
+{
+	return off < s->h->blob_size &&
+	       value_size((value_t){(const unsigned char *)s->blob + off}) <= s->h->blob_size - off;
+}
+
+/* Checks every offset, so that a damaged file is refused rather than
+ * read out of bounds. */
+static bool records_ok(const struct snapshot *s)
+{
+	const struct rec_header *h = s->h;
+	for (uint32_t i = 0; i < h->nsites; i++) {
+		const struct rec_site *r = &s->sites[i];
+		if (!offset_ok(s, r->handle, false) || !offset_ok(s, r->name, false) ||
+		    !offset_ok(s, r->locale, false) || !offset_ok(s, r->short_locale, false) ||
+		    !offset_ok(s, r->lang, false) || !offset_ok(s, r->url, false))
+			return false;
+	}
+	for (uint32_t i = 0; i < h->ncollections; i++) {
+		const struct rec_collection *r = &s->collections[i];
+		if (!offset_ok(s, r->handle, false) || !offset_ok(s, r->title, false) ||
+		    !offset_ok(s, r->mount, true) || !value_ok(s, r->settings) ||
+		    r->first_entry > h->nentries || r->nentries > h->nentries - r->first_entry)
+			return false;
+	}
+	for (uint32_t i = 0; i < h->nentries; i++) {
+		const struct rec_entry *r = &s->entries[i];
+		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
+		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
+		    r->collection >= h->ncollections || r->site >= h->nsites ||
+		    (r->origin != SNAP_NONE && r->origin >= h->nentries) ||
+		    (r->parent != SNAP_NONE && r->parent >= h->nentries) || !value_ok(s, r->data))
+			return false;
+	}
+	for (uint32_t i = 0; i < h->nproblems; i++)
+		if (!offset_ok(s, s->problems[i].path, false) || !offset_ok(s, s->problems[i].message, false))
+			return false;
+	for (uint32_t i = 0; i < h->nslots; i++)
+		if (s->slots[i] > h->nentries)
+			return false;
+	return h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0;
+}
+
+static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char err[SNAP_ERR_LEN])
+{
+	const struct rec_header *h = (const struct rec_header *)bytes;
+	if (len < sizeof *h || memcmp(h->magic, SNAP_MAGIC, 8) != 0) {
+		snprintf(err, SNAP_ERR_LEN, "not a cms-api index snapshot");
+		return NULL;
+	}
+	if (h->version != SNAP_VERSION || h->header_size != sizeof *h) {
+		snprintf(err, SNAP_ERR_LEN, "snapshot version %u, this cms-api reads %u", h->version,
+		         SNAP_VERSION);
+		return NULL;
+	}
+	if (h->total_size != len || h->blob_off > len || h->blob_size != len - h->blob_off ||
+	    h->blob_size == 0 || bytes[len - 1] != '\0' ||
+	    !section_fits(h, h->sites_off, h->nsites, sizeof(struct rec_site)) ||
+	    !section_fits(h, h->collections_off, h->ncollections, sizeof(struct rec_collection)) ||
+	    !section_fits(h, h->entries_off, h->nentries, sizeof(struct rec_entry)) ||
+	    !section_fits(h, h->problems_off, h->nproblems, sizeof(struct rec_problem)) ||
+	    !section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t))) {
+		snprintf(err, SNAP_ERR_LEN, "snapshot is truncated or damaged");
+		return NULL;
+	}
+	struct snapshot *s = xcalloc(1, sizeof *s);
+	s->bytes = bytes;
+	s->len = len;
+	s->mapped = mapped;
+	s->h = h;
+	s->sites = (const struct rec_site *)(bytes + h->sites_off);
+	s->collections = (const struct rec_collection *)(bytes + h->collections_off);
+	s->entries = (const struct rec_entry *)(bytes + h->entries_off);
+	s->problems = (const struct rec_problem *)(bytes + h->problems_off);
+	s->slots = (const uint32_t *)(bytes + h->slots_off);
+	s->blob = bytes + h->blob_off;
+	if (!records_ok(s)) {
+		free(s);
+		snprintf(err, SNAP_ERR_LEN, "snapshot records point outside it");
+		return NULL;
+	}
+	return s;
+}
+
+struct snapshot *snapshot_from_bytes(char *bytes, size_t len, char err[SNAP_ERR_LEN])
+{
+	struct snapshot *s = open_bytes(bytes, len, false, err);
+	if (!s)
+		free(bytes);
+	return s;
+}
+
+struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, SNAP_ERR_LEN, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(struct rec_header)) {
+		snprintf(err, SNAP_ERR_LEN, "%s: too short to be a snapshot", path);
+		close(fd);
+		return NULL;
+	}
+	size_t len = (size_t)st.st_size;
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		snprintf(err, SNAP_ERR_LEN, "%s: mmap: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct snapshot *s = open_bytes(map, len, true, err);
+	if (!s)
+		munmap(map, len);
+	return s;
+}
+
+int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN])
+{
+	struct strbuf tmp = STRBUF_INIT;
+	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
+	int fd = mkostemp(tmp.ptr, O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, SNAP_ERR_LEN, "%s: %s", tmp.ptr, strerror(errno));
+		strbuf_release(&tmp);
+		return -1;
+	}
+	size_t done = 0;
+	while (done < bytes->len) {
+		ssize_t n = write(fd, bytes->ptr + done, bytes->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	int rc = 0;
+	if (done != bytes->len || fchmod(fd, 0644) != 0 || close(fd) != 0) {
+		snprintf(err, SNAP_ERR_LEN, "%s: %s", tmp.ptr, strerror(errno ? errno : EIO));
+		rc = -1;
+	} else if (rename(tmp.ptr, path) != 0) {
+		snprintf(err, SNAP_ERR_LEN, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc != 0)
+		unlink(tmp.ptr);
+	strbuf_release(&tmp);
+	return rc;
+}
+
+void snapshot_close(struct snapshot *s)
+{
+	if (!s)
+		return;
+	if (s->mapped)
+		munmap(s->bytes, s->len);
+	else
+		free(s->bytes);
+	free(s);
+}
+
+/* --- readers --- */
+
+static const char *str_at(const struct snapshot *s, uint32_t off)
+{
+	return off == SNAP_NONE ? NULL : s->blob + off;
+}
+
+static value_t value_at(const struct snapshot *s, uint32_t off)
+{
+	return (value_t){(const unsigned char *)s->blob + off};
+}
+
+uint64_t snapshot_signature_of(const struct snapshot *s) { return s->h->signature; }
+long long snapshot_built_at(const struct snapshot *s) { return s->h->built_at; }
+size_t snapshot_size(const struct snapshot *s) { return s->len; }
+uint32_t snap_site_count(const struct snapshot *s) { return s->h->nsites; }
+bool snap_multisite(const struct snapshot *s) { return s->h->multisite != 0; }
+uint32_t snap_collection_count(const struct snapshot *s) { return s->h->ncollections; }
+uint32_t snap_entry_count(const struct snapshot *s) { return s->h->nentries; }
+uint32_t snap_problem_count(const struct snapshot *s) { return s->h->nproblems; }
+
+struct snap_site snap_site_at(const struct snapshot *s, uint32_t i)
+{
+	const struct rec_site *r = &s->sites[i];
+	return (struct snap_site){str_at(s, r->handle), str_at(s, r->name), str_at(s, r->locale),
+	                          str_at(s, r->short_locale), str_at(s, r->lang), str_at(s, r->url)};
+}
+
+uint32_t snap_site_find(const struct snapshot *s, const char *handle)
+{
+	for (uint32_t i = 0; i < s->h->nsites; i++)
+		if (strcmp(str_at(s, s->sites[i].handle), handle) == 0)
+			return i;
+	return SNAP_NONE;
+}
+
+struct snap_collection snap_collection_at(const struct snapshot *s, uint32_t i)
+{
+	const struct rec_collection *r = &s->collections[i];
+	return (struct snap_collection){
+		.handle = str_at(s, r->handle),
+		.title = str_at(s, r->title),
+		.mount = str_at(s, r->mount),
+		.structured = r->flags & C_STRUCTURED,
+		.expects_root = r->flags & C_EXPECTS_ROOT,
+		.dated = r->flags & C_DATED,
+		.past_private = r->flags & C_PAST_PRIVATE,
+		.future_private = r->flags & C_FUTURE_PRIVATE,
+		.max_depth = r->max_depth,
+		.settings = value_at(s, r->settings),
+		.first_entry = r->first_entry,
+		.nentries = r->nentries,
+	};
+}
+
+uint32_t snap_collection_find(const struct snapshot *s, const char *handle)
+{
+	uint32_t lo = 0, hi = s->h->ncollections;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(str_at(s, s->collections[mid].handle), handle);
+		if (cmp == 0)
+			return mid;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SNAP_NONE;
+}
+
+struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
+{
+	const struct rec_entry *r = &s->entries[i];
+	return (struct snap_entry){
+		.id = str_at(s, r->id),
+		.path = str_at(s, r->path),
+		.slug = str_at(s, r->slug),
+		.uri = str_at(s, r->uri),
+		.number = i,
+		.collection = r->collection,
+		.site = r->site,
+		.origin = r->origin,
+		.parent = r->parent,
+		.published = r->flags & E_PUBLISHED,
+		.has_date = r->flags & E_HAS_DATE,
+		.date = r->date,
+		.mtime = r->mtime,
+		.order = r->order,
+		.depth = r->depth,
+		.data = value_at(s, r->data),
+	};
+}
+
+uint32_t snap_entry_find(const struct snapshot *s, const char *id)
+{
+	uint32_t n = s->h->nslots;
+	if (n == 0)
+		return SNAP_NONE;
+	/* Bounded: a damaged table without a free slot must not loop. */
+	for (uint32_t probe = 0, at = (uint32_t)(hash_fnv1a(id) & (n - 1)); probe < n;
+	     probe++, at = (at + 1) & (n - 1)) {
+		uint32_t v = s->slots[at];
+		if (v == 0)
+			return SNAP_NONE;
+		if (strcmp(str_at(s, s->entries[v - 1].id), id) == 0)
+			return v - 1;
+	}
+	return SNAP_NONE;
+}
+
+size_t snapshot_report(const struct snapshot *s, const char *root, struct strbuf *out)
+{
+	size_t errors = 0;
+	for (uint32_t i = 0; i < s->h->nproblems; i++) {
+		struct snap_problem p = snap_problem_at(s, i);
+		strbuf_addf(out, "%s/%s:", root, p.path);
+		if (p.line > 0)
+			strbuf_addf(out, "%d:", p.line);
+		strbuf_addf(out, " %s%s\n", p.warning ? "warning: " : "", p.message);
+		errors += !p.warning;
+	}
+	return errors;
+}
+
+struct snap_problem snap_problem_at(const struct snapshot *s, uint32_t i)
+{
+	const struct rec_problem *r = &s->problems[i];
+	return (struct snap_problem){str_at(s, r->path), str_at(s, r->message), r->line,
+	                             r->warning != 0};
+}

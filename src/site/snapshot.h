@@ -1,0 +1,112 @@
+/*
+ * snapshot: the site index in one position-independent block of bytes,
+ * so that it is built once and shared: the builder writes it to a file in
+ * the cache directory, and every worker maps that file read-only and
+ * answers from it at once, instead of reparsing the site.
+ *
+ * The same bytes serve from the heap when no file can be used (the CLI, a
+ * read-only cache directory). Readers go through the accessors below and
+ * never see whether the bytes are mapped or allocated.
+ *
+ * Layout: a header, then fixed-size records (sites, collections, entries
+ * grouped by collection, problems), an id hash table, and a blob holding
+ * every string (NUL-terminated) and packed value (value.h) the records
+ * point at by offset.
+ */
+#ifndef CMS_API_SNAPSHOT_H
+#define CMS_API_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "site/index.h"
+#include "strbuf.h"
+#include "value.h"
+
+#define SNAP_NONE UINT32_MAX
+#define SNAP_ERR_LEN 256
+
+struct snapshot;
+
+/* Readers' views of the records: pointers into the snapshot's bytes,
+ * valid while the snapshot is open. Strings that may be absent are NULL. */
+struct snap_site {
+	const char *handle, *name, *locale, *short_locale, *lang, *url;
+};
+
+struct snap_collection {
+	const char *handle, *title, *mount;
+	bool structured, expects_root, dated, past_private, future_private;
+	long max_depth;           /* -1 when absent */
+	value_t settings;         /* the collection file */
+	uint32_t first_entry;     /* its entries are [first_entry, first_entry + nentries) */
+	uint32_t nentries;
+};
+
+struct snap_entry {
+	const char *id, *path, *slug, *uri; /* slug and uri may be NULL */
+	uint32_t number;          /* this entry's index */
+	uint32_t collection, site;
+	uint32_t origin, parent;  /* entry indexes, SNAP_NONE when none */
+	bool published, has_date;
+	long long date, mtime;
+	long order;               /* -1 when not structured */
+	int depth;
+	value_t data;             /* own values over the origin's over `inject`,
+	                           * keys sorted, augmented */
+};
+
+struct snap_problem {
+	const char *path, *message;
+	int line;
+	bool warning;
+};
+
+/* Serialises idx into out (appended). signature identifies the content
+ * the index was built from (see snapshot_signature). */
+void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out);
+
+/* Opens a snapshot on bytes the caller hands over (freed on close). Returns
+ * NULL with err filled when the bytes are not a valid snapshot. */
+struct snapshot *snapshot_from_bytes(char *bytes, size_t len, char err[SNAP_ERR_LEN]);
+
+/* Maps the snapshot file at path read-only. Returns NULL with err filled
+ * when it is missing, truncated or not a snapshot of this version. */
+struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN]);
+
+/* Writes bytes to path through a temporary file and rename(), so readers
+ * see the old file or the new one, never half of one. Returns 0 or -1. */
+int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN]);
+
+void snapshot_close(struct snapshot *snap);
+
+uint64_t snapshot_signature_of(const struct snapshot *snap);
+long long snapshot_built_at(const struct snapshot *snap);
+/* Bytes the snapshot occupies (mapped or allocated). */
+size_t snapshot_size(const struct snapshot *snap);
+
+uint32_t snap_site_count(const struct snapshot *snap);
+struct snap_site snap_site_at(const struct snapshot *snap, uint32_t i);
+bool snap_multisite(const struct snapshot *snap);
+/* The site's index, or SNAP_NONE. */
+uint32_t snap_site_find(const struct snapshot *snap, const char *handle);
+
+uint32_t snap_collection_count(const struct snapshot *snap);
+struct snap_collection snap_collection_at(const struct snapshot *snap, uint32_t i);
+/* The collection's index, or SNAP_NONE (collections are sorted by handle). */
+uint32_t snap_collection_find(const struct snapshot *snap, const char *handle);
+
+uint32_t snap_entry_count(const struct snapshot *snap);
+struct snap_entry snap_entry_at(const struct snapshot *snap, uint32_t i);
+/* The entry's index by id, or SNAP_NONE. */
+uint32_t snap_entry_find(const struct snapshot *snap, const char *id);
+
+uint32_t snap_problem_count(const struct snapshot *snap);
+struct snap_problem snap_problem_at(const struct snapshot *snap, uint32_t i);
+
+/* Writes "root/path:line: message" lines for every problem (warnings say
+ * so) to out; returns the number of errors, not counting warnings. */
+size_t snapshot_report(const struct snapshot *snap, const char *root, struct strbuf *out);
+
+#endif
