@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "site/augment.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
 #define SNAP_VERSION 1
@@ -115,7 +116,7 @@ static void collect_keys(value_t map, char ***keys, size_t *n)
 }
 
 /* The entry's values as a request sees them: its own over its origins'
- * over the collection's inject, one map with sorted keys. */
+ * over the collection's inject, augmented, one map with sorted keys. */
 static void resolved_data(const struct site_index *idx, const struct entry *e,
                           struct value_builder *out)
 {
@@ -131,7 +132,7 @@ static void resolved_data(const struct site_index *idx, const struct entry *e,
 	vb_map_begin(out);
 	for (size_t i = 0; i < n; i++) {
 		vb_keyz(out, keys[i]);
-		vb_value(out, entry_field(idx, e, keys[i]));
+		augment_field(keys[i], entry_field(idx, e, keys[i]), out);
 		free(keys[i]);
 	}
 	vb_map_end(out);

@@ -107,6 +107,7 @@ int main(void)
 	suite_entries();
 	suite_corpora();
 	suite_snapshot();
+	suite_markdown();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -90,6 +90,9 @@ static void test_entries(void)
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "title"), NULL), "Hallo Welt");
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "author"), NULL), "Ada");
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "layout"), NULL), "post");
+	/* content is delivered as HTML (inherited from the origin's body). */
+	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "content"), NULL),
+	                       "<p>First post.</p>\n");
 
 	struct snap_entry team = snap_entry_at(s, snap_entry_find(s, "team"));
 	CU_ASSERT_EQUAL(team.order, 3);
