@@ -3,34 +3,45 @@
 
 #include "app.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "api/api.h"
 #include "guard.h"
 #include "log.h"
 #include "router.h"
+#include "site/watch.h"
 #include "strbuf.h"
 
-int app_open(struct app *app, const char *config_path, char err[CONFIG_ERR_LEN])
+int app_open(struct app *app, const char *config_path, enum app_mode mode,
+             char err[CONFIG_ERR_LEN])
 {
 	struct config cfg;
 	memset(app, 0, sizeof *app);
 	if (config_load(&cfg, config_path, err) != 0)
 		return -1;
-	app_open_with_config(app, &cfg);
+	app_open_with_config(app, &cfg, mode);
 	return 0;
 }
 
-/* Reads the site and turns it into the snapshot requests read from. */
-static struct snapshot *build_snapshot(const struct config *cfg)
+/* Reads the site into snapshot bytes (appended to out). */
+static void build_snapshot_bytes(const struct config *cfg, uint64_t generation,
+                                 struct strbuf *out)
 {
 	struct site_index *idx = site_index_load(cfg);
-	struct strbuf bytes = STRBUF_INIT;
-	snapshot_write(idx, 0, &bytes);
+	snapshot_write(idx, generation, out);
 	site_index_free(idx);
+}
+
+static struct snapshot *open_own_bytes(struct strbuf *bytes)
+{
 	size_t len;
-	char *data = strbuf_detach(&bytes, &len);
+	char *data = strbuf_detach(bytes, &len);
 	char err[SNAP_ERR_LEN];
 	struct snapshot *snap = snapshot_from_bytes(data, len, err);
 	if (!snap) {
@@ -41,16 +52,124 @@ static struct snapshot *build_snapshot(const struct config *cfg)
 	return snap;
 }
 
-void app_open_with_config(struct app *app, struct config *cfg)
+static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t generation)
+{
+	snapshot_close(app->snap);
+	app->snap = snap;
+	app->generation = generation;
+}
+
+/*
+ * Maps the snapshot of the generation, building and publishing it when
+ * it is missing. One worker builds while the others keep answering from
+ * the index they have; a worker that has none waits for it.
+ */
+static void load_generation(struct app *app, uint64_t generation)
+{
+	char err[SNAP_ERR_LEN];
+	char *path = shared_snapshot_path(&app->paths, generation);
+	struct snapshot *snap = snapshot_map(path, err);
+	if (!snap) {
+		int fd = open(app->paths.index_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		int how = app->snap ? LOCK_EX | LOCK_NB : LOCK_EX;
+		if (fd >= 0 && flock(fd, how) == 0) {
+			snap = snapshot_map(path, err); /* built while we waited? */
+			if (!snap) {
+				struct strbuf bytes = STRBUF_INIT;
+				build_snapshot_bytes(&app->cfg, generation, &bytes);
+				if (snapshot_save(&bytes, path, err) == 0) {
+					shared_remove_old_snapshots(&app->paths, generation);
+					strbuf_release(&bytes);
+					snap = snapshot_map(path, err);
+				} else {
+					log_warning("cannot share the index: %s", err);
+					snap = open_own_bytes(&bytes);
+				}
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (snap)
+		use_snapshot(app, snap, generation);
+	else if (!app->snap)
+		log_error("no index for generation %llu: %s", (unsigned long long)generation, err);
+	free(path);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void app_refresh(struct app *app)
+{
+	if (app->mode == APP_PRIVATE)
+		return;
+	if (app->mode == APP_SHARED_WATCH && now_ns() >= app->next_watch_check) {
+		/* A watcher that died (its worker was stopped) is replaced. */
+		watch_start(&app->cfg);
+		app->next_watch_check = now_ns() + 2000000000LL;
+	}
+	struct stat st;
+	if (stat(app->paths.generation, &st) != 0)
+		return;
+	long long mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	if (app->snap && mtime == app->seen_mtime_ns && (unsigned long)st.st_ino == app->seen_ino)
+		return;
+	struct generation g;
+	if (generation_read(app->paths.generation, &g) != 0)
+		return;
+	if (!app->snap || g.index != app->generation)
+		load_generation(app, g.index);
+	if (app->snap && app->generation == g.index) {
+		app->seen_mtime_ns = mtime;
+		app->seen_ino = (unsigned long)st.st_ino;
+	}
+}
+
+static void open_shared(struct app *app)
+{
+	if (shared_paths_init(&app->paths, &app->cfg) != 0) {
+		log_info("cache directory %s is not usable; the index is private to this process",
+		         app->cfg.cache_dir);
+		app->mode = APP_PRIVATE;
+		return;
+	}
+	/* The first worker ever, or the first after the watcher stopped:
+	 * bring the generation up to date before using it. */
+	struct generation g;
+	if (generation_read(app->paths.generation, &g) != 0 || app->mode == APP_SHARED_WATCH) {
+		if (app->mode == APP_SHARED_WATCH)
+			watch_start(&app->cfg);
+		if (generation_read(app->paths.generation, &g) != 0)
+			watch_scan_once(&app->cfg);
+	}
+	app_refresh(app);
+	if (!app->snap)
+		app->mode = APP_PRIVATE;
+}
+
+void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode)
 {
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
-	app->snap = build_snapshot(&app->cfg);
+	app->mode = mode;
+	if (mode != APP_PRIVATE)
+		open_shared(app);
+	if (app->mode == APP_PRIVATE && !app->snap) {
+		struct strbuf bytes = STRBUF_INIT;
+		build_snapshot_bytes(&app->cfg, 0, &bytes);
+		use_snapshot(app, open_own_bytes(&bytes), 0);
+	}
 }
 
 void app_close(struct app *app)
 {
 	snapshot_close(app->snap);
+	shared_paths_free(&app->paths);
 	config_free(&app->cfg);
 	memset(app, 0, sizeof *app);
 }
@@ -143,6 +262,7 @@ static void dispatch(struct app *app, const struct request *req, struct response
 void app_handle(struct app *app, const struct request *req, struct response *res)
 {
 	response_reset(res);
+	app_refresh(app);
 	const char *rest = below_route(req->path, app->cfg.route ? app->cfg.route : "");
 	/* A disabled API has no routes at all, so even a POST is a 404. */
 	if (!app->cfg.enabled || !rest) {

@@ -10,19 +10,39 @@
 #include "config.h"
 #include "request.h"
 #include "response.h"
+#include "site/shared.h"
 #include "site/snapshot.h"
+
+/* How an app gets its site index. */
+enum app_mode {
+	APP_PRIVATE,      /* build it in memory, alone (the CLI, tests) */
+	APP_SHARED,       /* map the snapshot in the cache directory, building
+	                   * it there when it is missing; follow the generation */
+	APP_SHARED_WATCH, /* the same, and make sure a watcher runs (workers) */
+};
 
 struct app {
 	struct config cfg;         /* owned */
 	struct snapshot *snap;     /* owned: the site index requests read */
+	enum app_mode mode;        /* APP_PRIVATE when the cache directory is unusable */
+	struct shared_paths paths; /* owned, shared modes */
+	uint64_t generation;       /* the index generation snap was built for */
+	long long seen_mtime_ns;   /* the generation file as last seen */
+	unsigned long seen_ino;
+	long long next_watch_check; /* when to make sure a watcher runs again */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
  * or -1 with a "file:line: message" in err and app left empty. */
-int app_open(struct app *app, const char *config_path, char err[CONFIG_ERR_LEN]);
+int app_open(struct app *app, const char *config_path, enum app_mode mode,
+             char err[CONFIG_ERR_LEN]);
 
 /* Takes ownership of an already loaded config and loads the site. */
-void app_open_with_config(struct app *app, struct config *cfg);
+void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode);
+
+/* In a shared mode, moves to a newer index when the generation file says
+ * the site changed (one stat when it did not). Called per request. */
+void app_refresh(struct app *app);
 
 void app_close(struct app *app);
 

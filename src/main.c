@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -18,6 +19,13 @@
 
 /* Exit statuses beyond success/failure: a config that cannot be used. */
 #define EXIT_CONFIG 2
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static void print_usage(FILE *out)
 {
@@ -34,6 +42,8 @@ static void print_usage(FILE *out)
 	        "                print status, headers and body; exits 1 for a 4xx or 5xx answer\n"
 	        "  check         validate the config and every file of the site; print each\n"
 	        "                problem as path:line: message; exits 1 when there is one\n"
+	        "  warm          build the shared index snapshot in the cache directory now,\n"
+	        "                so that workers start answering at once\n"
 	        "\n"
 	        "Options:\n"
 	        "  -c, --config FILE  the INI file (default: $CMS_API_CONFIG, else %s/cms-api.ini)\n"
@@ -44,10 +54,10 @@ static void print_usage(FILE *out)
 	        SYSCONFDIR);
 }
 
-static int open_app(struct app *app, const char *config_path)
+static int open_app(struct app *app, const char *config_path, enum app_mode mode)
 {
 	char err[CONFIG_ERR_LEN];
-	if (app_open(app, config_find_path(config_path), err) != 0) {
+	if (app_open(app, config_find_path(config_path), mode, err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -93,6 +103,30 @@ static int command_check(struct app *app)
 	return EXIT_SUCCESS;
 }
 
+static int command_warm(struct app *app, double started)
+{
+	if (app->mode == APP_PRIVATE) {
+		fprintf(stderr, "cms-api: cache directory %s is not usable: nothing to warm\n",
+		        app->cfg.cache_dir);
+		return EXIT_FAILURE;
+	}
+	char *path = shared_snapshot_path(&app->paths, app->generation);
+	printf("index: generation %llu, %u entries, %.1f MiB in %s, ready in %.2f s\n",
+	       (unsigned long long)app->generation, snap_entry_count(app->snap),
+	       (double)snapshot_size(app->snap) / (1024.0 * 1024.0), path, seconds_now() - started);
+	free(path);
+	return EXIT_SUCCESS;
+}
+
+/* Workers share the index through the cache directory; a FastCGI worker
+ * also makes sure a watcher notices changes. */
+static enum app_mode mode_for(const char *command)
+{
+	if (!command)
+		return server_is_fastcgi() ? APP_SHARED_WATCH : APP_SHARED;
+	return strcmp(command, "warm") == 0 ? APP_SHARED : APP_PRIVATE;
+}
+
 static int command_serve(struct app *app)
 {
 	if (server_is_fastcgi())
@@ -131,7 +165,8 @@ int main(int argc, char **argv)
 		}
 	}
 	const char *command = optind < argc ? argv[optind] : NULL;
-	if (command && strcmp(command, "get") != 0 && strcmp(command, "check") != 0) {
+	if (command && strcmp(command, "get") != 0 && strcmp(command, "check") != 0 &&
+	    strcmp(command, "warm") != 0) {
 		fprintf(stderr, "cms-api: unknown command '%s'\n", command);
 		print_usage(stderr);
 		return EXIT_CONFIG;
@@ -141,8 +176,13 @@ int main(int argc, char **argv)
 		return EXIT_CONFIG;
 	}
 
+	/* A serving worker started without a FastCGI socket or CGI request
+	 * says so before reading anything. */
+	if (!command && !server_is_fastcgi() && !server_is_cgi())
+		return command_serve(NULL);
+	double started = seconds_now();
 	struct app app;
-	if (open_app(&app, config_path) != 0)
+	if (open_app(&app, config_path, mode_for(command)) != 0)
 		return EXIT_CONFIG;
 	/* The CLI commands talk to a terminal; a worker logs where the config
 	 * says, because spawn-fcgi sends its stderr to /dev/null. */
@@ -156,6 +196,8 @@ int main(int argc, char **argv)
 		rc = command_serve(&app);
 	else if (strcmp(command, "get") == 0)
 		rc = command_get(&app, argv[optind + 1]);
+	else if (strcmp(command, "warm") == 0)
+		rc = command_warm(&app, started);
 	else
 		rc = command_check(&app);
 	app_close(&app);

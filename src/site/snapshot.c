@@ -15,6 +15,7 @@
 
 #include "hash.h"
 #include "site/augment.h"
+#include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
 #define SNAP_VERSION 1
@@ -390,35 +391,11 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
 
 int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN])
 {
-	struct strbuf tmp = STRBUF_INIT;
-	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
-	int fd = mkostemp(tmp.ptr, O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, SNAP_ERR_LEN, "%s: %s", tmp.ptr, strerror(errno));
-		strbuf_release(&tmp);
+	if (shared_write_file(path, bytes) != 0) {
+		snprintf(err, SNAP_ERR_LEN, "%s: %s", path, strerror(errno ? errno : EIO));
 		return -1;
 	}
-	size_t done = 0;
-	while (done < bytes->len) {
-		ssize_t n = write(fd, bytes->ptr + done, bytes->len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	int rc = 0;
-	if (done != bytes->len || fchmod(fd, 0644) != 0 || close(fd) != 0) {
-		snprintf(err, SNAP_ERR_LEN, "%s: %s", tmp.ptr, strerror(errno ? errno : EIO));
-		rc = -1;
-	} else if (rename(tmp.ptr, path) != 0) {
-		snprintf(err, SNAP_ERR_LEN, "%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (rc != 0)
-		unlink(tmp.ptr);
-	strbuf_release(&tmp);
-	return rc;
+	return 0;
 }
 
 void snapshot_close(struct snapshot *s)

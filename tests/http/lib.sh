@@ -50,11 +50,12 @@ write_ini() {
 	echo "$T/$1.ini"
 }
 
-# site_ini NAME: like write_ini, with the fixture site as content root and
-# the worker log in $T put before stdin's sections.
+# site_ini NAME: like write_ini, with $SITE as content root, the worker log
+# in $T and the cache in ${CACHE:-$T/cache} put before stdin's sections.
 site_ini() {
 	{
-		printf '[content]\nroot = %s\n[log]\ntarget = %s/worker.log\n' "$SITE" "$T"
+		printf '[content]\nroot = %s\n[log]\ntarget = %s/worker.log\n[cache]\ndir = %s\n' \
+			"$SITE" "$T" "${CACHE:-$T/cache}"
 		cat
 	} | write_ini "$1"
 }

@@ -11,7 +11,7 @@ expect_cmd "shipped cms-api.ini: API off by default" 1 "Status: 404 Not Found${N
 	"$CMS_API_BIN" -c "$shipped" get /api/ping
 
 # The example config logs next to itself; point it elsewhere for the test.
-sed "s#^target = cms-api.log#target = $T/example.log#; s#^root = site#root = $TOP/example/site#" \
+sed "s#^target = cms-api.log#target = $T/example.log#; s#^root = site#root = $TOP/example/site#; s#^dir = cache#dir = $T/example-cache#" \
 	"$TOP/example/cms-api.ini" >"$T/example.ini"
 start_lighttpd "$T/example.ini" /api
 expect "example: ping" GET /api/ping 200 '{"ping":"pong"}'

@@ -108,6 +108,7 @@ int main(void)
 	suite_corpora();
 	suite_snapshot();
 	suite_markdown();
+	suite_watch();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -20,7 +20,7 @@ static void open_fixture(void)
 	free(cfg.content_root);
 	cfg.content_root = strdup(FIXTURES_DIR "/site");
 	cfg.enabled = true;
-	app_open_with_config(&app, &cfg);
+	app_open_with_config(&app, &cfg, APP_PRIVATE);
 	response_init(&res);
 }
 

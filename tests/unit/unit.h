@@ -18,6 +18,7 @@ void suite_entries(void);
 void suite_corpora(void);
 void suite_snapshot(void);
 void suite_markdown(void);
+void suite_watch(void);
 void suite_app(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would

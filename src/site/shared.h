@@ -1,0 +1,41 @@
+/*
+ * shared: the files workers share in the cache directory, named per site
+ * (a hash of the content root) so that two sites may share one directory:
+ *   generation-<site>    the counters of watch.h
+ *   watch-<site>.lock    held by the running watcher
+ *   index-<site>.lock    held by the worker building a snapshot
+ *   index-<site>-<N>.snap  the index snapshot of generation N
+ */
+#ifndef CMS_API_SHARED_H
+#define CMS_API_SHARED_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "strbuf.h"
+
+struct shared_paths {
+	char *dir;        /* owned */
+	char *site;       /* owned: hex hash of the content root */
+	char *generation; /* owned */
+	char *watch_lock; /* owned */
+	char *index_lock; /* owned */
+};
+
+/* Fills paths for cfg, creating the cache directory (one level) when it is
+ * missing. Returns 0, or -1 when the directory cannot be used (missing
+ * parent, not writable): the caller then works alone. */
+int shared_paths_init(struct shared_paths *paths, const struct config *cfg);
+void shared_paths_free(struct shared_paths *paths);
+
+/* The snapshot file of generation n; the caller frees it. */
+char *shared_snapshot_path(const struct shared_paths *paths, uint64_t n);
+
+/* Removes this site's snapshots of generations before keep. */
+void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
+
+/* Writes content to path through a temporary file in the same directory
+ * and rename(), so readers see the old file or the new one. 0 or -1. */
+int shared_write_file(const char *path, const struct strbuf *content);
+
+#endif

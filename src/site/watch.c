@@ -1,0 +1,391 @@
+/*
+ * watch: change detection for the site's files; see watch.h.
+ *
+ * The watcher is deliberately a separate process: a FastCGI worker only
+ * runs while it serves a request, and a change must be noticed while
+ * every worker is busy or idle.
+ */
+#include "autoconfig.h"
+
+#include "site/watch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "log.h"
+#include "site/shared.h"
+#include "strbuf.h"
+
+/* The folders of a site that Statamic reads. */
+static const char *const watched_tops[] = {"content", "resources", "users"};
+
+/* --- event names --- */
+
+/* Where below the prefix a file must be for a rule to apply. */
+enum depth { ANY_DEPTH, TOP_LEVEL, IN_SUBFOLDER };
+
+struct event_rule {
+	const char *prefix; /* path prefix, '/' included when it is a folder */
+	enum depth depth;
+	const char *saved, *deleted;
+};
+
+/* First match wins; the depth tells content/collections/blog.yaml (the
+ * collection) from content/collections/blog/x.md (an entry). */
+static const struct event_rule rules[] = {
+	{"content/collections/", IN_SUBFOLDER, "EntrySaved", "EntryDeleted"},
+	{"content/collections/", TOP_LEVEL, "CollectionSaved", "CollectionDeleted"},
+	{"content/trees/collections/", ANY_DEPTH, "CollectionTreeSaved", "CollectionTreeDeleted"},
+	{"content/trees/navigation/", ANY_DEPTH, "NavTreeSaved", "NavTreeDeleted"},
+	{"content/navigation/", ANY_DEPTH, "NavSaved", "NavDeleted"},
+	{"content/taxonomies/", IN_SUBFOLDER, "TermSaved", "TermDeleted"},
+	{"content/taxonomies/", TOP_LEVEL, "TaxonomySaved", "TaxonomyDeleted"},
+	{"content/globals/", IN_SUBFOLDER, "GlobalVariablesSaved", "GlobalVariablesDeleted"},
+	{"content/globals/", TOP_LEVEL, "GlobalSetSaved", "GlobalSetDeleted"},
+	{"content/assets/", ANY_DEPTH, "AssetContainerSaved", "AssetContainerDeleted"},
+	{"resources/blueprints/", ANY_DEPTH, "BlueprintSaved", "BlueprintDeleted"},
+	{"resources/fieldsets/", ANY_DEPTH, "FieldsetSaved", "FieldsetDeleted"},
+	{"resources/forms/", ANY_DEPTH, "FormSaved", "FormDeleted"},
+	{"resources/sites.yaml", ANY_DEPTH, "SiteSaved", "SiteDeleted"},
+	{"resources/users/roles.yaml", ANY_DEPTH, "RoleSaved", "RoleDeleted"},
+	{"resources/users/groups.yaml", ANY_DEPTH, "UserGroupSaved", "UserGroupDeleted"},
+	{"users/", ANY_DEPTH, "UserSaved", "UserDeleted"},
+};
+
+static bool has_hidden_part(const char *rel)
+{
+	for (const char *p = rel; *p; p++)
+		if (*p == '.' && (p == rel || p[-1] == '/'))
+			return true;
+	return false;
+}
+
+const char *watch_event_name(const char *rel, bool deleted)
+{
+	if (has_hidden_part(rel) || strncmp(rel, "storage/", 8) == 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		size_t n = strlen(rules[i].prefix);
+		if (strncmp(rel, rules[i].prefix, n) != 0)
+			continue;
+		bool nested = strchr(rel + n, '/') != NULL;
+		if ((rules[i].depth == TOP_LEVEL && nested) ||
+		    (rules[i].depth == IN_SUBFOLDER && !nested))
+			continue;
+		return deleted ? rules[i].deleted : rules[i].saved;
+	}
+	/* Something else Statamic may read: never ignorable. */
+	return deleted ? "ContentDeleted" : "ContentSaved";
+}
+
+bool watch_event_ignored(const struct config *cfg, const char *name)
+{
+	return strlist_contains(&cfg->ignored_events, name);
+}
+
+/* --- the signature --- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Adds every visible file below abs (whose relative path is rel); a sum
+ * does not depend on the order readdir lists files in. */
+static void sign_tree(const char *abs, const char *rel, uint64_t *sum, int depth)
+{
+	DIR *d = opendir(abs);
+	if (!d || depth > 32) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct strbuf child = STRBUF_INIT, child_rel = STRBUF_INIT;
+		strbuf_addf(&child, "%s/%s", abs, e->d_name);
+		strbuf_addf(&child_rel, "%s/%s", rel, e->d_name);
+		struct stat st;
+		if (stat(child.ptr, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				sign_tree(child.ptr, child_rel.ptr, sum, depth + 1);
+			} else {
+				uint64_t h = hash_fnv1a(child_rel.ptr);
+				h ^= mix64((uint64_t)st.st_size);
+				h ^= mix64((uint64_t)st.st_mtim.tv_sec * 1000000000ULL +
+				           (uint64_t)st.st_mtim.tv_nsec + 1);
+				*sum += mix64(h);
+			}
+		}
+		strbuf_release(&child);
+		strbuf_release(&child_rel);
+	}
+	closedir(d);
+}
+
+uint64_t content_signature(const char *root)
+{
+	uint64_t sum = 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++) {
+		struct strbuf abs = STRBUF_INIT;
+		strbuf_addf(&abs, "%s/%s", root, watched_tops[i]);
+		sign_tree(abs.ptr, watched_tops[i], &sum, 0);
+		strbuf_release(&abs);
+	}
+	return sum;
+}
+
+/* --- the generation file --- */
+
+int generation_read(const char *path, struct generation *g)
+{
+	memset(g, 0, sizeof *g);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	int n = fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64, &g->index, &g->cache, &g->signature);
+	fclose(f);
+	if (n != 3) {
+		memset(g, 0, sizeof *g);
+		return -1;
+	}
+	return 0;
+}
+
+int generation_write(const char *path, const struct generation *g)
+{
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", g->index, g->cache, g->signature);
+	int rc = shared_write_file(path, &text);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* --- the watcher --- */
+
+int watch_scan_once(const struct config *cfg)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return -1;
+	struct generation g;
+	generation_read(paths.generation, &g);
+	uint64_t signature = content_signature(cfg->content_root);
+	int rc = 0;
+	if (signature != g.signature || g.index == 0) {
+		g.index++;
+		g.cache++;
+		g.signature = signature;
+		rc = generation_write(paths.generation, &g) == 0 ? 1 : -1;
+	}
+	shared_paths_free(&paths);
+	return rc;
+}
+
+struct watch_table {
+	int fd;
+	char **rel; /* indexed by watch descriptor; owned */
+	int size;
+};
+
+static void remember_watch(struct watch_table *t, int wd, const char *rel)
+{
+	if (wd >= t->size) {
+		int size = t->size ? t->size : 64;
+		while (size <= wd)
+			size *= 2;
+		t->rel = xrealloc(t->rel, (size_t)size * sizeof *t->rel);
+		memset(t->rel + t->size, 0, (size_t)(size - t->size) * sizeof *t->rel);
+		t->size = size;
+	}
+	free(t->rel[wd]);
+	t->rel[wd] = xstrdup(rel);
+}
+
+static void watch_tree(struct watch_table *t, const char *root, const char *rel, int depth)
+{
+	struct strbuf abs = STRBUF_INIT;
+	strbuf_addf(&abs, "%s/%s", root, rel);
+	uint32_t mask = IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+	                IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR;
+	int wd = inotify_add_watch(t->fd, abs.ptr, mask);
+	if (wd >= 0)
+		remember_watch(t, wd, rel);
+	DIR *d = wd >= 0 && depth < 32 ? opendir(abs.ptr) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		struct strbuf child = STRBUF_INIT;
+		strbuf_addf(&child, "%s/%s", rel, e->d_name);
+		struct stat st;
+		struct strbuf child_abs = STRBUF_INIT;
+		strbuf_addf(&child_abs, "%s/%s", root, child.ptr);
+		if (stat(child_abs.ptr, &st) == 0 && S_ISDIR(st.st_mode))
+			watch_tree(t, root, child.ptr, depth + 1);
+		strbuf_release(&child);
+		strbuf_release(&child_abs);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&abs);
+}
+
+struct change {
+	bool index, cache, rescan;
+};
+
+static void note_event(struct watch_table *t, const struct config *cfg,
+                       const struct inotify_event *ev, struct change *ch)
+{
+	if (ev->mask & IN_Q_OVERFLOW) {
+		ch->rescan = true;
+		return;
+	}
+	if (ev->wd < 0 || ev->wd >= t->size || !t->rel[ev->wd])
+		return;
+	if (ev->mask & IN_IGNORED) {
+		free(t->rel[ev->wd]);
+		t->rel[ev->wd] = NULL;
+		return;
+	}
+	if (ev->len == 0)
+		return;
+	struct strbuf rel = STRBUF_INIT;
+	strbuf_addf(&rel, "%s/%s", t->rel[ev->wd], ev->name);
+	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && ev->name[0] != '.')
+		watch_tree(t, cfg->content_root, rel.ptr, 0);
+	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
+	const char *name = (ev->mask & IN_ISDIR) ? (ev->name[0] == '.' ? NULL : "ContentSaved")
+	                                         : watch_event_name(rel.ptr, deleted);
+	if (name) {
+		log_debug("%s: %s", rel.ptr, name);
+		ch->index = true;
+		if (!watch_event_ignored(cfg, name))
+			ch->cache = true;
+	}
+	strbuf_release(&rel);
+}
+
+/* Reads what inotify has, waiting up to timeout_ms for the first event. */
+static void drain(struct watch_table *t, const struct config *cfg, int timeout_ms,
+                  struct change *ch)
+{
+	struct pollfd pfd = {t->fd, POLLIN, 0};
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	while (poll(&pfd, 1, timeout_ms) > 0) {
+		ssize_t n = read(t->fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+			note_event(t, cfg, ev, ch);
+			p += sizeof *ev + ev->len;
+		}
+		timeout_ms = 50; /* gather the rest of a burst (a deploy, a git pull) */
+	}
+}
+
+static void publish(const struct config *cfg, const struct change *ch)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return;
+	struct generation g;
+	generation_read(paths.generation, &g);
+	g.index++;
+	if (ch->cache)
+		g.cache++;
+	g.signature = content_signature(cfg->content_root);
+	if (generation_write(paths.generation, &g) != 0)
+		log_error("cannot write %s", paths.generation);
+	shared_paths_free(&paths);
+}
+
+void watch_run(const struct config *cfg)
+{
+	watch_scan_once(cfg);
+	struct watch_table t = {inotify_init1(IN_CLOEXEC | IN_NONBLOCK), NULL, 0};
+	if (t.fd < 0)
+		log_warning("inotify unavailable (%s): scanning every 2 seconds", strerror(errno));
+	for (size_t i = 0; t.fd >= 0 && i < sizeof watched_tops / sizeof watched_tops[0]; i++)
+		watch_tree(&t, cfg->content_root, watched_tops[i], 0);
+	time_t last_scan = time(NULL);
+	for (;;) {
+		struct change ch = {false, false, false};
+		if (t.fd >= 0)
+			drain(&t, cfg, 1000, &ch);
+		else
+			sleep(2);
+		/* A stat scan now and then catches what inotify cannot see
+		 * (network file systems, a queue overflow). */
+		if (t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30) {
+			watch_scan_once(cfg);
+			last_scan = time(NULL);
+		}
+		if (ch.index)
+			publish(cfg, &ch);
+	}
+}
+
+bool watch_start(const struct config *cfg)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return false;
+	int fd = open(paths.watch_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	shared_paths_free(&paths);
+	if (fd < 0)
+		return false;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		return false;
+	}
+	/* Workers never wait for the watcher: let the kernel reap it. */
+	signal(SIGCHLD, SIG_IGN);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return false;
+	}
+	if (pid > 0) {
+		close(fd); /* the child's copy keeps the lock */
+		return true;
+	}
+	/* The child: end with the worker that made it, and let go of the
+	 * FastCGI socket so the web server never talks to it. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(0);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		close(null);
+	}
+	watch_run(cfg);
+	_exit(0);
+}

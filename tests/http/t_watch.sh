@@ -1,0 +1,60 @@
+# The index is shared through the cache directory and follows changes to
+# the site's files without a restart, through lighttpd.
+
+WSITE="$T/watched-site"
+cp -r "$FIXTURES/site" "$WSITE"
+WCACHE="$T/watch-cache"
+ini=$(SITE="$WSITE" CACHE="$WCACHE" site_ini watched <<INI
+[api]
+enabled = true
+[resources]
+collections = true
+INI
+)
+start_lighttpd "$ini" /api
+U="http:\/\/127.0.0.1:$PORT"
+expect "watch: before" GET /api/collections/team 200 \
+	"{\"data\":{\"handle\":\"team\",\"title\":\"Team\",\"structure\":{\"max_depth\":1,\"expects_root\":false},\"mount\":null,\"api_url\":\"$U\/api\/collections\/team\"}}"
+if ls "$WCACHE"/index-*-1.snap >/dev/null 2>&1; then pass; else fail "watch: no shared snapshot" "$(ls "$WCACHE")"; fi
+
+# wait_for NAME PATH PATTERN: polls for up to 3 seconds until the body
+# matches PATTERN (a glob).
+wait_for() {
+	local name=$1 path=$2 pattern=$3
+	for _ in $(seq 1 30); do
+		request GET "$path"
+		# shellcheck disable=SC2254
+		case "$BODY" in $pattern) pass; return ;; esac
+		sleep 0.1
+	done
+	fail "$name" "last answer: $STATUS $BODY"
+}
+
+printf 'title: Crew\nstructure:\n  max_depth: 1\n' >"$WSITE/content/collections/team.yaml"
+wait_for "watch: an edited collection" /api/collections/team '*"title":"Crew"*'
+printf 'title: News\n' >"$WSITE/content/collections/news.yaml"
+wait_for "watch: an added collection" /api/collections/news '{"data":{"handle":"news","title":"News",*'
+rm "$WSITE/content/collections/news.yaml"
+wait_for "watch: a removed collection" /api/collections/news '{"message":"Not found."}'
+# A dot file is not content: no new generation.
+gen_before=$(cat "$WCACHE"/generation-*)
+touch "$WSITE/content/collections/.team.yaml.swp"
+sleep 1.2
+gen_after=$(cat "$WCACHE"/generation-*)
+[ "${gen_before%% *}" = "${gen_after%% *}" ] && pass || fail "watch: a dot file bumped the generation" "$gen_before -> $gen_after"
+ls "$WCACHE"/index-*.snap | wc -l | grep -qx 1 && pass || fail "watch: old snapshots kept" "$(ls "$WCACHE")"
+stop_lighttpd
+
+# Changes made while nothing ran are found by the scan at start.
+printf 'title: Staff\nstructure:\n  max_depth: 1\n' >"$WSITE/content/collections/team.yaml"
+start_lighttpd "$ini" /api
+expect "watch: a change made while stopped" GET /api/collections/team 200 \
+	"{\"data\":{\"handle\":\"team\",\"title\":\"Staff\",\"structure\":{\"max_depth\":1,\"expects_root\":false},\"mount\":null,\"api_url\":\"http:\/\/127.0.0.1:$PORT\/api\/collections\/team\"}}"
+stop_lighttpd
+
+# cms-api warm builds the shared snapshot ahead of the workers.
+out=$("$CMS_API_BIN" -c "$ini" warm)
+case "$out" in
+"index: generation "*", 11 entries, "*" MiB in $WCACHE/index-"*".snap, ready in "*" s") pass ;;
+*) fail "warm" "$out" ;;
+esac

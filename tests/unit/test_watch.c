@@ -1,0 +1,171 @@
+/* Unit tests: watch (event names, signatures, the generation file) and the
+ * shared cache files. */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "site/shared.h"
+#include "site/watch.h"
+#include "unit.h"
+
+static void test_event_names(void)
+{
+	static const struct {
+		const char *rel;
+		bool deleted;
+		const char *want;
+	} cases[] = {
+		{"content/collections/blog/2024-01-01.a.md", false, "EntrySaved"},
+		{"content/collections/blog/en/a.md", true, "EntryDeleted"},
+		{"content/collections/blog.yaml", false, "CollectionSaved"},
+		{"content/trees/collections/en/pages.yaml", false, "CollectionTreeSaved"},
+		{"content/trees/navigation/main.yaml", true, "NavTreeDeleted"},
+		{"content/navigation/main.yaml", false, "NavSaved"},
+		{"content/taxonomies/tags/news.yaml", false, "TermSaved"},
+		{"content/taxonomies/tags.yaml", false, "TaxonomySaved"},
+		{"content/globals/default/settings.yaml", false, "GlobalVariablesSaved"},
+		{"content/globals/settings.yaml", false, "GlobalSetSaved"},
+		{"content/assets/assets.yaml", false, "AssetContainerSaved"},
+		{"resources/blueprints/collections/blog/post.yaml", false, "BlueprintSaved"},
+		{"resources/fieldsets/seo.yaml", true, "FieldsetDeleted"},
+		{"resources/forms/contact.yaml", false, "FormSaved"},
+		{"resources/sites.yaml", false, "SiteSaved"},
+		{"users/ada@example.com.yaml", false, "UserSaved"},
+		{"users/ada@example.com.yaml", true, "UserDeleted"},
+		{"content/other/thing.yaml", false, "ContentSaved"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *got = watch_event_name(cases[i].rel, cases[i].deleted);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+		CU_ASSERT_STRING_EQUAL(got, cases[i].want);
+	}
+	CU_ASSERT_PTR_NULL(watch_event_name("content/collections/blog/.a.md.swp", false));
+	CU_ASSERT_PTR_NULL(watch_event_name("content/.git/index", false));
+	CU_ASSERT_PTR_NULL(watch_event_name("storage/forms/contact/1.yaml", false));
+}
+
+static void test_ignored_events(void)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	CU_ASSERT_TRUE(watch_event_ignored(&cfg, "UserSaved"));
+	CU_ASSERT_TRUE(watch_event_ignored(&cfg, "UserDeleted"));
+	CU_ASSERT_FALSE(watch_event_ignored(&cfg, "EntrySaved"));
+	config_free(&cfg);
+}
+
+static void test_signature(void)
+{
+	char *dir = unit_tempdir();
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "content/collections/blog.yaml", "title: Blog\n"), 0);
+	uint64_t a = content_signature(dir), b = content_signature(dir);
+	CU_ASSERT_EQUAL(a, b);
+	unit_write_file(dir, "content/collections/blog/a.md", "---\nid: a\n---\n");
+	uint64_t c = content_signature(dir);
+	CU_ASSERT_NOT_EQUAL(a, c);
+	/* A dot file is invisible to Statamic, so it changes nothing. */
+	unit_write_file(dir, "content/collections/blog/.a.md.swp", "x");
+	CU_ASSERT_EQUAL(content_signature(dir), c);
+	/* Same size, new contents and time. */
+	unit_write_file(dir, "content/collections/blog.yaml", "title: Blob\n");
+	char path[512];
+	snprintf(path, sizeof path, "%s/content/collections/blog.yaml", dir);
+	struct stat st;
+	stat(path, &st);
+	CU_ASSERT_NOT_EQUAL(content_signature(dir), c);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+static void test_generation_file_and_scan(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	free(cfg.cache_dir);
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/site", dir);
+	cfg.content_root = strbuf_detach(&b, NULL);
+	strbuf_addf(&b, "%s/cache", dir);
+	cfg.cache_dir = strbuf_detach(&b, NULL);
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0); /* creates cache/ */
+	struct generation g;
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &g), -1);
+	CU_ASSERT_EQUAL(g.index, 0);
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 0);
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &g), 0);
+	CU_ASSERT_EQUAL(g.index, 1);
+	CU_ASSERT_EQUAL(g.cache, 1);
+	CU_ASSERT_EQUAL(g.signature, content_signature(cfg.content_root));
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: News\n");
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
+	generation_read(paths.generation, &g);
+	CU_ASSERT_EQUAL(g.index, 2);
+
+	/* Old snapshots go; the kept one and other sites' stay. */
+	for (uint64_t n = 1; n <= 3; n++) {
+		char *p = shared_snapshot_path(&paths, n);
+		FILE *f = fopen(p, "w");
+		if (f)
+			fclose(f);
+		free(p);
+	}
+	shared_remove_old_snapshots(&paths, 3);
+	char *p1 = shared_snapshot_path(&paths, 1), *p3 = shared_snapshot_path(&paths, 3);
+	CU_ASSERT_NOT_EQUAL(access(p1, F_OK), 0);
+	CU_ASSERT_EQUAL(access(p3, F_OK), 0);
+	free(p1);
+	free(p3);
+
+	/* Two sites in one directory get different files. */
+	struct config other;
+	config_init_defaults(&other);
+	free(other.content_root);
+	free(other.cache_dir);
+	other.content_root = strdup("/elsewhere");
+	other.cache_dir = strdup(cfg.cache_dir);
+	struct shared_paths other_paths;
+	CU_ASSERT_EQUAL(shared_paths_init(&other_paths, &other), 0);
+	CU_ASSERT_STRING_NOT_EQUAL(other_paths.generation, paths.generation);
+	shared_paths_free(&other_paths);
+	config_free(&other);
+
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+static void test_unusable_cache_dir(void)
+{
+	struct config cfg;
+	struct shared_paths paths;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	free(cfg.cache_dir);
+	cfg.content_root = strdup("/srv/site");
+	cfg.cache_dir = strdup("/nonexistent/parent/cache");
+	CU_ASSERT_EQUAL(shared_paths_init(&paths, &cfg), -1);
+	config_free(&cfg);
+}
+
+void suite_watch(void)
+{
+	CU_pSuite s = unit_add_suite("watch");
+	unit_add_test(s, "event names", test_event_names);
+	unit_add_test(s, "ignored events", test_ignored_events);
+	unit_add_test(s, "content signature", test_signature);
+	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
+	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
+}
