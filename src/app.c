@@ -138,15 +138,13 @@ static void open_shared(struct app *app)
 		app->mode = APP_PRIVATE;
 		return;
 	}
-	/* The first worker ever, or the first after the watcher stopped:
-	 * bring the generation up to date before using it. */
+	/* The first worker ever, or the first since the watcher stopped
+	 * (changes may have been made meanwhile), brings the generation up
+	 * to date before using it; later workers trust the running watcher. */
 	struct generation g;
-	if (generation_read(app->paths.generation, &g) != 0 || app->mode == APP_SHARED_WATCH) {
-		if (app->mode == APP_SHARED_WATCH)
-			watch_start(&app->cfg);
-		if (generation_read(app->paths.generation, &g) != 0)
-			watch_scan_once(&app->cfg);
-	}
+	bool started = app->mode == APP_SHARED_WATCH && watch_start(&app->cfg);
+	if (started || generation_read(app->paths.generation, &g) != 0)
+		watch_scan_once(&app->cfg);
 	app_refresh(app);
 	if (!app->snap)
 		app->mode = APP_PRIVATE;

@@ -337,6 +337,18 @@ static void load_collections(struct site_index *idx)
 		      compare_collections);
 }
 
+static void load_extras(struct site_index *idx)
+{
+	idx->extras = (struct value_builder)VALUE_BUILDER_INIT;
+	vb_map_begin(&idx->extras);
+	taxonomies_load(idx);
+	navs_load(idx);
+	globals_load(idx);
+	forms_load(idx);
+	users_load(idx);
+	vb_map_end(&idx->extras);
+}
+
 struct site_index *site_index_load(const struct config *cfg)
 {
 	struct site_index *idx = xcalloc(1, sizeof *idx);
@@ -345,6 +357,7 @@ struct site_index *site_index_load(const struct config *cfg)
 	load_collections(idx);
 	entries_load(idx);
 	trees_load(idx);
+	load_extras(idx);
 	return idx;
 }
 
@@ -374,6 +387,7 @@ void site_index_free(struct site_index *idx)
 		free_site(&idx->sites[i]);
 	free(idx->sites);
 	entries_free(idx);
+	vb_release(&idx->extras);
 	for (size_t i = 0; i < idx->ncollections; i++)
 		free_collection(&idx->collections[i]);
 	free(idx->collections);

@@ -84,6 +84,9 @@ struct site_index {
 	size_t nentries;
 	size_t *entry_slots;        /* owned: open-addressing table of entry index + 1 by id */
 	size_t nslots;              /* a power of two, at least twice nentries */
+	struct value_builder extras; /* owned: a map of the smaller kinds of content,
+	                              * "taxonomies", "navs", "globals", "forms",
+	                              * "users" (see each reader for its shape) */
 	struct problem *problems;   /* owned, in the order found */
 	size_t nproblems;
 };

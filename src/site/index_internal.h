@@ -35,4 +35,16 @@ void entries_free(struct site_index *idx);
  * (trees.c). */
 void trees_load(struct site_index *idx);
 
+/* Statamic's Str::slug (ASCII): newly allocated. */
+char *index_slugify(const char *s);
+
+/* Each appends its key and value to the open idx->extras map:
+ * "taxonomies" (taxonomies.c), "navs" (navs.c), "globals" (globals.c),
+ * "forms" and "users" (people.c). */
+void taxonomies_load(struct site_index *idx);
+void navs_load(struct site_index *idx);
+void globals_load(struct site_index *idx);
+void forms_load(struct site_index *idx);
+void users_load(struct site_index *idx);
+
 #endif

@@ -18,7 +18,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 1
+#define SNAP_VERSION 2
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -31,6 +31,7 @@ struct rec_header {
 	uint32_t nsites, ncollections, nentries, nproblems, nslots, multisite;
 	uint64_t sites_off, collections_off, entries_off, problems_off, slots_off;
 	uint64_t blob_off, blob_size;
+	uint64_t extras; /* blob offset of the extras map */
 };
 
 struct rec_site {
@@ -212,6 +213,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		problems[i] = (struct rec_problem){put_string(&blob, p->path), put_string(&blob, p->message),
 		                                   p->line, p->warning};
 	}
+	uint64_t extras = put_value(&blob, vb_result(&idx->extras));
 	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
 	for (size_t i = 0; i < idx->nslots; i++)
 		slots[i] = (uint32_t)idx->entry_slots[i];
@@ -237,6 +239,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.slots_off = align8(h.problems_off + idx->nproblems * sizeof *problems);
 	h.blob_off = align8(h.slots_off + idx->nslots * sizeof *slots);
 	h.blob_size = blob.len;
+	h.extras = extras;
 	h.total_size = h.blob_off + blob.len;
 
 	size_t base = out->len;
@@ -311,7 +314,8 @@ static bool records_ok(const struct snapshot *s)
 	for (uint32_t i = 0; i < h->nslots; i++)
 		if (s->slots[i] > h->nentries)
 			return false;
-	return h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0;
+	return (h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0) &&
+	       h->extras < UINT32_MAX && value_ok(s, (uint32_t)h->extras);
 }
 
 static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char err[SNAP_ERR_LEN])
@@ -532,6 +536,11 @@ size_t snapshot_report(const struct snapshot *s, const char *root, struct strbuf
 		errors += !p.warning;
 	}
 	return errors;
+}
+
+value_t snap_extras(const struct snapshot *s, const char *kind)
+{
+	return value_map_getz(value_at(s, (uint32_t)s->h->extras), kind);
 }
 
 struct snap_problem snap_problem_at(const struct snapshot *s, uint32_t i)

@@ -102,6 +102,11 @@ struct snap_entry snap_entry_at(const struct snapshot *snap, uint32_t i);
 /* The entry's index by id, or SNAP_NONE. */
 uint32_t snap_entry_find(const struct snapshot *snap, const char *id);
 
+/* The smaller kinds of content, as packed values: "taxonomies", "navs",
+ * "globals", "forms", "users" (shapes in taxonomies.c, navs.c, globals.c
+ * and people.c). Missing when the kind is unknown. */
+value_t snap_extras(const struct snapshot *snap, const char *kind);
+
 uint32_t snap_problem_count(const struct snapshot *snap);
 struct snap_problem snap_problem_at(const struct snapshot *snap, uint32_t i);
 

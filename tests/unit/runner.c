@@ -109,6 +109,7 @@ int main(void)
 	suite_snapshot();
 	suite_markdown();
 	suite_watch();
+	suite_extras();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

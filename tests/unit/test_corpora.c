@@ -42,6 +42,23 @@ static size_t errors_of(const struct site_index *idx)
 	return site_index_errors(idx);
 }
 
+static uint32_t count_of(const struct site_index *idx, const char *kind)
+{
+	return value_count(value_map_getz(vb_result(&idx->extras), kind));
+}
+
+/* The number of terms of a taxonomy, or of sites of a global set. */
+static uint32_t count_in(const struct site_index *idx, const char *kind, const char *handle,
+                         const char *key)
+{
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(vb_result(&idx->extras), kind));
+	while (value_iter_next(&it))
+		if (strcmp(value_str(value_map_getz(it.value, "handle"), NULL), handle) == 0)
+			return value_count(value_map_getz(it.value, key));
+	return 0;
+}
+
 static const char *title_of(const struct site_index *idx, const struct entry *e)
 {
 	return value_str(entry_field(idx, e, "title"), NULL);
@@ -84,6 +101,14 @@ static void test_amplitude_docs(void)
 	/* A {{ field }} route. */
 	const struct entry *survey = site_index_entry(idx, "62b666ba-914a-4449-8754-142521b44544");
 	CU_ASSERT_STRING_EQUAL(survey->uri, "/guides-and-surveys/surveys/analyze-a-survey");
+
+	CU_ASSERT_EQUAL(count_of(idx, "taxonomies"), 2);
+	CU_ASSERT_EQUAL(count_in(idx, "taxonomies", "integration_category", "terms"), 20);
+	CU_ASSERT_EQUAL(count_in(idx, "taxonomies", "integration_type", "terms"), 11);
+	CU_ASSERT_EQUAL(count_of(idx, "navs"), 27); /* trees without a nav file are ignored */
+	CU_ASSERT_EQUAL(count_of(idx, "globals"), 4);
+	CU_ASSERT_EQUAL(count_in(idx, "globals", "site_footer", "sites"), 1); /* en only */
+	CU_ASSERT_EQUAL(count_of(idx, "forms"), 0);
 	close_corpus(idx);
 }
 
@@ -104,6 +129,11 @@ static void test_bedrock(void)
 	CU_ASSERT_STRING_EQUAL(post->uri,
 	                       "/posts/beyond-acquisition-strategies-to-keep-customers-coming-back");
 	CU_ASSERT_EQUAL(post->date, 1659398400); /* 2022-08-02 */
+	CU_ASSERT_EQUAL(count_in(idx, "taxonomies", "categories", "terms"), 5);
+	CU_ASSERT_EQUAL(count_of(idx, "navs"), 3);
+	CU_ASSERT_EQUAL(count_of(idx, "globals"), 8); /* v6: values in globals/default/ */
+	CU_ASSERT_EQUAL(count_in(idx, "globals", "theme", "sites"), 1);
+	CU_ASSERT_EQUAL(count_of(idx, "forms"), 1);
 	close_corpus(idx);
 }
 
@@ -120,6 +150,12 @@ static void test_brand0n_gg(void)
 	CU_ASSERT_EQUAL(home->date, 1625875200); /* 2021-07-10 */
 	CU_ASSERT_STRING_EQUAL(site_index_entry(idx, "1a228bd0-31d3-4341-9aa3-208849ad3f75")->uri,
 	                       "/apex");
+	CU_ASSERT_EQUAL(count_of(idx, "globals"), 7);
+	CU_ASSERT_EQUAL(count_in(idx, "globals", "seo", "sites"), 1); /* v3 data: */
+	CU_ASSERT_EQUAL(count_of(idx, "users"), 1);
+	value_t admin = value_array_get(value_map_getz(vb_result(&idx->extras), "users"), 0);
+	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(admin, "email"), NULL), "admin@example.com");
+	CU_ASSERT_EQUAL(value_count(admin), 4); /* no password hash, ever */
 	close_corpus(idx);
 }
 
@@ -143,6 +179,9 @@ static void test_inertia_vue_theme(void)
 	for (size_t i = 0; i < idx->nentries; i++)
 		localized += idx->entries[i].origin != NULL;
 	CU_ASSERT_EQUAL(localized, 31);
+	/* Per-site values, "origin: default" inheriting everything. */
+	CU_ASSERT_EQUAL(count_in(idx, "globals", "website", "sites"), 2);
+	CU_ASSERT_EQUAL(count_of(idx, "navs"), 2);
 	close_corpus(idx);
 }
 

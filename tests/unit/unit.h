@@ -19,6 +19,7 @@ void suite_corpora(void);
 void suite_snapshot(void);
 void suite_markdown(void);
 void suite_watch(void);
+void suite_extras(void);
 void suite_app(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would

@@ -1,0 +1,170 @@
+/* blueprints: field lists of blueprints and fieldsets; see blueprints.h. */
+#include "autoconfig.h"
+
+#include "site/blueprints.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "site/index_internal.h"
+#include "strbuf.h"
+
+#define MAX_IMPORT_DEPTH 8
+
+struct field_sink {
+	struct site_index *idx;
+	struct value_builder *out;
+	const char *rel; /* the file being read, for messages */
+};
+
+static void add_items(struct field_sink *s, value_t items, const char *prefix, int depth);
+
+static bool file_exists(const struct site_index *idx, const char *rel)
+{
+	char *abs = index_join(idx->root, rel);
+	struct stat st;
+	bool ok = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+	free(abs);
+	return ok;
+}
+
+/* resources/fieldsets/a/b.yaml for the handle "a.b". */
+static char *fieldset_path(const char *handle)
+{
+	struct strbuf rel = STRBUF_INIT;
+	strbuf_addstr(&rel, "resources/fieldsets/");
+	for (const char *p = handle; *p; p++)
+		strbuf_addch(&rel, *p == '.' ? '/' : *p);
+	strbuf_addstr(&rel, ".yaml");
+	return strbuf_detach(&rel, NULL);
+}
+
+/* Reads a fieldset's file; returns false (with a problem) when missing. */
+static bool read_fieldset(struct field_sink *s, const char *handle, struct value_builder *out)
+{
+	char *rel = fieldset_path(handle);
+	bool ok = file_exists(s->idx, rel) && index_read_file(s->idx, rel, out) == 0;
+	if (!ok && !file_exists(s->idx, rel))
+		index_problem(s->idx, true, s->rel, 0, "fieldset %s not found", handle);
+	free(rel);
+	return ok;
+}
+
+static void emit_field(struct field_sink *s, const char *prefix, const char *handle, value_t config,
+                       value_t overrides)
+{
+	struct strbuf name = STRBUF_INIT;
+	strbuf_addf(&name, "%s%s", prefix, handle);
+	vb_key(s->out, name.ptr, name.len);
+	/* The referenced config, then the overrides in place or appended. */
+	vb_map_begin(s->out);
+	struct value_iter it;
+	value_iter_init(&it, config);
+	while (value_iter_next(&it)) {
+		vb_key(s->out, it.key, it.key_len);
+		value_t over = value_map_get(overrides, it.key, it.key_len);
+		vb_value(s->out, value_is_missing(over) ? it.value : over);
+	}
+	value_iter_init(&it, overrides);
+	while (value_iter_next(&it)) {
+		if (value_is_missing(value_map_get(config, it.key, it.key_len))) {
+			vb_key(s->out, it.key, it.key_len);
+			vb_value(s->out, it.value);
+		}
+	}
+	vb_map_end(s->out);
+	strbuf_release(&name);
+}
+
+/* "fieldset.field": that field of that fieldset (split at the first dot). */
+static void add_reference(struct field_sink *s, const char *prefix, const char *handle,
+                          const char *ref, value_t overrides)
+{
+	const char *dot = strchr(ref, '.');
+	if (!dot) {
+		index_problem(s->idx, true, s->rel, 0, "field %s refers to %s, not fieldset.field",
+		              handle, ref);
+		return;
+	}
+	char *set = xstrndup(ref, (size_t)(dot - ref));
+	struct value_builder fs = VALUE_BUILDER_INIT;
+	if (read_fieldset(s, set, &fs)) {
+		struct value_iter it;
+		value_iter_init(&it, value_map_getz(vb_result(&fs), "fields"));
+		while (value_iter_next(&it)) {
+			value_t h = value_map_getz(it.value, "handle");
+			if (strcmp(value_str(h, NULL), dot + 1) == 0)
+				emit_field(s, prefix, handle, value_map_getz(it.value, "field"), overrides);
+		}
+	}
+	vb_release(&fs);
+	free(set);
+}
+
+static void add_import(struct field_sink *s, const char *prefix, value_t item, int depth)
+{
+	const char *set = value_str(value_map_getz(item, "import"), NULL);
+	struct strbuf full_prefix = STRBUF_INIT;
+	strbuf_addf(&full_prefix, "%s%s", prefix, value_str(value_map_getz(item, "prefix"), NULL));
+	struct value_builder fs = VALUE_BUILDER_INIT;
+	if (depth >= MAX_IMPORT_DEPTH)
+		index_problem(s->idx, true, s->rel, 0, "fieldset imports nest too deep at %s", set);
+	else if (read_fieldset(s, set, &fs))
+		add_items(s, value_map_getz(vb_result(&fs), "fields"), full_prefix.ptr, depth + 1);
+	vb_release(&fs);
+	strbuf_release(&full_prefix);
+}
+
+static void add_items(struct field_sink *s, value_t items, const char *prefix, int depth)
+{
+	struct value_iter it;
+	value_iter_init(&it, items);
+	while (value_iter_next(&it)) {
+		value_t item = it.value;
+		if (!value_is_missing(value_map_getz(item, "import"))) {
+			add_import(s, prefix, item, depth);
+			continue;
+		}
+		const char *handle = value_str(value_map_getz(item, "handle"), NULL);
+		value_t field = value_map_getz(item, "field");
+		if (!*handle)
+			continue;
+		if (value_type(field) == VALUE_STRING)
+			add_reference(s, prefix, handle, value_str(field, NULL),
+			              value_map_getz(item, "config"));
+		else
+			emit_field(s, prefix, handle, field, VALUE_MISSING);
+	}
+}
+
+/* Each tab holds a list of sections; a v3 section holds fields. */
+static void add_sections(struct field_sink *s, value_t sections)
+{
+	struct value_iter it;
+	value_iter_init(&it, sections);
+	while (value_iter_next(&it))
+		add_items(s, value_map_getz(it.value, "fields"), "", 0);
+}
+
+int blueprint_fields(struct site_index *idx, const char *rel, struct value_builder *out)
+{
+	struct value_builder bp = VALUE_BUILDER_INIT;
+	struct field_sink s = {idx, out, rel};
+	int rc = -1;
+	vb_map_begin(out);
+	if (file_exists(idx, rel) && index_read_file(idx, rel, &bp) == 0) {
+		value_t b = vb_result(&bp);
+		struct value_iter tab;
+		value_iter_init(&tab, value_map_getz(b, "tabs"));
+		while (value_iter_next(&tab))
+			add_sections(&s, value_map_getz(tab.value, "sections"));
+		add_sections(&s, value_map_getz(b, "sections"));
+		add_items(&s, value_map_getz(b, "fields"), "", 0);
+		rc = 0;
+	}
+	vb_map_end(out);
+	vb_release(&bp);
+	return rc;
+}

@@ -1,0 +1,133 @@
+/*
+ * people: forms and users into the index's extras.
+ *
+ * "forms": a list of {handle, title, fields: {handle: config}}, fields from
+ * resources/blueprints/forms/{handle}.yaml. The form's `email`
+ * notifications and `honeypot` are never kept (spec §6).
+ *
+ * "users": a list of {id, email, name, is_super} from users/{email}.yaml.
+ * Nothing else of a user file is kept: never passwords or their hashes,
+ * remember tokens, two-factor or passkey data, preferences.
+ */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "site/blueprints.h"
+#include "site/index_internal.h"
+#include "strbuf.h"
+
+static void load_form(struct site_index *idx, const char *handle, value_t form)
+{
+	struct value_builder *out = &idx->extras;
+	vb_map_begin(out);
+	vb_keyz(out, "handle");
+	vb_strz(out, handle);
+	vb_keyz(out, "title");
+	value_t title = value_map_getz(form, "title");
+	if (value_type(title) == VALUE_STRING)
+		vb_value(out, title);
+	else
+		vb_null(out);
+	vb_keyz(out, "fields");
+	struct strbuf rel = STRBUF_INIT;
+	strbuf_addf(&rel, "resources/blueprints/forms/%s.yaml", handle);
+	blueprint_fields(idx, rel.ptr, out);
+	strbuf_release(&rel);
+	vb_map_end(out);
+}
+
+void forms_load(struct site_index *idx)
+{
+	char *dir = index_join(idx->root, "resources/forms");
+	size_t n;
+	char **names = index_list_dir(dir, ".yaml", &n);
+	vb_keyz(&idx->extras, "forms");
+	vb_array_begin(&idx->extras);
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "resources/forms/%s", names[i]);
+		struct value_builder form = VALUE_BUILDER_INIT;
+		if (index_read_file(idx, rel.ptr, &form) == 0) {
+			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
+			load_form(idx, handle, vb_result(&form));
+			free(handle);
+		}
+		vb_release(&form);
+		strbuf_release(&rel);
+	}
+	vb_array_end(&idx->extras);
+	index_free_names(names, n);
+	free(dir);
+}
+
+/* Statamic's name: `name`, else first and last name, else the e-mail. */
+static void emit_name(struct value_builder *out, value_t user, const char *email)
+{
+	const char *name = value_str(value_map_getz(user, "name"), NULL);
+	const char *first = value_str(value_map_getz(user, "first_name"), NULL);
+	const char *last = value_str(value_map_getz(user, "last_name"), NULL);
+	if (*name) {
+		vb_strz(out, name);
+	} else if (*first || *last) {
+		struct strbuf full = STRBUF_INIT;
+		strbuf_addf(&full, "%s%s%s", first, *first && *last ? " " : "", last);
+		vb_str(out, full.ptr, full.len);
+		strbuf_release(&full);
+	} else {
+		vb_strz(out, email);
+	}
+}
+
+static void load_user(struct site_index *idx, const char *rel, const char *file_name)
+{
+	struct value_builder raw = VALUE_BUILDER_INIT;
+	if (index_read_file(idx, rel, &raw) != 0) {
+		vb_release(&raw);
+		return;
+	}
+	value_t user = vb_result(&raw);
+	char *email = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	struct value_builder *out = &idx->extras;
+	vb_map_begin(out);
+	vb_keyz(out, "id");
+	value_t id = value_map_getz(user, "id");
+	if (value_type(id) == VALUE_STRING || value_type(id) == VALUE_INT) {
+		vb_value(out, id);
+	} else {
+		char made_up[40];
+		snprintf(made_up, sizeof made_up, "cms-api-%016llx",
+		         (unsigned long long)hash_fnv1a(rel));
+		index_problem(idx, true, rel, 0, "no id; using %s", made_up);
+		vb_strz(out, made_up);
+	}
+	vb_keyz(out, "email");
+	vb_strz(out, email);
+	vb_keyz(out, "name");
+	emit_name(out, user, email);
+	vb_keyz(out, "is_super");
+	vb_bool(out, value_bool(value_map_getz(user, "super")));
+	vb_map_end(out);
+	free(email);
+	vb_release(&raw);
+}
+
+void users_load(struct site_index *idx)
+{
+	char *dir = index_join(idx->root, "users");
+	size_t n;
+	char **names = index_list_dir(dir, ".yaml", &n);
+	vb_keyz(&idx->extras, "users");
+	vb_array_begin(&idx->extras);
+	for (size_t i = 0; i < n; i++) {
+		char *rel = index_join("users", names[i]);
+		load_user(idx, rel, names[i]);
+		free(rel);
+	}
+	vb_array_end(&idx->extras);
+	index_free_names(names, n);
+	free(dir);
+}
