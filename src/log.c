@@ -64,6 +64,11 @@ int log_open(const char *target, enum log_level level)
 	return 0;
 }
 
+int log_file_fd(void)
+{
+	return destination == TO_FILE && log_file ? fileno(log_file) : -1;
+}
+
 void log_msg(enum log_level level, const char *file, int line, const char *fmt, ...)
 {
 	char text[1024];

@@ -12,6 +12,8 @@
  * after falling back to stderr. Safe to call again (reopens). */
 int log_open(const char *target, enum log_level level);
 void log_close(void);
+/* The descriptor of the log file, or -1 (syslog, stderr). */
+int log_file_fd(void);
 void log_msg(enum log_level level, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

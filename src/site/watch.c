@@ -349,6 +349,34 @@ void watch_run(const struct config *cfg)
 	}
 }
 
+/*
+ * In the forked child: end with the worker that made it, and let go of
+ * everything of the worker's but the lock and the log. A worker may fork
+ * in the middle of a request, with its stop signals blocked and the
+ * request's connection open: the web server must never see the watcher
+ * hold either.
+ */
+static void become_watcher(int lock_fd, pid_t parent)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(0);
+	int keep_log = log_file_fd();
+	for (int fd = 0; fd < 1024; fd++)
+		if (fd != lock_fd && fd != keep_log && fd != 2)
+			close(fd);
+	int null = open("/dev/null", O_RDWR); /* takes fd 0 */
+	if (null > 0) {
+		dup2(null, 0);
+		close(null);
+	}
+}
+
 bool watch_start(const struct config *cfg)
 {
 	struct shared_paths paths;
@@ -374,18 +402,7 @@ bool watch_start(const struct config *cfg)
 		close(fd); /* the child's copy keeps the lock */
 		return true;
 	}
-	/* The child: end with the worker that made it, and let go of the
-	 * FastCGI socket so the web server never talks to it. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(0);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	int null = open("/dev/null", O_RDWR);
-	if (null >= 0) {
-		dup2(null, 0);
-		close(null);
-	}
+	become_watcher(fd, parent);
 	watch_run(cfg);
 	_exit(0);
 }

@@ -178,6 +178,16 @@ raw_request() {
 	exec 3<&-
 }
 
+# expect_no_workers: every cms-api process the tests started (workers and
+# their watchers) has ended.
+expect_no_workers() {
+	for _ in $(seq 1 20); do
+		pgrep -f "^$CMS_API_BIN\$" >/dev/null || { pass; return; }
+		sleep 0.1
+	done
+	fail "cms-api processes still running after lighttpd stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
+}
+
 summary() {
 	echo "http: $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

@@ -158,13 +158,3 @@ expect "token: scheme word in any case" GET /api/ping 200 '{"ping":"pong"}' \
 expect "token: guards unknown paths too" GET /api/nope 401 "$UNAUTH"
 expect "token: right, unknown path" GET /api/nope 404 "$NOT_FOUND" -H 'Authorization: Bearer s3cret'
 stop_lighttpd
-
-# --- workers exit when lighttpd stops them -------------------------------------
-if pgrep -f "^$CMS_API_BIN\$" >/dev/null; then
-	sleep 1
-fi
-if pgrep -f "^$CMS_API_BIN\$" >/dev/null; then
-	fail "workers still running after lighttpd stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
-else
-	pass
-fi
