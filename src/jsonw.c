@@ -230,10 +230,24 @@ void jsonw_double(struct jsonw *w, double v)
 	json_format_double(w->out, v);
 }
 
+void jsonw_set_bases(struct jsonw *w, const char *site_base, const char *api_base)
+{
+	w->site_base = site_base;
+	w->api_base = api_base;
+}
+
 void jsonw_string(struct jsonw *w, const char *s, size_t len)
 {
 	before_value(w);
 	strbuf_addch(w->out, '"');
+	if (len > 0 && s[0] == '\x01' && w->site_base) {
+		json_escape(w->out, w->site_base, strlen(w->site_base));
+		s++, len--;
+	} else if (len > 0 && s[0] == '\x02' && w->api_base) {
+		json_escape(w->out, w->api_base, strlen(w->api_base));
+		strbuf_add(w->out, "\\/", 2);
+		s++, len--;
+	}
 	json_escape(w->out, s, len);
 	strbuf_addch(w->out, '"');
 }

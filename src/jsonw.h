@@ -23,12 +23,19 @@
 
 struct jsonw {
 	struct strbuf *out;           /* not owned */
+	const char *site_base;        /* completes marked site URLs (augment.h); not owned */
+	const char *api_base;         /* completes marked API URLs; not owned */
 	bool need_comma[JSONW_MAX_DEPTH];
 	int depth;
 	bool after_key;               /* a key was written; its value is next */
 };
 
 void jsonw_init(struct jsonw *w, struct strbuf *out);
+
+/* Strings that start with the byte 0x01 are written as site_base + the
+ * rest, those with 0x02 as api_base + "/" + the rest: absolute URLs stored
+ * in the index without the request's host (see augment.h). */
+void jsonw_set_bases(struct jsonw *w, const char *site_base, const char *api_base);
 void jsonw_object_begin(struct jsonw *w);
 void jsonw_object_end(struct jsonw *w);
 void jsonw_array_begin(struct jsonw *w);

@@ -3,28 +3,432 @@
 
 #include "site/augment.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "site/markdown.h"
+#include "site/yaml.h"
 #include "strbuf.h"
 
-static void markdown_field(value_t v, struct value_builder *out)
+static const char *field_type(value_t field)
+{
+	return value_str(value_map_getz(field, "type"), NULL);
+}
+
+static bool is_type(value_t field, const char *type)
+{
+	return strcmp(field_type(field), type) == 0;
+}
+
+/* --- scalars --- */
+
+static void markdown_value(value_t v, value_t field, struct value_builder *out)
 {
 	size_t len;
 	const char *md = value_str(v, &len);
+	value_t breaks = value_map_getz(field, "automatic_line_breaks");
 	struct strbuf html = STRBUF_INIT;
 	/* Too large or unparsable: deliver the text rather than nothing. */
-	if (markdown_to_html(md, len, true, &html) == 0)
+	if (value_type(v) == VALUE_STRING &&
+	    markdown_to_html(md, len, value_type(breaks) != VALUE_FALSE, &html) == 0)
 		vb_str(out, html.ptr ? html.ptr : "", html.len);
 	else
 		vb_value(out, v);
 	strbuf_release(&html);
 }
 
-void augment_field(const char *key, value_t v, struct value_builder *out)
+static bool truthy(value_t v)
 {
-	if (strcmp(key, "content") == 0 && value_type(v) == VALUE_STRING)
-		markdown_field(v, out);
+	switch (value_type(v)) {
+	case VALUE_TRUE:
+		return true;
+	case VALUE_INT:
+	case VALUE_DOUBLE:
+		return value_double(v) != 0;
+	case VALUE_STRING: {
+		const char *s = value_str(v, NULL);
+		return *s && strcmp(s, "0") != 0 && strcasecmp(s, "false") != 0;
+	}
+	default:
+		return false;
+	}
+}
+
+static void number_value(value_t v, bool integer, struct value_builder *out)
+{
+	if (value_is_null(v) || (value_type(v) == VALUE_STRING && !*value_str(v, NULL))) {
+		vb_null(out);
+		return;
+	}
+	double d = value_type(v) == VALUE_STRING ? strtod(value_str(v, NULL), NULL) : value_double(v);
+	if (integer)
+		vb_int(out, (int64_t)d);
+	else
+		vb_double(out, d);
+}
+
+/* 'Y-m-d', 'Y-m-d H:i', 'Y-m-d H:i:s' or a Unix timestamp; -1 when not a date. */
+static int date_seconds(value_t v, long long *out)
+{
+	if (value_type(v) == VALUE_INT) {
+		*out = value_int(v);
+		return 0;
+	}
+	size_t len;
+	const char *s = value_str(v, &len);
+	if (value_type(v) != VALUE_STRING)
+		return -1;
+	if (yaml_parse_timestamp(s, len, out) == 0)
+		return 0;
+	if (len == 16 && s[10] == ' ' && s[13] == ':') { /* Y-m-d H:i */
+		char with_seconds[20];
+		snprintf(with_seconds, sizeof with_seconds, "%.16s:00", s);
+		return yaml_parse_timestamp(with_seconds, 19, out);
+	}
+	return -1;
+}
+
+static void iso_date(value_t v, struct value_builder *out)
+{
+	long long secs;
+	if (date_seconds(v, &secs) != 0) {
+		vb_value(out, v);
+		return;
+	}
+	time_t t = (time_t)secs;
+	struct tm tm;
+	char buf[40];
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
+	vb_strz(out, buf);
+}
+
+static void date_value(value_t v, struct value_builder *out)
+{
+	if (value_type(v) != VALUE_MAP) {
+		iso_date(v, out);
+		return;
+	}
+	vb_map_begin(out); /* range mode: {start, end} */
+	struct value_iter it;
+	value_iter_init(&it, v);
+	while (value_iter_next(&it)) {
+		vb_key(out, it.key, it.key_len);
+		iso_date(it.value, out);
+	}
+	vb_map_end(out);
+}
+
+/* --- options --- */
+
+static void scalar_text(value_t v, struct strbuf *out)
+{
+	if (value_type(v) == VALUE_INT)
+		strbuf_addf(out, "%lld", (long long)value_int(v));
+	else if (value_type(v) == VALUE_STRING)
+		strbuf_addstr(out, value_str(v, NULL));
+	else if (value_type(v) == VALUE_TRUE || value_type(v) == VALUE_FALSE)
+		strbuf_addstr(out, value_bool(v) ? "true" : "false");
+}
+
+/* The label of key among the field's options: a map {key: label}, a list
+ * of keys, or a list of {key, value}. The key itself when unlisted. */
+static void option_label(value_t options, value_t key, struct value_builder *out)
+{
+	struct strbuf k = STRBUF_INIT;
+	scalar_text(key, &k);
+	struct value_iter it;
+	value_iter_init(&it, options);
+	while (value_iter_next(&it)) {
+		if (value_type(options) == VALUE_MAP) {
+			if (it.key_len == k.len && memcmp(it.key, strbuf_str(&k), k.len) == 0) {
+				vb_value(out, value_is_null(it.value) ? key : it.value);
+				strbuf_release(&k);
+				return;
+			}
+		} else if (value_type(it.value) == VALUE_MAP) {
+			struct strbuf ik = STRBUF_INIT;
+			scalar_text(value_map_getz(it.value, "key"), &ik);
+			bool same = strcmp(strbuf_str(&ik), strbuf_str(&k)) == 0;
+			strbuf_release(&ik);
+			if (same) {
+				value_t label = value_map_getz(it.value, "value");
+				vb_value(out, value_is_null(label) ? key : label);
+				strbuf_release(&k);
+				return;
+			}
+		}
+	}
+	strbuf_release(&k);
+	vb_value(out, key);
+}
+
+static void option_object(value_t options, value_t key, bool key_first, struct value_builder *out)
+{
+	vb_map_begin(out);
+	if (key_first) {
+		vb_keyz(out, "key");
+		vb_value(out, key);
+	}
+	vb_keyz(out, "value");
+	vb_value(out, key);
+	vb_keyz(out, "label");
+	option_label(options, key, out);
+	if (!key_first) {
+		vb_keyz(out, "key");
+		vb_value(out, key);
+	}
+	vb_map_end(out);
+}
+
+static void options_value(value_t v, value_t field, struct value_builder *out)
+{
+	value_t options = value_map_getz(field, "options");
+	bool several = is_type(field, "checkboxes") || value_bool(value_map_getz(field, "multiple"));
+	if (!several) {
+		if (value_is_null(v))
+			vb_null(out);
+		else
+			option_object(options, value_type(v) == VALUE_ARRAY ? value_array_get(v, 0) : v,
+			              false, out);
+		return;
+	}
+	vb_array_begin(out);
+	struct value_iter it;
+	value_iter_init(&it, v);
+	if (value_type(v) == VALUE_ARRAY) {
+		while (value_iter_next(&it))
+			option_object(options, it.value, true, out);
+	} else if (!value_is_null(v)) {
+		option_object(options, v, true, out);
+	}
+	vb_array_end(out);
+}
+
+/* --- relations --- */
+
+static void marked(struct value_builder *out, char mark, const char *text)
+{
+	struct strbuf s = STRBUF_INIT;
+	strbuf_addch(&s, mark);
+	strbuf_addstr(&s, text);
+	vb_str(out, s.ptr, s.len);
+	strbuf_release(&s);
+}
+
+/* An entry's url: its site's url and its uri ("/de" + "/" is "/de"). */
+static void site_url(const struct site_index *idx, size_t site, const char *uri,
+                     struct strbuf *out)
+{
+	const char *base = idx->sites[site].url;
+	if (strcmp(base, "/") == 0)
+		strbuf_addstr(out, uri);
+	else if (strcmp(uri, "/") == 0)
+		strbuf_addstr(out, base);
+	else
+		strbuf_addf(out, "%s%s", base, uri);
+}
+
+static bool write_entry_ref(const struct augment_ctx *ctx, value_t id, struct value_builder *out)
+{
+	const struct entry *e = site_index_entry(ctx->idx, value_str(id, NULL));
+	if (!e || entry_status(ctx->idx, e, ctx->now) != ENTRY_PUBLISHED)
+		return false;
+	vb_map_begin(out);
+	vb_keyz(out, "id");
+	vb_strz(out, e->id);
+	vb_keyz(out, "title");
+	vb_value(out, entry_field(ctx->idx, e, "title"));
+	struct strbuf url = STRBUF_INIT;
+	if (e->uri)
+		site_url(ctx->idx, e->site, e->uri, &url);
+	vb_keyz(out, "url");
+	if (e->uri)
+		vb_str(out, url.ptr, url.len);
+	else
+		vb_null(out);
+	vb_keyz(out, "permalink");
+	if (e->uri)
+		marked(out, URL_MARK_SITE, url.ptr);
+	else
+		vb_null(out);
+	vb_keyz(out, "api_url");
+	struct strbuf api = STRBUF_INIT;
+	strbuf_addf(&api, "collections/%s/entries/%s", ctx->idx->collections[e->collection].handle,
+	            e->id);
+	marked(out, URL_MARK_API, api.ptr);
+	vb_map_end(out);
+	strbuf_release(&url);
+	strbuf_release(&api);
+	return true;
+}
+
+/* taxonomy::slug, or a slug of the field's (first) taxonomy. */
+static bool write_term_ref(const struct augment_ctx *ctx, value_t v, value_t field,
+                           struct value_builder *out)
+{
+	const char *text = value_str(v, NULL);
+	const char *sep = strstr(text, "::");
+	struct strbuf taxonomy = STRBUF_INIT;
+	if (sep) {
+		strbuf_add(&taxonomy, text, (size_t)(sep - text));
+		text = sep + 2;
+	} else {
+		value_t t = value_map_getz(field, "taxonomies");
+		scalar_text(value_type(t) == VALUE_ARRAY ? value_array_get(t, 0)
+		                                         : value_map_getz(field, "taxonomy"),
+		            &taxonomy);
+	}
+	if (!taxonomy.len || !*text) {
+		strbuf_release(&taxonomy);
+		return false;
+	}
+	struct value_iter it;
+	value_t title = VALUE_MISSING;
+	value_iter_init(&it, value_map_getz(vb_result(&ctx->idx->extras), "taxonomies"));
+	while (value_iter_next(&it)) {
+		if (strcmp(value_str(value_map_getz(it.value, "handle"), NULL), taxonomy.ptr) != 0)
+			continue;
+		struct value_iter t;
+		value_iter_init(&t, value_map_getz(it.value, "terms"));
+		while (value_iter_next(&t) && value_is_missing(title))
+			if (strcmp(value_str(value_map_getz(t.value, "slug"), NULL), text) == 0)
+				title = value_map_getz(t.value, "title");
+	}
+	struct strbuf s = STRBUF_INIT;
+	vb_map_begin(out);
+	vb_keyz(out, "id");
+	strbuf_addf(&s, "%s::%s", taxonomy.ptr, text);
+	vb_str(out, s.ptr, s.len);
+	vb_keyz(out, "title");
+	if (value_is_missing(title))
+		vb_strz(out, text);
+	else
+		vb_value(out, title);
+	vb_keyz(out, "slug");
+	vb_strz(out, text);
+	/* Term routes are fixed: /{taxonomy with - for _}/{slug}. */
+	strbuf_reset(&s);
+	strbuf_addch(&s, '/');
+	for (const char *p = taxonomy.ptr; *p; p++)
+		strbuf_addch(&s, *p == '_' ? '-' : *p);
+	strbuf_addf(&s, "/%s", text);
+	vb_keyz(out, "url");
+	vb_str(out, s.ptr, s.len);
+	vb_keyz(out, "permalink");
+	marked(out, URL_MARK_SITE, s.ptr);
+	strbuf_reset(&s);
+	strbuf_addf(&s, "taxonomies/%s/terms/%s", taxonomy.ptr, text);
+	vb_keyz(out, "api_url");
+	marked(out, URL_MARK_API, s.ptr);
+	vb_map_end(out);
+	strbuf_release(&s);
+	strbuf_release(&taxonomy);
+	return true;
+}
+
+static bool write_user_ref(const struct augment_ctx *ctx, value_t id, struct value_builder *out)
+{
+	struct strbuf want = STRBUF_INIT;
+	scalar_text(id, &want);
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(vb_result(&ctx->idx->extras), "users"));
+	bool found = false;
+	while (!found && value_iter_next(&it)) {
+		struct strbuf have = STRBUF_INIT;
+		scalar_text(value_map_getz(it.value, "id"), &have);
+		found = strcmp(strbuf_str(&have), strbuf_str(&want)) == 0;
+		strbuf_release(&have);
+	}
+	if (found) {
+		vb_map_begin(out);
+		vb_keyz(out, "id");
+		vb_value(out, value_map_getz(it.value, "id"));
+		vb_keyz(out, "name");
+		vb_value(out, value_map_getz(it.value, "name"));
+		vb_keyz(out, "email");
+		vb_value(out, value_map_getz(it.value, "email"));
+		vb_keyz(out, "api_url");
+		struct strbuf api = STRBUF_INIT;
+		strbuf_addf(&api, "users/%s", strbuf_str(&want));
+		marked(out, URL_MARK_API, api.ptr);
+		strbuf_release(&api);
+		vb_map_end(out);
+	}
+	strbuf_release(&want);
+	return found;
+}
+
+enum relation { REL_ENTRIES, REL_TERMS, REL_USERS };
+
+static bool write_ref(const struct augment_ctx *ctx, enum relation rel, value_t v, value_t field,
+                      struct value_builder *out)
+{
+	switch (rel) {
+	case REL_ENTRIES: return write_entry_ref(ctx, v, out);
+	case REL_TERMS: return write_term_ref(ctx, v, field, out);
+	case REL_USERS: return write_user_ref(ctx, v, out);
+	}
+	return false;
+}
+
+/* A list of short objects, or one (or null) when max_items is 1; missing
+ * and unpublished items are left out. */
+static void relation_value(const struct augment_ctx *ctx, enum relation rel, value_t v,
+                           value_t field, struct value_builder *out)
+{
+	bool single = value_int(value_map_getz(field, "max_items")) == 1;
+	if (single) {
+		value_t first = value_type(v) == VALUE_ARRAY ? value_array_get(v, 0) : v;
+		if (value_is_null(first) || !write_ref(ctx, rel, first, field, out))
+			vb_null(out);
+		return;
+	}
+	vb_array_begin(out);
+	if (value_type(v) == VALUE_ARRAY) {
+		struct value_iter it;
+		value_iter_init(&it, v);
+		while (value_iter_next(&it))
+			write_ref(ctx, rel, it.value, field, out);
+	} else if (!value_is_null(v)) {
+		write_ref(ctx, rel, v, field, out);
+	}
+	vb_array_end(out);
+}
+
+void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,
+                   struct value_builder *out)
+{
+	if (value_is_missing(field)) {
+		if (strcmp(key, "content") == 0 && value_type(v) == VALUE_STRING)
+			markdown_value(v, field, out);
+		else
+			vb_value(out, v);
+		return;
+	}
+	const char *type = field_type(field);
+	if (strcmp(type, "markdown") == 0)
+		markdown_value(v, field, out);
+	else if (strcmp(type, "toggle") == 0)
+		vb_bool(out, truthy(v));
+	else if (strcmp(type, "integer") == 0)
+		number_value(v, true, out);
+	else if (strcmp(type, "float") == 0)
+		number_value(v, false, out);
+	else if (strcmp(type, "date") == 0 && !value_is_null(v))
+		date_value(v, out);
+	else if (strcmp(type, "select") == 0 || strcmp(type, "radio") == 0 ||
+	         strcmp(type, "button_group") == 0 || strcmp(type, "checkboxes") == 0)
+		options_value(v, field, out);
+	else if (strcmp(type, "entries") == 0)
+		relation_value(ctx, REL_ENTRIES, v, field, out);
+	else if (strcmp(type, "terms") == 0)
+		relation_value(ctx, REL_TERMS, v, field, out);
+	else if (strcmp(type, "users") == 0)
+		relation_value(ctx, REL_USERS, v, field, out);
 	else
 		vb_value(out, v);
 }

@@ -3,6 +3,7 @@
 
 #include "site/blueprints.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,4 +168,104 @@ int blueprint_fields(struct site_index *idx, const char *rel, struct value_build
 	vb_map_end(out);
 	vb_release(&bp);
 	return rc;
+}
+
+/* --- a collection's blueprints --- */
+
+/* Statamic picks the default blueprint by `order`, then title. */
+static int compare_blueprints(const void *a, const void *b)
+{
+	const struct blueprint *x = a, *y = b;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->title, y->title);
+}
+
+static void load_blueprint(struct site_index *idx, struct collection_info *c, const char *rel,
+                           const char *file_name)
+{
+	struct value_builder raw = VALUE_BUILDER_INIT;
+	if (index_read_file(idx, rel, &raw) != 0) {
+		vb_release(&raw);
+		return;
+	}
+	value_t b = vb_result(&raw);
+	c->blueprints = xrealloc(c->blueprints, (c->nblueprints + 1) * sizeof *c->blueprints);
+	struct blueprint *bp = &c->blueprints[c->nblueprints++];
+	memset(bp, 0, sizeof *bp);
+	bp->handle = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	const char *title = value_str(value_map_getz(b, "title"), NULL);
+	bp->title = xstrdup(*title ? title : bp->handle);
+	bp->hidden = value_bool(value_map_getz(b, "hide"));
+	value_t order = value_map_getz(b, "order");
+	bp->order = value_type(order) == VALUE_INT ? (long)value_int(order) : LONG_MAX;
+	bp->fields = (struct value_builder)VALUE_BUILDER_INIT;
+	blueprint_fields(idx, rel, &bp->fields);
+	vb_release(&raw);
+}
+
+void collection_blueprints_load(struct site_index *idx)
+{
+	for (size_t ci = 0; ci < idx->ncollections; ci++) {
+		struct collection_info *c = &idx->collections[ci];
+		struct strbuf dir_rel = STRBUF_INIT;
+		strbuf_addf(&dir_rel, "resources/blueprints/collections/%s", c->handle);
+		char *dir = index_join(idx->root, dir_rel.ptr);
+		size_t n;
+		char **names = index_list_dir(dir, ".yaml", &n);
+		for (size_t i = 0; i < n; i++) {
+			char *rel = index_join(dir_rel.ptr, names[i]);
+			load_blueprint(idx, c, rel, names[i]);
+			free(rel);
+		}
+		if (c->nblueprints > 1)
+			qsort(c->blueprints, c->nblueprints, sizeof *c->blueprints, compare_blueprints);
+		index_free_names(names, n);
+		free(dir);
+		strbuf_release(&dir_rel);
+	}
+}
+
+static const struct blueprint *blueprint_named(const struct collection_info *c, const char *name)
+{
+	for (size_t i = 0; i < c->nblueprints; i++)
+		if (strcmp(c->blueprints[i].handle, name) == 0)
+			return &c->blueprints[i];
+	return NULL;
+}
+
+/* Laravel's Str::singular for the regular English plurals blueprints use
+ * ("posts", "categories", "analyses" keep their stem). */
+static char *singular(const char *word)
+{
+	size_t n = strlen(word);
+	if (n > 3 && strcmp(word + n - 3, "ies") == 0) {
+		char *s = xmalloc(n);
+		memcpy(s, word, n - 3);
+		strcpy(s + n - 3, "y");
+		return s;
+	}
+	if (n > 1 && word[n - 1] == 's' && word[n - 2] != 's')
+		return xstrndup(word, n - 1);
+	return xstrdup(word);
+}
+
+const struct blueprint *entry_blueprint(const struct site_index *idx, const struct entry *e)
+{
+	const struct collection_info *c = &idx->collections[e->collection];
+	value_t named = entry_field(idx, e, "blueprint");
+	if (value_type(named) == VALUE_STRING) {
+		const struct blueprint *bp = blueprint_named(c, value_str(named, NULL));
+		if (bp)
+			return bp;
+		char *one = singular(value_str(named, NULL));
+		bp = blueprint_named(c, one);
+		free(one);
+		if (bp)
+			return bp;
+	}
+	for (size_t i = 0; i < c->nblueprints; i++)
+		if (!c->blueprints[i].hidden)
+			return &c->blueprints[i];
+	return c->nblueprints ? &c->blueprints[0] : NULL;
 }

@@ -355,6 +355,7 @@ struct site_index *site_index_load(const struct config *cfg)
 	idx->root = xstrdup(cfg->content_root ? cfg->content_root : ".");
 	load_sites(idx, cfg);
 	load_collections(idx);
+	collection_blueprints_load(idx);
 	entries_load(idx);
 	trees_load(idx);
 	load_extras(idx);
@@ -377,6 +378,12 @@ static void free_collection(struct collection_info *c)
 	free(c->title);
 	free(c->mount);
 	vb_release(&c->settings);
+	for (size_t i = 0; i < c->nblueprints; i++) {
+		free(c->blueprints[i].handle);
+		free(c->blueprints[i].title);
+		vb_release(&c->blueprints[i].fields);
+	}
+	free(c->blueprints);
 }
 
 void site_index_free(struct site_index *idx)

@@ -27,6 +27,15 @@ struct site_info {
 	char *url;          /* owned: as configured, trailing '/' trimmed except "/" */
 };
 
+/* One blueprint of a collection (content-format.md §13). */
+struct blueprint {
+	char *handle;              /* owned: the file name */
+	char *title;               /* owned */
+	bool hidden;               /* `hide: true`: never chosen by default */
+	long order;                /* `order`, LONG_MAX when absent */
+	struct value_builder fields; /* owned: handle -> field config, in order */
+};
+
 struct collection_info {
 	char *handle;          /* owned: the file name */
 	char *title;           /* owned: `title`, else the handle with its first letter upper-cased */
@@ -40,6 +49,8 @@ struct collection_info {
 	bool past_private;     /* date_behavior.past is private: past entries are expired */
 	struct entry **entries; /* owned array (the entries are the index's), sorted by path */
 	size_t nentries;
+	struct blueprint *blueprints; /* owned, sorted for the default choice */
+	size_t nblueprints;
 };
 
 enum entry_status { ENTRY_PUBLISHED, ENTRY_DRAFT, ENTRY_SCHEDULED, ENTRY_EXPIRED };
@@ -109,6 +120,12 @@ const struct entry *site_index_entry(const struct site_index *idx, const char *i
  * its origin's (recursively), else the collection's `inject`; missing
  * when none has it. `published` is never inherited. */
 value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key);
+
+/* The blueprint an entry uses: its own or its origin's `blueprint` (the
+ * exact handle, then its singular), else the collection's first visible
+ * one; NULL when the collection has none (Statamic's built-in fallback:
+ * a markdown `content`). */
+const struct blueprint *entry_blueprint(const struct site_index *idx, const struct entry *e);
 
 /* The entry's status at time now (draft, scheduled, expired, published). */
 enum entry_status entry_status(const struct site_index *idx, const struct entry *e,

@@ -27,6 +27,9 @@ int index_read_file(struct site_index *idx, const char *rel, struct value_builde
 char **index_list_dir(const char *dir, const char *suffix, size_t *count);
 void index_free_names(char **names, size_t count);
 
+/* Reads each collection's blueprints (blueprints.c). */
+void collection_blueprints_load(struct site_index *idx);
+
 /* Reads every collection's entries (entries.c); entries_free undoes it. */
 void entries_load(struct site_index *idx);
 void entries_free(struct site_index *idx);

@@ -117,24 +117,61 @@ static void collect_keys(value_t map, char ***keys, size_t *n)
 	}
 }
 
+/* Keys the API computes for every entry; a blueprint field of the same
+ * name adds no data key. */
+static bool computed_key(const char *key, size_t len)
+{
+	static const char *const names[] = {"id", "slug", "date", "parent"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == len && memcmp(names[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+static void collect_field_keys(value_t fields, char ***keys, size_t *n)
+{
+	struct value_builder filtered = VALUE_BUILDER_INIT;
+	struct value_iter it;
+	vb_map_begin(&filtered);
+	value_iter_init(&it, fields);
+	while (value_iter_next(&it)) {
+		if (computed_key(it.key, it.key_len))
+			continue;
+		vb_key(&filtered, it.key, it.key_len);
+		vb_null(&filtered);
+	}
+	vb_map_end(&filtered);
+	collect_keys(vb_result(&filtered), keys, n);
+	vb_release(&filtered);
+}
+
 /* The entry's values as a request sees them: its own over its origins'
- * over the collection's inject, augmented, one map with sorted keys. */
-static void resolved_data(const struct site_index *idx, const struct entry *e,
+ * over the collection's inject, plus every field of its blueprint (its
+ * default, or null), augmented, one map with sorted keys. */
+static void resolved_data(const struct augment_ctx *ctx, const struct entry *e,
                           struct value_builder *out)
 {
+	const struct site_index *idx = ctx->idx;
 	char **keys = NULL;
 	size_t n = 0;
 	for (const struct entry *x = e; x; x = x->origin)
 		collect_keys(vb_result(&x->own), &keys, &n);
 	const struct collection_info *c = &idx->collections[e->collection];
 	collect_keys(value_map_getz(vb_result(&c->settings), "inject"), &keys, &n);
+	const struct blueprint *bp = entry_blueprint(idx, e);
+	value_t fields = bp ? vb_result(&bp->fields) : VALUE_MISSING;
+	collect_field_keys(fields, &keys, &n);
 	if (n > 1)
 		qsort(keys, n, sizeof *keys, compare_keys);
 	vb_reset(out);
 	vb_map_begin(out);
 	for (size_t i = 0; i < n; i++) {
+		value_t field = value_map_getz(fields, keys[i]);
+		value_t v = entry_field(idx, e, keys[i]);
+		if (value_is_missing(v))
+			v = value_map_getz(field, "default");
 		vb_keyz(out, keys[i]);
-		augment_field(keys[i], entry_field(idx, e, keys[i]), out);
+		augment_field(ctx, keys[i], v, field, out);
 		free(keys[i]);
 	}
 	vb_map_end(out);
@@ -149,10 +186,11 @@ static uint32_t entry_number_or_none(const struct site_index *idx, const struct 
 static void write_entries(const struct site_index *idx, struct rec_entry *recs, struct strbuf *blob)
 {
 	struct value_builder data = VALUE_BUILDER_INIT;
+	struct augment_ctx ctx = {idx, (long long)time(NULL)};
 	for (size_t i = 0; i < idx->nentries; i++) {
 		const struct entry *e = &idx->entries[i];
 		struct rec_entry *r = &recs[i];
-		resolved_data(idx, e, &data);
+		resolved_data(&ctx, e, &data);
 		*r = (struct rec_entry){
 			.id = put_string(blob, e->id),
 			.path = put_string(blob, e->path),

@@ -110,6 +110,7 @@ int main(void)
 	suite_markdown();
 	suite_watch();
 	suite_extras();
+	suite_augment();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -121,6 +121,23 @@ static void test_packed_values(void)
 	vb_release(&b);
 }
 
+static void test_url_marks(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_bases(&w, "https://x.example", "https://x.example/api");
+	jsonw_array_begin(&w);
+	jsonw_stringz(&w, "\x01/blog/a");
+	jsonw_stringz(&w, "\x02" "collections/blog/entries/1");
+	jsonw_stringz(&w, "plain");
+	jsonw_array_end(&w);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), "[\"https:\\/\\/x.example\\/blog\\/a\","
+	                                         "\"https:\\/\\/x.example\\/api\\/collections\\/blog\\/entries\\/1\","
+	                                         "\"plain\"]");
+	strbuf_release(&out);
+}
+
 void suite_jsonw(void)
 {
 	CU_pSuite s = unit_add_suite("jsonw");
@@ -129,4 +146,5 @@ void suite_jsonw(void)
 	unit_add_test(s, "doubles", test_doubles);
 	unit_add_test(s, "structure and commas", test_structure_and_commas);
 	unit_add_test(s, "packed values", test_packed_values);
+	unit_add_test(s, "marked URLs", test_url_marks);
 }

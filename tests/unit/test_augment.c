@@ -1,0 +1,113 @@
+/* Unit tests: blueprints and augmentation, through the fixture's blog
+ * blueprint, the snapshot and jsonw's URL completion. */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "jsonw.h"
+#include "site/snapshot.h"
+#include "unit.h"
+
+/* The delivered data of one fixture entry as JSON. */
+static char *entry_json(const char *id)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(FIXTURES_DIR "/site");
+	struct site_index *idx = site_index_load(&cfg);
+	struct strbuf bytes = STRBUF_INIT;
+	snapshot_write(idx, 1, &bytes);
+	site_index_free(idx);
+	config_free(&cfg);
+	size_t len;
+	char *data = strbuf_detach(&bytes, &len);
+	char err[SNAP_ERR_LEN];
+	struct snapshot *s = snapshot_from_bytes(data, len, err);
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_bases(&w, "http://h", "http://h/api");
+	jsonw_value(&w, snap_entry_at(s, snap_entry_find(s, id)).data);
+	snapshot_close(s);
+	return strbuf_detach(&out, NULL);
+}
+
+static void test_every_supported_type(void)
+{
+	char *json = entry_json("1f2e3d4c-0000-4000-8000-000000000003");
+	CU_ASSERT_STRING_EQUAL(json,
+		"{\"author\":\"The Team\","
+		"\"category\":{\"value\":\"tech\",\"label\":\"Technology\",\"key\":\"tech\"},"
+		"\"content\":\"<p>Line one\\nline two<\\/p>\\n\","
+		"\"featured\":true,\"layout\":\"post\",\"mood\":\"calm\","
+		"\"published_on\":\"2024-02-01T14:30:00.000000Z\",\"rating\":4,"
+		"\"related\":{\"id\":\"1f2e3d4c-0000-4000-8000-000000000001\",\"title\":\"Hello World\","
+		"\"url\":\"\\/blog\\/2024\\/hello-world\",\"permalink\":\"http:\\/\\/h\\/blog\\/2024\\/hello-world\","
+		"\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/blog\\/entries\\/1f2e3d4c-0000-4000-8000-000000000001\"},"
+		"\"reviewer\":[{\"id\":\"user-ada\",\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\","
+		"\"api_url\":\"http:\\/\\/h\\/api\\/users\\/user-ada\"}],"
+		"\"sizes\":[{\"key\":\"s\",\"value\":\"s\",\"label\":\"Small\"},"
+		"{\"key\":\"m\",\"value\":\"m\",\"label\":\"Medium\"}],"
+		"\"tags\":[{\"id\":\"tags::news\",\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/tags\\/news\","
+		"\"permalink\":\"http:\\/\\/h\\/tags\\/news\",\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],"
+		"\"title\":\"Launch\"}");
+	free(json);
+}
+
+static void test_empty_fields(void)
+{
+	/* Fields the entry does not set: default, null, false, empty lists;
+	 * an unpublished related entry would be left out. */
+	char *json = entry_json("1f2e3d4c-0000-4000-8000-000000000002");
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"category\":null,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"featured\":false,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"mood\":\"calm\","));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"related\":null,\"reviewer\":[],\"sizes\":[],"));
+	/* automatic_line_breaks: false keeps soft breaks as newlines (above);
+	 * with no field, content uses Statamic's fallback (breaks on). */
+	free(json);
+	json = entry_json("about"); /* no blueprint, no body: as stored */
+	CU_ASSERT_STRING_EQUAL(json, "{\"title\":\"About\"}");
+	free(json);
+}
+
+static void test_blueprint_choice(void)
+{
+	struct config cfg;
+	char *dir = unit_tempdir();
+	unit_write_file(dir, "content/collections/posts.yaml", "title: Posts\n");
+	unit_write_file(dir, "content/collections/posts/a.md", "---\nid: a\nblueprint: posts\n---\n");
+	unit_write_file(dir, "content/collections/posts/b.md", "---\nid: b\n---\n");
+	unit_write_file(dir, "content/collections/posts/c.md", "---\nid: c\nblueprint: secret\n---\n");
+	unit_write_file(dir, "resources/blueprints/collections/posts/post.yaml",
+	                "title: Post\norder: 2\nfields:\n  - handle: x\n    field: {type: text}\n");
+	unit_write_file(dir, "resources/blueprints/collections/posts/article.yaml",
+	                "title: Article\norder: 1\nhide: true\nfields: []\n");
+	unit_write_file(dir, "resources/blueprints/collections/posts/secret.yaml",
+	                "title: Secret\norder: 3\nfields: []\n");
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(dir);
+	struct site_index *idx = site_index_load(&cfg);
+	/* "posts" falls back to its singular; no name: the first visible
+	 * blueprint by order; an exact name wins. */
+	CU_ASSERT_STRING_EQUAL(entry_blueprint(idx, site_index_entry(idx, "a"))->handle, "post");
+	CU_ASSERT_STRING_EQUAL(entry_blueprint(idx, site_index_entry(idx, "b"))->handle, "post");
+	CU_ASSERT_STRING_EQUAL(entry_blueprint(idx, site_index_entry(idx, "c"))->handle, "secret");
+	site_index_free(idx);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+void suite_augment(void)
+{
+	CU_pSuite s = unit_add_suite("blueprints and augmentation");
+	unit_add_test(s, "every supported type", test_every_supported_type);
+	unit_add_test(s, "empty fields", test_empty_fields);
+	unit_add_test(s, "blueprint choice", test_blueprint_choice);
+}
