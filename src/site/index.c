@@ -346,6 +346,7 @@ static void load_extras(struct site_index *idx)
 	globals_load(idx);
 	forms_load(idx);
 	users_load(idx);
+	assets_load(idx);
 	vb_map_end(&idx->extras);
 }
 
@@ -353,12 +354,14 @@ struct site_index *site_index_load(const struct config *cfg)
 {
 	struct site_index *idx = xcalloc(1, sizeof *idx);
 	idx->root = xstrdup(cfg->content_root ? cfg->content_root : ".");
+	idx->cfg = cfg;
 	load_sites(idx, cfg);
 	load_collections(idx);
 	collection_blueprints_load(idx);
 	entries_load(idx);
 	trees_load(idx);
 	load_extras(idx);
+	idx->cfg = NULL;
 	return idx;
 }
 

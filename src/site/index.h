@@ -86,6 +86,7 @@ struct problem {
 
 struct site_index {
 	char *root;                 /* owned: the site folder */
+	const struct config *cfg;   /* what it was loaded with; only valid while loading */
 	struct site_info *sites;    /* owned; the first is the default site */
 	size_t nsites;
 	bool multisite;             /* site folders are used on disk */

@@ -49,5 +49,7 @@ void navs_load(struct site_index *idx);
 void globals_load(struct site_index *idx);
 void forms_load(struct site_index *idx);
 void users_load(struct site_index *idx);
+/* "assets" (assets.c). */
+void assets_load(struct site_index *idx);
 
 #endif

@@ -103,8 +103,8 @@ struct snap_entry snap_entry_at(const struct snapshot *snap, uint32_t i);
 uint32_t snap_entry_find(const struct snapshot *snap, const char *id);
 
 /* The smaller kinds of content, as packed values: "taxonomies", "navs",
- * "globals", "forms", "users" (shapes in taxonomies.c, navs.c, globals.c
- * and people.c). Missing when the kind is unknown. */
+ * "globals", "forms", "users", "assets" (shapes in taxonomies.c, navs.c,
+ * globals.c, people.c and assets.c). Missing when the kind is unknown. */
 value_t snap_extras(const struct snapshot *snap, const char *kind);
 
 uint32_t snap_problem_count(const struct snapshot *snap);

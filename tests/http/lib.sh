@@ -56,6 +56,7 @@ site_ini() {
 	{
 		printf '[content]\nroot = %s\n[log]\ntarget = %s/worker.log\n[cache]\ndir = %s\n' \
 			"$SITE" "$T" "${CACHE:-$T/cache}"
+		printf '[disks.assets]\nroot = %s/public/assets\nurl = /assets\n' "$SITE"
 		cat
 	} | write_ini "$1"
 }

@@ -198,6 +198,39 @@ static void test_users(void)
 		CU_ASSERT_PTR_NULL(memmem(bytes.ptr, bytes.len, secrets[i], strlen(secrets[i])));
 }
 
+static void test_assets(void)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(FIXTURES_DIR "/site");
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strdup(FIXTURES_DIR "/site/public/assets"),
+	                                 strdup("/assets")};
+	struct site_index *idx = site_index_load(&cfg);
+	value_t containers = value_map_getz(vb_result(&idx->extras), "assets");
+	CU_ASSERT_EQUAL(value_count(containers), 1);
+	value_t c = value_array_get(containers, 0);
+	CU_ASSERT_STRING_EQUAL(str(c, "title"), "Site Assets");
+	CU_ASSERT_STRING_EQUAL(str(c, "url"), "/assets");
+	value_t files = value_map_getz(c, "files");
+	/* The symbolic link out of the disk is not listed. */
+	CU_ASSERT_EQUAL_FATAL(value_count(files), 2);
+	value_t dot = find(files, "path", "img/dot.gif");
+	CU_ASSERT_STRING_EQUAL(str(dot, "folder"), "img");
+	CU_ASSERT_STRING_EQUAL(str(dot, "extension"), "gif");
+	CU_ASSERT_STRING_EQUAL(str(value_map_getz(dot, "data"), "alt"), "A dot");
+	CU_ASSERT_EQUAL(value_int(value_map_getz(dot, "size")), 14); /* the file's, not .meta's */
+	CU_ASSERT_STRING_EQUAL(str(dot, "mime_type"), "image/gif");
+	value_t readme = find(files, "path", "readme.txt");
+	CU_ASSERT_STRING_EQUAL(str(readme, "folder"), "/");
+	CU_ASSERT_EQUAL(value_count(value_map_getz(readme, "data")), 0);
+	CU_ASSERT_EQUAL(site_index_errors(idx), 0);
+	site_index_free(idx);
+	config_free(&cfg);
+}
+
 static void test_close(void)
 {
 	snapshot_close(snap);
@@ -215,5 +248,6 @@ void suite_extras(void)
 	unit_add_test(s, "globals in the set file", test_globals_single_site_data);
 	unit_add_test(s, "forms", test_forms);
 	unit_add_test(s, "users", test_users);
+	unit_add_test(s, "assets", test_assets);
 	unit_add_test(s, "close", test_close);
 }
