@@ -5,6 +5,7 @@
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "site/snapshot.h"
@@ -200,14 +201,23 @@ static void test_users(void)
 
 static void test_assets(void)
 {
+	/* The disk: the fixture's files plus a link out of it (made here: a
+	 * distribution tarball would turn a committed link into a copy). */
+	char *disk = unit_tempdir();
+	char path[512];
+	unit_write_file(disk, "readme.txt", "hello\n");
+	unit_write_file(disk, "img/dot.gif", "not really a gif");
+	unit_write_file(disk, "img/.meta/dot.gif.yaml",
+	                "data:\n  alt: 'A dot'\nsize: 999\nwidth: 1\nheight: 1\nmime_type: image/gif\n");
+	snprintf(path, sizeof path, "%s/escape.txt", disk);
+	CU_ASSERT_EQUAL(symlink("/etc/passwd", path), 0);
 	struct config cfg;
 	config_init_defaults(&cfg);
 	free(cfg.content_root);
 	cfg.content_root = strdup(FIXTURES_DIR "/site");
 	cfg.disks = calloc(1, sizeof *cfg.disks);
 	cfg.ndisks = 1;
-	cfg.disks[0] = (struct disk_def){strdup("assets"), strdup(FIXTURES_DIR "/site/public/assets"),
-	                                 strdup("/assets")};
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strdup(disk), strdup("/assets")};
 	struct site_index *idx = site_index_load(&cfg);
 	value_t containers = value_map_getz(vb_result(&idx->extras), "assets");
 	CU_ASSERT_EQUAL(value_count(containers), 1);
@@ -221,7 +231,7 @@ static void test_assets(void)
 	CU_ASSERT_STRING_EQUAL(str(dot, "folder"), "img");
 	CU_ASSERT_STRING_EQUAL(str(dot, "extension"), "gif");
 	CU_ASSERT_STRING_EQUAL(str(value_map_getz(dot, "data"), "alt"), "A dot");
-	CU_ASSERT_EQUAL(value_int(value_map_getz(dot, "size")), 14); /* the file's, not .meta's */
+	CU_ASSERT_EQUAL(value_int(value_map_getz(dot, "size")), 16); /* the file's, not .meta's */
 	CU_ASSERT_STRING_EQUAL(str(dot, "mime_type"), "image/gif");
 	value_t readme = find(files, "path", "readme.txt");
 	CU_ASSERT_STRING_EQUAL(str(readme, "folder"), "/");
@@ -229,6 +239,8 @@ static void test_assets(void)
 	CU_ASSERT_EQUAL(site_index_errors(idx), 0);
 	site_index_free(idx);
 	config_free(&cfg);
+	unit_rmtree(disk);
+	free(disk);
 }
 
 static void test_close(void)
