@@ -362,7 +362,10 @@ static bool write_user_ref(const struct augment_ctx *ctx, value_t id, struct val
 	return found;
 }
 
-enum relation { REL_ENTRIES, REL_TERMS, REL_USERS };
+enum relation { REL_ENTRIES, REL_TERMS, REL_USERS, REL_ASSETS };
+
+static bool write_asset_ref(const struct augment_ctx *ctx, value_t v, value_t field,
+                            struct value_builder *out);
 
 static bool write_ref(const struct augment_ctx *ctx, enum relation rel, value_t v, value_t field,
                       struct value_builder *out)
@@ -371,6 +374,7 @@ static bool write_ref(const struct augment_ctx *ctx, enum relation rel, value_t 
 	case REL_ENTRIES: return write_entry_ref(ctx, v, out);
 	case REL_TERMS: return write_term_ref(ctx, v, field, out);
 	case REL_USERS: return write_user_ref(ctx, v, out);
+	case REL_ASSETS: return write_asset_ref(ctx, v, field, out);
 	}
 	return false;
 }
@@ -380,7 +384,8 @@ static bool write_ref(const struct augment_ctx *ctx, enum relation rel, value_t 
 static void relation_value(const struct augment_ctx *ctx, enum relation rel, value_t v,
                            value_t field, struct value_builder *out)
 {
-	bool single = value_int(value_map_getz(field, "max_items")) == 1;
+	bool single = value_int(value_map_getz(field, "max_items")) == 1 ||
+	              value_int(value_map_getz(field, "max_files")) == 1;
 	if (single) {
 		value_t first = value_type(v) == VALUE_ARRAY ? value_array_get(v, 0) : v;
 		if (value_is_null(first) || !write_ref(ctx, rel, first, field, out))
@@ -397,6 +402,227 @@ static void relation_value(const struct augment_ctx *ctx, enum relation rel, val
 		write_ref(ctx, rel, v, field, out);
 	}
 	vb_array_end(out);
+}
+
+/* --- assets and links --- */
+
+static value_t container_named(const struct augment_ctx *ctx, const char *handle)
+{
+	struct value_iter it;
+	value_t all = value_map_getz(vb_result(&ctx->idx->extras), "assets");
+	value_iter_init(&it, all);
+	while (value_iter_next(&it))
+		if (!*handle || strcmp(value_str(value_map_getz(it.value, "handle"), NULL), handle) == 0)
+			return it.value;
+	return VALUE_MISSING;
+}
+
+/* {id, url, permalink, api_url, alt} of an asset of the field's container
+ * (or the only one); false when the file is not there. */
+static bool write_asset_ref(const struct augment_ctx *ctx, value_t v, value_t field,
+                            struct value_builder *out)
+{
+	const char *path = value_str(v, NULL);
+	value_t container = container_named(ctx, value_str(value_map_getz(field, "container"), NULL));
+	if (!*path || value_is_missing(container))
+		return false;
+	value_t file = VALUE_MISSING;
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(container, "files"));
+	while (value_is_missing(file) && value_iter_next(&it))
+		if (strcmp(value_str(value_map_getz(it.value, "path"), NULL), path) == 0)
+			file = it.value;
+	if (value_is_missing(file))
+		return false;
+	const char *handle = value_str(value_map_getz(container, "handle"), NULL);
+	value_t base = value_map_getz(container, "url");
+	struct strbuf s = STRBUF_INIT;
+	vb_map_begin(out);
+	vb_keyz(out, "id");
+	strbuf_addf(&s, "%s::%s", handle, path);
+	vb_str(out, s.ptr, s.len);
+	strbuf_reset(&s);
+	if (value_type(base) == VALUE_STRING)
+		strbuf_addf(&s, "%s/%s", strcmp(value_str(base, NULL), "/") == 0 ? "" : value_str(base, NULL),
+		            path);
+	vb_keyz(out, "url");
+	if (s.len)
+		vb_str(out, s.ptr, s.len);
+	else
+		vb_null(out);
+	vb_keyz(out, "permalink");
+	if (s.len)
+		marked(out, URL_MARK_SITE, s.ptr);
+	else
+		vb_null(out);
+	strbuf_reset(&s);
+	strbuf_addf(&s, "assets/%s/%s", handle, path);
+	vb_keyz(out, "api_url");
+	marked(out, URL_MARK_API, s.ptr);
+	vb_keyz(out, "alt");
+	vb_value(out, value_map_getz(value_map_getz(file, "data"), "alt"));
+	vb_map_end(out);
+	strbuf_release(&s);
+	return true;
+}
+
+/* A link field: a URL as it is; entry::{id} the entry's url; asset::c::p
+ * the asset's url; @child cannot be known here (null). */
+static void link_value(const struct augment_ctx *ctx, value_t v, struct value_builder *out)
+{
+	const char *s = value_str(v, NULL);
+	if (strncmp(s, "entry::", 7) == 0) {
+		const struct entry *e = site_index_entry(ctx->idx, s + 7);
+		if (e && e->uri) {
+			struct strbuf url = STRBUF_INIT;
+			site_url(ctx->idx, e->site, e->uri, &url);
+			vb_str(out, url.ptr, url.len);
+			strbuf_release(&url);
+		} else {
+			vb_null(out);
+		}
+	} else if (strncmp(s, "asset::", 7) == 0) {
+		const char *sep = strstr(s + 7, "::");
+		struct value_builder ref = VALUE_BUILDER_INIT;
+		struct value_builder field = VALUE_BUILDER_INIT;
+		bool found = false;
+		if (sep) {
+			vb_map_begin(&field);
+			vb_keyz(&field, "container");
+			vb_str(&field, s + 7, (size_t)(sep - s - 7));
+			vb_map_end(&field);
+			struct value_builder path = VALUE_BUILDER_INIT;
+			vb_strz(&path, sep + 2);
+			found = write_asset_ref(ctx, vb_result(&path), vb_result(&field), &ref);
+			vb_release(&path);
+		}
+		if (found)
+			vb_value(out, value_map_getz(vb_result(&ref), "url"));
+		else
+			vb_null(out);
+		vb_release(&ref);
+		vb_release(&field);
+	} else if (strcmp(s, "@child") == 0) {
+		vb_null(out);
+	} else {
+		vb_value(out, v);
+	}
+}
+
+/* --- nested fields: replicator, grid, group --- */
+
+/* The config of handle in a list of {handle, field} items (inline
+ * definitions; imports inside nested lists are not followed yet). */
+static value_t nested_field(value_t items, const char *handle, size_t len)
+{
+	struct value_iter it;
+	value_iter_init(&it, items);
+	while (value_iter_next(&it)) {
+		size_t n;
+		const char *h = value_str(value_map_getz(it.value, "handle"), &n);
+		if (n == len && memcmp(h, handle, len) == 0)
+			return value_map_getz(it.value, "field");
+	}
+	return VALUE_MISSING;
+}
+
+/* Writes the fields of a row or set: every configured field (its value or
+ * null), then stored keys the config lacks, except `skip` keys. */
+static void nested_values(const struct augment_ctx *ctx, value_t items, value_t values,
+                          const char *const *skip, struct value_builder *out)
+{
+	struct value_iter it;
+	value_iter_init(&it, items);
+	while (value_iter_next(&it)) {
+		size_t len;
+		const char *h = value_str(value_map_getz(it.value, "handle"), &len);
+		if (!len)
+			continue;
+		char *key = xstrndup(h, len);
+		vb_key(out, h, len);
+		augment_field(ctx, key, value_map_get(values, h, len), value_map_getz(it.value, "field"),
+		              out);
+		free(key);
+	}
+	value_iter_init(&it, values);
+	while (value_iter_next(&it)) {
+		bool skipped = !value_is_missing(nested_field(items, it.key, it.key_len));
+		for (size_t i = 0; skip[i] && !skipped; i++)
+			skipped = strlen(skip[i]) == it.key_len && memcmp(skip[i], it.key, it.key_len) == 0;
+		if (skipped)
+			continue;
+		vb_key(out, it.key, it.key_len);
+		vb_value(out, it.value);
+	}
+}
+
+/* A replicator set's fields: sets: {handle: {fields}} or, since v5,
+ * sets: {group: {sets: {handle: {fields}}}}. */
+static value_t set_fields(value_t sets, const char *type, size_t len)
+{
+	value_t set = value_map_get(sets, type, len);
+	if (!value_is_missing(set))
+		return value_map_getz(set, "fields");
+	struct value_iter it;
+	value_iter_init(&it, sets);
+	while (value_iter_next(&it)) {
+		set = value_map_get(value_map_getz(it.value, "sets"), type, len);
+		if (!value_is_missing(set))
+			return value_map_getz(set, "fields");
+	}
+	return VALUE_MISSING;
+}
+
+static void replicator_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                             struct value_builder *out)
+{
+	static const char *const skip[] = {"id", "type", "enabled", NULL};
+	vb_array_begin(out);
+	struct value_iter it;
+	value_iter_init(&it, v);
+	while (value_iter_next(&it)) {
+		if (value_type(value_map_getz(it.value, "enabled")) == VALUE_FALSE)
+			continue; /* disabled sets are not delivered */
+		size_t len;
+		const char *type = value_str(value_map_getz(it.value, "type"), &len);
+		vb_map_begin(out);
+		nested_values(ctx, set_fields(value_map_getz(field, "sets"), type, len), it.value, skip,
+		              out);
+		vb_keyz(out, "id");
+		vb_value(out, value_map_getz(it.value, "id"));
+		vb_keyz(out, "type");
+		vb_str(out, type, len);
+		vb_map_end(out);
+	}
+	vb_array_end(out);
+}
+
+static void grid_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                       struct value_builder *out)
+{
+	static const char *const skip[] = {"id", NULL};
+	vb_array_begin(out);
+	struct value_iter it;
+	value_iter_init(&it, v);
+	while (value_iter_next(&it)) {
+		vb_map_begin(out);
+		nested_values(ctx, value_map_getz(field, "fields"), it.value, skip, out);
+		if (!value_is_missing(value_map_getz(it.value, "id"))) {
+			vb_keyz(out, "id");
+			vb_value(out, value_map_getz(it.value, "id"));
+		}
+		vb_map_end(out);
+	}
+	vb_array_end(out);
+}
+
+static void group_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                        struct value_builder *out)
+{
+	static const char *const skip[] = {NULL};
+	vb_map_begin(out);
+	nested_values(ctx, value_map_getz(field, "fields"), v, skip, out);
+	vb_map_end(out);
 }
 
 void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,
@@ -429,6 +655,16 @@ void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, va
 		relation_value(ctx, REL_TERMS, v, field, out);
 	else if (strcmp(type, "users") == 0)
 		relation_value(ctx, REL_USERS, v, field, out);
+	else if (strcmp(type, "assets") == 0)
+		relation_value(ctx, REL_ASSETS, v, field, out);
+	else if (strcmp(type, "link") == 0 && value_type(v) == VALUE_STRING)
+		link_value(ctx, v, out);
+	else if (strcmp(type, "replicator") == 0 && value_type(v) == VALUE_ARRAY)
+		replicator_value(ctx, v, field, out);
+	else if (strcmp(type, "grid") == 0 && value_type(v) == VALUE_ARRAY)
+		grid_value(ctx, v, field, out);
+	else if (strcmp(type, "group") == 0 && value_type(v) == VALUE_MAP)
+		group_value(ctx, v, field, out);
 	else
 		vb_value(out, v);
 }

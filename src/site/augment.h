@@ -8,10 +8,13 @@
  *   of {key, value, label} when several may be chosen);
  *   entries -> {id, title, url, permalink, api_url} of published entries,
  *   terms -> {id, title, slug, url, permalink, api_url},
- *   users -> {id, name, email, api_url}; one object instead of a list when
- *   max_items is 1.
- * Other types (text, bard, replicator, grid, group, assets, ...) are
- * delivered as stored for now. A value without a field follows Statamic's
+ *   users -> {id, name, email, api_url}, assets -> {id, url, permalink,
+ *   api_url, alt}; one object instead of a list when max_items (max_files)
+ *   is 1;
+ *   link -> a URL (entry::id and asset::container::path resolved);
+ *   replicator -> its enabled sets, each {fields..., id, type}; grid -> its
+ *   rows; group -> its map; their fields augmented by their own config.
+ * Other types (text, bard, ...) are delivered as stored for now. A value without a field follows Statamic's
  * fallback blueprint: `content` is markdown.
  *
  * Absolute URLs depend on the request (or base_url), so they are stored

@@ -18,6 +18,10 @@ static char *entry_json(const char *id)
 	config_init_defaults(&cfg);
 	free(cfg.content_root);
 	cfg.content_root = strdup(FIXTURES_DIR "/site");
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strdup(FIXTURES_DIR "/site/public/assets"),
+	                                 strdup("/assets")};
 	struct site_index *idx = site_index_load(&cfg);
 	struct strbuf bytes = STRBUF_INIT;
 	snapshot_write(idx, 1, &bytes);
@@ -40,33 +44,35 @@ static void test_every_supported_type(void)
 {
 	char *json = entry_json("1f2e3d4c-0000-4000-8000-000000000003");
 	CU_ASSERT_STRING_EQUAL(json,
-		"{\"author\":\"The Team\","
-		"\"category\":{\"value\":\"tech\",\"label\":\"Technology\",\"key\":\"tech\"},"
-		"\"content\":\"<p>Line one\\nline two<\\/p>\\n\","
-		"\"featured\":true,\"layout\":\"post\",\"mood\":\"calm\","
-		"\"published_on\":\"2024-02-01T14:30:00.000000Z\",\"rating\":4,"
-		"\"related\":{\"id\":\"1f2e3d4c-0000-4000-8000-000000000001\",\"title\":\"Hello World\","
+		"{\"author\":\"The Team\",\"blocks\":[{\"body\":\"<p><em>hi<\\/em><\\/p>\\n\",\"id\":\"b1\","
+		"\"type\":\"text\"},{\"cite\":\"Ada\",\"id\":\"b3\",\"type\":\"quote\"}],\"category\":{\"value\":\"tech\","
+		"\"label\":\"Technology\",\"key\":\"tech\"},\"content\":\"<p>Line one\\nline two<\\/p>\\n\","
+		"\"cta\":\"\\/about\",\"featured\":true,\"hero\":{\"id\":\"assets::img\\/dot.gif\",\"url\":\"\\/assets\\/img\\/dot.gif\","
+		"\"permalink\":\"http:\\/\\/h\\/assets\\/img\\/dot.gif\",\"api_url\":\"http:\\/\\/h\\/api\\/assets\\/assets\\/img\\/dot.gif\","
+		"\"alt\":\"A dot\"},\"layout\":\"post\",\"mood\":\"calm\",\"published_on\":\"2024-02-01T14:30:00.000000Z\","
+		"\"rating\":4,\"related\":{\"id\":\"1f2e3d4c-0000-4000-8000-000000000001\",\"title\":\"Hello World\","
 		"\"url\":\"\\/blog\\/2024\\/hello-world\",\"permalink\":\"http:\\/\\/h\\/blog\\/2024\\/hello-world\","
 		"\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/blog\\/entries\\/1f2e3d4c-0000-4000-8000-000000000001\"},"
 		"\"reviewer\":[{\"id\":\"user-ada\",\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\","
-		"\"api_url\":\"http:\\/\\/h\\/api\\/users\\/user-ada\"}],"
-		"\"sizes\":[{\"key\":\"s\",\"value\":\"s\",\"label\":\"Small\"},"
-		"{\"key\":\"m\",\"value\":\"m\",\"label\":\"Medium\"}],"
-		"\"tags\":[{\"id\":\"tags::news\",\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/tags\\/news\","
-		"\"permalink\":\"http:\\/\\/h\\/tags\\/news\",\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],"
-		"\"title\":\"Launch\"}");
+		"\"api_url\":\"http:\\/\\/h\\/api\\/users\\/user-ada\"}],\"seo\":{\"noindex\":true},\"sizes\":[{\"key\":\"s\","
+		"\"value\":\"s\",\"label\":\"Small\"},{\"key\":\"m\",\"value\":\"m\",\"label\":\"Medium\"}],"
+		"\"specs\":[{\"weight\":12,\"id\":\"r1\"}],\"tags\":[{\"id\":\"tags::news\",\"title\":\"News\","
+		"\"slug\":\"news\",\"url\":\"\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/tags\\/news\","
+		"\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],\"title\":\"Launch\"}");
 	free(json);
 }
 
 static void test_empty_fields(void)
 {
 	/* Fields the entry does not set: default, null, false, empty lists;
-	 * an unpublished related entry would be left out. */
+	 * an unpublished related entry would be left out. The first entry
+	 * above shows disabled replicator sets left out, grid rows and groups
+	 * augmented by their own fields, links and assets resolved. */
 	char *json = entry_json("1f2e3d4c-0000-4000-8000-000000000002");
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"category\":null,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"featured\":false,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"mood\":\"calm\","));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"related\":null,\"reviewer\":[],\"sizes\":[],"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"related\":null,\"reviewer\":[],\"seo\":null,\"sizes\":[],"));
 	/* automatic_line_breaks: false keeps soft breaks as newlines (above);
 	 * with no field, content uses Statamic's fallback (breaks on). */
 	free(json);

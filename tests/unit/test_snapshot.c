@@ -78,19 +78,19 @@ static void test_entries(void)
 	CU_ASSERT_EQUAL(snap_entry_at(s, de.origin).number, snap_entry_find(s, "1f2e3d4c-0000-4000-8000-000000000001"));
 	/* Resolved once: own over origin over inject, plus the blueprint's
 	 * fields, keys in order. */
-	const char *keys[] = {"author", "category", "content", "featured", "layout", "mood",
-	                      "published_on", "rating", "related", "reviewer", "sizes", "tags",
-	                      "title"};
+	const char *keys[] = {"author", "blocks", "category", "content", "cta", "featured", "hero",
+	                      "layout", "mood", "published_on", "rating", "related", "reviewer",
+	                      "seo", "sizes", "specs", "tags", "title"};
 	struct value_iter it;
 	value_iter_init(&it, de.data);
 	size_t k = 0;
-	while (value_iter_next(&it) && k < 13) {
+	while (value_iter_next(&it) && k < 18) {
 		CU_ASSERT_EQUAL(strlen(keys[k]), it.key_len);
 		CU_ASSERT_EQUAL(strncmp(it.key, keys[k], it.key_len), 0);
 		k++;
 	}
-	CU_ASSERT_EQUAL(k, 13);
-	CU_ASSERT_EQUAL(value_count(de.data), 13);
+	CU_ASSERT_EQUAL(k, 18);
+	CU_ASSERT_EQUAL(value_count(de.data), 18);
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "title"), NULL), "Hallo Welt");
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "author"), NULL), "Ada");
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "layout"), NULL), "post");
