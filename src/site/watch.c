@@ -109,9 +109,16 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* Dot files are invisible to Statamic, except an asset disk's .meta
+ * folders, which hold the assets' data. */
+static bool visible(const char *name, bool disk)
+{
+	return name[0] != '.' || (disk && strcmp(name, ".meta") == 0);
+}
+
 /* Adds every visible file below abs (whose relative path is rel); a sum
  * does not depend on the order readdir lists files in. */
-static void sign_tree(const char *abs, const char *rel, uint64_t *sum, int depth)
+static void sign_tree(const char *abs, const char *rel, bool disk, uint64_t *sum, int depth)
 {
 	DIR *d = opendir(abs);
 	if (!d || depth > 32) {
@@ -121,7 +128,7 @@ static void sign_tree(const char *abs, const char *rel, uint64_t *sum, int depth
 	}
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
+		if (!visible(e->d_name, disk))
 			continue;
 		struct strbuf child = STRBUF_INIT, child_rel = STRBUF_INIT;
 		strbuf_addf(&child, "%s/%s", abs, e->d_name);
@@ -129,7 +136,7 @@ static void sign_tree(const char *abs, const char *rel, uint64_t *sum, int depth
 		struct stat st;
 		if (stat(child.ptr, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) {
-				sign_tree(child.ptr, child_rel.ptr, sum, depth + 1);
+				sign_tree(child.ptr, child_rel.ptr, disk, sum, depth + 1);
 			} else {
 				uint64_t h = hash_fnv1a(child_rel.ptr);
 				h ^= mix64((uint64_t)st.st_size);
@@ -144,14 +151,21 @@ static void sign_tree(const char *abs, const char *rel, uint64_t *sum, int depth
 	closedir(d);
 }
 
-uint64_t content_signature(const char *root)
+uint64_t content_signature(const struct config *cfg)
 {
 	uint64_t sum = 0x9e3779b97f4a7c15ULL;
 	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++) {
 		struct strbuf abs = STRBUF_INIT;
-		strbuf_addf(&abs, "%s/%s", root, watched_tops[i]);
-		sign_tree(abs.ptr, watched_tops[i], &sum, 0);
+		strbuf_addf(&abs, "%s/%s", cfg->content_root, watched_tops[i]);
+		sign_tree(abs.ptr, watched_tops[i], false, &sum, 0);
 		strbuf_release(&abs);
+	}
+	for (size_t i = 0; i < cfg->ndisks; i++) {
+		struct strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "disk:%s", cfg->disks[i].name);
+		if (cfg->disks[i].root)
+			sign_tree(cfg->disks[i].root, rel.ptr, true, &sum, 0);
+		strbuf_release(&rel);
 	}
 	return sum;
 }
@@ -191,7 +205,7 @@ int watch_scan_once(const struct config *cfg)
 		return -1;
 	struct generation g;
 	generation_read(paths.generation, &g);
-	uint64_t signature = content_signature(cfg->content_root);
+	uint64_t signature = content_signature(cfg);
 	int rc = 0;
 	if (signature != g.signature || g.index == 0) {
 		g.index++;
@@ -203,47 +217,58 @@ int watch_scan_once(const struct config *cfg)
 	return rc;
 }
 
+/* What a watch descriptor watches: a folder below the site root, or
+ * below an asset disk's root (whose changes are AssetSaved and
+ * AssetDeleted). */
+struct watched {
+	char *rel;        /* owned: relative to its root; NULL when unused */
+	const char *root; /* the site root or a disk root (the config's) */
+	bool disk;
+};
+
 struct watch_table {
 	int fd;
-	char **rel; /* indexed by watch descriptor; owned */
+	struct watched *w; /* indexed by watch descriptor; owned */
 	int size;
 };
 
-static void remember_watch(struct watch_table *t, int wd, const char *rel)
+static void remember_watch(struct watch_table *t, int wd, const char *root, bool disk,
+                           const char *rel)
 {
 	if (wd >= t->size) {
 		int size = t->size ? t->size : 64;
 		while (size <= wd)
 			size *= 2;
-		t->rel = xrealloc(t->rel, (size_t)size * sizeof *t->rel);
-		memset(t->rel + t->size, 0, (size_t)(size - t->size) * sizeof *t->rel);
+		t->w = xrealloc(t->w, (size_t)size * sizeof *t->w);
+		memset(t->w + t->size, 0, (size_t)(size - t->size) * sizeof *t->w);
 		t->size = size;
 	}
-	free(t->rel[wd]);
-	t->rel[wd] = xstrdup(rel);
+	free(t->w[wd].rel);
+	t->w[wd] = (struct watched){xstrdup(rel), root, disk};
 }
 
-static void watch_tree(struct watch_table *t, const char *root, const char *rel, int depth)
+static void watch_tree(struct watch_table *t, const char *root, bool disk, const char *rel,
+                       int depth)
 {
 	struct strbuf abs = STRBUF_INIT;
-	strbuf_addf(&abs, "%s/%s", root, rel);
+	strbuf_addf(&abs, "%s%s%s", root, *rel ? "/" : "", rel);
 	uint32_t mask = IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
 	                IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR;
 	int wd = inotify_add_watch(t->fd, abs.ptr, mask);
 	if (wd >= 0)
-		remember_watch(t, wd, rel);
+		remember_watch(t, wd, root, disk, rel);
 	DIR *d = wd >= 0 && depth < 32 ? opendir(abs.ptr) : NULL;
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+		if (!visible(e->d_name, disk) || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
 			continue;
 		struct strbuf child = STRBUF_INIT;
-		strbuf_addf(&child, "%s/%s", rel, e->d_name);
+		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
 		struct stat st;
 		struct strbuf child_abs = STRBUF_INIT;
 		strbuf_addf(&child_abs, "%s/%s", root, child.ptr);
 		if (stat(child_abs.ptr, &st) == 0 && S_ISDIR(st.st_mode))
-			watch_tree(t, root, child.ptr, depth + 1);
+			watch_tree(t, root, disk, child.ptr, depth + 1);
 		strbuf_release(&child);
 		strbuf_release(&child_abs);
 	}
@@ -263,22 +288,31 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 		ch->rescan = true;
 		return;
 	}
-	if (ev->wd < 0 || ev->wd >= t->size || !t->rel[ev->wd])
+	if (ev->wd < 0 || ev->wd >= t->size || !t->w[ev->wd].rel)
 		return;
+	struct watched *w = &t->w[ev->wd];
 	if (ev->mask & IN_IGNORED) {
-		free(t->rel[ev->wd]);
-		t->rel[ev->wd] = NULL;
+		free(w->rel);
+		w->rel = NULL;
 		return;
 	}
 	if (ev->len == 0)
 		return;
 	struct strbuf rel = STRBUF_INIT;
-	strbuf_addf(&rel, "%s/%s", t->rel[ev->wd], ev->name);
-	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && ev->name[0] != '.')
-		watch_tree(t, cfg->content_root, rel.ptr, 0);
+	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
-	const char *name = (ev->mask & IN_ISDIR) ? (ev->name[0] == '.' ? NULL : "ContentSaved")
-	                                         : watch_event_name(rel.ptr, deleted);
+	bool shown = visible(ev->name, w->disk);
+	const char *name;
+	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && shown)
+		watch_tree(t, w->root, w->disk, rel.ptr, 0);
+	if (w->disk)
+		name = !shown && !strstr(w->rel, ".meta") ? NULL
+		       : deleted                         ? "AssetDeleted"
+		                                         : "AssetSaved";
+	else if (ev->mask & IN_ISDIR)
+		name = shown ? "ContentSaved" : NULL;
+	else
+		name = watch_event_name(rel.ptr, deleted);
 	if (name) {
 		log_debug("%s: %s", rel.ptr, name);
 		ch->index = true;
@@ -317,7 +351,7 @@ static void publish(const struct config *cfg, const struct change *ch)
 	g.index++;
 	if (ch->cache)
 		g.cache++;
-	g.signature = content_signature(cfg->content_root);
+	g.signature = content_signature(cfg);
 	if (generation_write(paths.generation, &g) != 0)
 		log_error("cannot write %s", paths.generation);
 	shared_paths_free(&paths);
@@ -330,7 +364,10 @@ void watch_run(const struct config *cfg)
 	if (t.fd < 0)
 		log_warning("inotify unavailable (%s): scanning every 2 seconds", strerror(errno));
 	for (size_t i = 0; t.fd >= 0 && i < sizeof watched_tops / sizeof watched_tops[0]; i++)
-		watch_tree(&t, cfg->content_root, watched_tops[i], 0);
+		watch_tree(&t, cfg->content_root, false, watched_tops[i], 0);
+	for (size_t i = 0; t.fd >= 0 && i < cfg->ndisks; i++)
+		if (cfg->disks[i].root)
+			watch_tree(&t, cfg->disks[i].root, true, "", 0);
 	time_t last_scan = time(NULL);
 	for (;;) {
 		struct change ch = {false, false, false};

@@ -33,8 +33,9 @@ const char *watch_event_name(const char *rel, bool deleted);
 bool watch_event_ignored(const struct config *cfg, const char *name);
 
 /* A hash of the path, size and modification time of every file Statamic
- * reads under root: equal signatures mean nothing changed. */
-uint64_t content_signature(const char *root);
+ * reads under the site root and the asset disks: equal signatures mean
+ * nothing changed. */
+uint64_t content_signature(const struct config *cfg);
 
 /* The generation file at path: read (all zero, -1, when missing or
  * unreadable) and written atomically (temp file + rename). */

@@ -43,6 +43,23 @@ sleep 1.2
 gen_after=$(cat "$WCACHE"/generation-*)
 [ "${gen_before%% *}" = "${gen_after%% *}" ] && pass || fail "watch: a dot file bumped the generation" "$gen_before -> $gen_after"
 ls "$WCACHE"/index-*.snap | wc -l | grep -qx 1 && pass || fail "watch: old snapshots kept" "$(ls "$WCACHE")"
+# An asset file and its .meta data live outside content/: AssetSaved.
+gen_before=$(cat "$WCACHE"/generation-*)
+echo "new" >"$WSITE/public/assets/new.txt"
+for _ in $(seq 1 30); do
+	gen_after=$(cat "$WCACHE"/generation-*)
+	[ "${gen_before%% *}" != "${gen_after%% *}" ] && break
+	sleep 0.1
+done
+[ "${gen_before%% *}" != "${gen_after%% *}" ] && pass || fail "watch: an asset file was not noticed" "$gen_before"
+gen_before=$gen_after
+printf 'data:\n  alt: New\n' >"$WSITE/public/assets/img/.meta/dot.gif.yaml"
+for _ in $(seq 1 30); do
+	gen_after=$(cat "$WCACHE"/generation-*)
+	[ "${gen_before%% *}" != "${gen_after%% *}" ] && break
+	sleep 0.1
+done
+[ "${gen_before%% *}" != "${gen_after%% *}" ] && pass || fail "watch: asset .meta data was not noticed" "$gen_before"
 stop_lighttpd
 
 # Changes made while nothing ran are found by the scan when a watcher

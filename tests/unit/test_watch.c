@@ -60,25 +60,36 @@ static void test_ignored_events(void)
 	config_free(&cfg);
 }
 
+static uint64_t signature_of(const char *root)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(root);
+	uint64_t sig = content_signature(&cfg);
+	config_free(&cfg);
+	return sig;
+}
+
 static void test_signature(void)
 {
 	char *dir = unit_tempdir();
 	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "content/collections/blog.yaml", "title: Blog\n"), 0);
-	uint64_t a = content_signature(dir), b = content_signature(dir);
+	uint64_t a = signature_of(dir), b = signature_of(dir);
 	CU_ASSERT_EQUAL(a, b);
 	unit_write_file(dir, "content/collections/blog/a.md", "---\nid: a\n---\n");
-	uint64_t c = content_signature(dir);
+	uint64_t c = signature_of(dir);
 	CU_ASSERT_NOT_EQUAL(a, c);
 	/* A dot file is invisible to Statamic, so it changes nothing. */
 	unit_write_file(dir, "content/collections/blog/.a.md.swp", "x");
-	CU_ASSERT_EQUAL(content_signature(dir), c);
+	CU_ASSERT_EQUAL(signature_of(dir), c);
 	/* Same size, new contents and time. */
 	unit_write_file(dir, "content/collections/blog.yaml", "title: Blob\n");
 	char path[512];
 	snprintf(path, sizeof path, "%s/content/collections/blog.yaml", dir);
 	struct stat st;
 	stat(path, &st);
-	CU_ASSERT_NOT_EQUAL(content_signature(dir), c);
+	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -107,11 +118,22 @@ static void test_generation_file_and_scan(void)
 	CU_ASSERT_EQUAL(generation_read(paths.generation, &g), 0);
 	CU_ASSERT_EQUAL(g.index, 1);
 	CU_ASSERT_EQUAL(g.cache, 1);
-	CU_ASSERT_EQUAL(g.signature, content_signature(cfg.content_root));
+	CU_ASSERT_EQUAL(g.signature, content_signature(&cfg));
+	/* An asset disk counts too, its .meta folders included. */
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	strbuf_addf(&b, "%s/disk", dir);
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strbuf_detach(&b, NULL), NULL};
+	unit_write_file(dir, "disk/a.jpg", "jpg");
+	uint64_t with_disk = content_signature(&cfg);
+	CU_ASSERT_NOT_EQUAL(with_disk, g.signature);
+	unit_write_file(dir, "disk/.meta/a.jpg.yaml", "data:\n  alt: A\n");
+	CU_ASSERT_NOT_EQUAL(content_signature(&cfg), with_disk);
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: News\n");
 	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
 	generation_read(paths.generation, &g);
-	CU_ASSERT_EQUAL(g.index, 2);
+	CU_ASSERT_EQUAL(g.index, 3);
 
 	/* Old snapshots go; the kept one and other sites' stay. */
 	for (uint64_t n = 1; n <= 3; n++) {
