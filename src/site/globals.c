@@ -1,7 +1,7 @@
 /*
  * globals: global sets in all three layouts (content-format.md §9) into
  * the index's extras as "globals": a list of
- *   {handle, title, sites: {site: {variable: value, ...}}}
+ *   {handle, title, fields: {handle: config}, sites: {site: {variable: value}}}
  * with each site's values resolved over its origin site's (keys sorted).
  * Layouts: v3-v5 single-site `data:` in the set file; values in
  * content/globals/{site}/{handle}.yaml with an optional `origin: site`
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "site/blueprints.h"
 #include "site/index_internal.h"
 #include "strbuf.h"
 
@@ -139,6 +140,11 @@ static void load_set(struct site_index *idx, const char *handle, value_t set)
 	vb_strz(out, handle);
 	vb_keyz(out, "title");
 	vb_strz(out, *title ? title : handle);
+	vb_keyz(out, "fields");
+	struct strbuf bp = STRBUF_INIT;
+	strbuf_addf(&bp, "resources/blueprints/globals/%s.yaml", handle);
+	blueprint_fields(idx, bp.ptr, out);
+	strbuf_release(&bp);
 	vb_keyz(out, "sites");
 	vb_map_begin(out);
 	for (size_t s = 0; s < idx->nsites; s++)

@@ -178,6 +178,136 @@ static void resolved_data(const struct augment_ctx *ctx, const struct entry *e,
 	free(keys);
 }
 
+/* --- the extras, augmented now that every kind of content is read --- */
+
+/* data's keys and the fields' (default or null), sorted, augmented. */
+static void augmented_map(const struct augment_ctx *ctx, value_t data, value_t fields,
+                          struct value_builder *out)
+{
+	char **keys = NULL;
+	size_t n = 0;
+	collect_keys(data, &keys, &n);
+	collect_field_keys(fields, &keys, &n);
+	if (n > 1)
+		qsort(keys, n, sizeof *keys, compare_keys);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		value_t field = value_map_getz(fields, keys[i]);
+		value_t v = value_map_getz(data, keys[i]);
+		if (value_is_missing(v))
+			v = value_map_getz(field, "default");
+		vb_keyz(out, keys[i]);
+		augment_field(ctx, keys[i], v, field, out);
+		free(keys[i]);
+	}
+	vb_map_end(out);
+	free(keys);
+}
+
+/* Copies map, letting rewrite() write the value of the keys it handles. */
+typedef bool (*rewrite_fn)(const struct augment_ctx *ctx, value_t parent, const char *key,
+                           value_t v, struct value_builder *out);
+
+static void copy_map(const struct augment_ctx *ctx, value_t map, rewrite_fn rewrite,
+                     struct value_builder *out)
+{
+	struct value_iter it;
+	vb_map_begin(out);
+	value_iter_init(&it, map);
+	while (value_iter_next(&it)) {
+		char *key = xstrndup(it.key, it.key_len);
+		vb_key(out, it.key, it.key_len);
+		if (!rewrite(ctx, map, key, it.value, out))
+			vb_value(out, it.value);
+		free(key);
+	}
+	vb_map_end(out);
+}
+
+/* A term's blueprint: its own `blueprint`, else the taxonomy's first. */
+static value_t term_fields(value_t taxonomy, value_t term)
+{
+	value_t blueprints = value_map_getz(taxonomy, "blueprints");
+	value_t own = value_map_getz(value_map_getz(term, "data"), "blueprint");
+	value_t named = value_map_getz(blueprints, value_str(own, NULL));
+	if (!value_is_missing(named))
+		return named;
+	struct value_iter it;
+	value_iter_init(&it, blueprints);
+	return value_iter_next(&it) ? it.value : VALUE_MISSING;
+}
+
+static void copy_term(const struct augment_ctx *ctx, value_t taxonomy, value_t term,
+                      struct value_builder *out)
+{
+	struct value_iter it;
+	vb_map_begin(out);
+	value_iter_init(&it, term);
+	while (value_iter_next(&it)) {
+		vb_key(out, it.key, it.key_len);
+		if (it.key_len == 4 && memcmp(it.key, "data", 4) == 0)
+			augmented_map(ctx, it.value, term_fields(taxonomy, term), out);
+		else
+			vb_value(out, it.value);
+	}
+	vb_map_end(out);
+}
+
+static bool rewrite_taxonomy(const struct augment_ctx *ctx, value_t taxonomy, const char *key,
+                             value_t v, struct value_builder *out)
+{
+	if (strcmp(key, "terms") != 0)
+		return false;
+	struct value_iter it;
+	vb_array_begin(out);
+	value_iter_init(&it, v);
+	while (value_iter_next(&it))
+		copy_term(ctx, taxonomy, it.value, out);
+	vb_array_end(out);
+	return true;
+}
+
+static bool rewrite_global(const struct augment_ctx *ctx, value_t set, const char *key, value_t v,
+                           struct value_builder *out)
+{
+	if (strcmp(key, "sites") != 0)
+		return false;
+	struct value_iter it;
+	vb_map_begin(out);
+	value_iter_init(&it, v);
+	while (value_iter_next(&it)) {
+		vb_key(out, it.key, it.key_len);
+		augmented_map(ctx, it.value, value_map_getz(set, "fields"), out);
+	}
+	vb_map_end(out);
+	return true;
+}
+
+static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const char *key, value_t v,
+                         struct value_builder *out)
+{
+	rewrite_fn item;
+	if (strcmp(key, "taxonomies") == 0)
+		item = rewrite_taxonomy;
+	else if (strcmp(key, "globals") == 0)
+		item = rewrite_global;
+	else
+		return false;
+	struct value_iter it;
+	vb_array_begin(out);
+	value_iter_init(&it, v);
+	while (value_iter_next(&it))
+		copy_map(ctx, it.value, item, out);
+	vb_array_end(out);
+	return true;
+}
+
+/* Terms and global variables delivered through their blueprints. */
+static void augmented_extras(const struct augment_ctx *ctx, struct value_builder *out)
+{
+	copy_map(ctx, vb_result(&ctx->idx->extras), rewrite_kind, out);
+}
+
 static uint32_t entry_number_or_none(const struct site_index *idx, const struct entry *e)
 {
 	return e ? (uint32_t)(e - idx->entries) : SNAP_NONE;
@@ -251,7 +381,11 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		problems[i] = (struct rec_problem){put_string(&blob, p->path), put_string(&blob, p->message),
 		                                   p->line, p->warning};
 	}
-	uint64_t extras = put_value(&blob, vb_result(&idx->extras));
+	struct value_builder augmented = VALUE_BUILDER_INIT;
+	struct augment_ctx ctx = {idx, (long long)time(NULL)};
+	augmented_extras(&ctx, &augmented);
+	uint64_t extras = put_value(&blob, vb_result(&augmented));
+	vb_release(&augmented);
 	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
 	for (size_t i = 0; i < idx->nslots; i++)
 		slots[i] = (uint32_t)idx->entry_slots[i];

@@ -80,6 +80,12 @@ static void test_taxonomies_and_terms(void)
 	CU_ASSERT_EQUAL(value_count(value_map_getz(nachrichten, "entries")), 1);
 	value_t launches = find_term(terms, "launches", "en");
 	CU_ASSERT_STRING_EQUAL(str(value_map_getz(launches, "data"), "color"), "red");
+	/* Augmented through the taxonomy's blueprint: markdown, and the
+	 * toggle nobody set. */
+	CU_ASSERT_STRING_EQUAL(str(value_map_getz(launches, "data"), "description"),
+	                       "<p>New <em>things</em></p>\n");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(value_map_getz(launches, "data"), "featured")),
+	                VALUE_FALSE);
 	CU_ASSERT_EQUAL(value_count(value_map_getz(launches, "entries")), 0);
 }
 
@@ -136,12 +142,15 @@ static void test_globals(void)
 	CU_ASSERT_STRING_EQUAL(str(en, "site_name"), "Example");
 	CU_ASSERT_STRING_EQUAL(str(de, "site_name"), "Beispiel");
 	CU_ASSERT_STRING_EQUAL(str(de, "phone"), "+1 555 0100"); /* from the origin */
+	/* Through the set's blueprint. */
+	CU_ASSERT_STRING_EQUAL(str(en, "notice"), "<p><strong>Closed</strong> on Mondays</p>\n");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(de, "open")), VALUE_TRUE);
 	CU_ASSERT_TRUE(value_is_missing(value_map_getz(de, "origin")));
 	/* keys sorted */
 	struct value_iter it;
 	value_iter_init(&it, de);
 	CU_ASSERT_TRUE(value_iter_next(&it));
-	CU_ASSERT_EQUAL(strncmp(it.key, "phone", it.key_len), 0);
+	CU_ASSERT_EQUAL(strncmp(it.key, "notice", it.key_len), 0);
 }
 
 static void test_globals_single_site_data(void)
