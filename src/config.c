@@ -231,7 +231,7 @@ void config_free(struct config *cfg)
 
 /* --- the key table --- */
 
-enum key_kind { K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM };
+enum key_kind { K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET };
 
 struct key_def {
 	const char *section, *name;
@@ -266,7 +266,7 @@ static const struct key_def keys[] = {
 	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
 	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
 	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},
-	{"log", "target", K_STRING, AT(log_target), 0, 0, NULL},
+	{"log", "target", K_LOG_TARGET, AT(log_target), 0, 0, NULL},
 	{"log", "level", K_ENUM, AT(log_level), 0, 0, level_names},
 };
 #undef AT
@@ -509,6 +509,13 @@ static int apply_key(struct parse_state *st, const struct key_def *k, const char
 	case K_PATH:
 		free(*(char **)dst);
 		*(char **)dst = *value ? resolve_path(st->cfg->dir, value) : xstrdup("");
+		return 1;
+	case K_LOG_TARGET:
+		/* "syslog" and "stderr" are places; anything else is a file path. */
+		free(*(char **)dst);
+		*(char **)dst = strcmp(value, "syslog") == 0 || strcmp(value, "stderr") == 0
+		                        ? xstrdup(value)
+		                        : resolve_path(st->cfg->dir, value);
 		return 1;
 	case K_LIST:
 		strlist_free(dst);

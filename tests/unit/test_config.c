@@ -148,6 +148,11 @@ static void test_relative_paths(void)
 	CU_ASSERT_STRING_EQUAL(cfg.auth_database, want);
 	snprintf(want, sizeof want, "%s/files", cfg.dir);
 	CU_ASSERT_STRING_EQUAL(cfg.disks[0].root, want);
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[log]\ntarget = logs/api.log\n"), 0);
+	snprintf(want, sizeof want, "%s/logs/api.log", cfg.dir);
+	CU_ASSERT_STRING_EQUAL(cfg.log_target, want);
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[log]\ntarget = stderr\n"), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.log_target, "stderr");
 	CU_ASSERT_EQUAL(cfg.dir[0], '/');
 }
 
