@@ -5,7 +5,7 @@ TOP="$HERE/../.."
 shipped="$T/shipped.ini"
 sed "s#^root = /srv/www/site#root = $TOP/example/site#" "$TOP/etc/cms-api.ini" >"$shipped"
 expect_cmd "shipped cms-api.ini is valid" 0 "$TOP/example/site/content/assets: warning: container assets: disk assets has no [disks.assets] section; it lists no files
-ok: $TOP/example/site: 1 site, 2 collections, 9 entries" \
+ok: $TOP/example/site: 1 site, 3 collections, 13 entries" \
 	"$CMS_API_BIN" -c "$shipped" check
 NL=$'\n'
 expect_cmd "shipped cms-api.ini: API off by default" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
