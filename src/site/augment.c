@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "site/bard.h"
 #include "site/markdown.h"
 #include "site/yaml.h"
 #include "strbuf.h"
@@ -625,6 +626,69 @@ static void group_value(const struct augment_ctx *ctx, value_t v, value_t field,
 	vb_map_end(out);
 }
 
+/* --- bard --- */
+
+static void text_block(struct strbuf *html, struct value_builder *out)
+{
+	vb_map_begin(out);
+	vb_keyz(out, "type");
+	vb_strz(out, "text");
+	vb_keyz(out, "text");
+	vb_str(out, html->ptr ? html->ptr : "", html->len);
+	vb_map_end(out);
+	strbuf_reset(html);
+}
+
+/* Without sets: one HTML string. With sets: text blocks between the sets,
+ * each set {fields..., id, type} with its fields augmented; disabled sets
+ * are dropped. A saved-as-HTML value is delivered as it is. */
+static void bard_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                       struct value_builder *out)
+{
+	static const char *const skip[] = {"type", NULL};
+	struct strbuf html = STRBUF_INIT;
+	if (value_type(v) == VALUE_STRING || value_is_null(v)) {
+		vb_value(out, v);
+		return;
+	}
+	value_t sets = value_map_getz(field, "sets");
+	if (value_count(sets) == 0) {
+		bard_render(v, &html);
+		vb_str(out, html.ptr ? html.ptr : "", html.len);
+		strbuf_release(&html);
+		return;
+	}
+	vb_array_begin(out);
+	struct value_iter it;
+	value_iter_init(&it, v);
+	while (value_iter_next(&it)) {
+		if (!bard_is_set(it.value)) {
+			bard_render(it.value, &html);
+			continue;
+		}
+		if (html.len)
+			text_block(&html, out);
+		value_t attrs = value_map_getz(it.value, "attrs");
+		value_t values = value_map_getz(attrs, "values");
+		if (value_type(value_map_getz(attrs, "enabled")) == VALUE_FALSE ||
+		    value_type(value_map_getz(values, "enabled")) == VALUE_FALSE)
+			continue;
+		size_t len;
+		const char *type = value_str(value_map_getz(values, "type"), &len);
+		vb_map_begin(out);
+		nested_values(ctx, set_fields(sets, type, len), values, skip, out);
+		vb_keyz(out, "id");
+		vb_value(out, value_map_getz(attrs, "id"));
+		vb_keyz(out, "type");
+		vb_str(out, type, len);
+		vb_map_end(out);
+	}
+	if (html.len)
+		text_block(&html, out);
+	vb_array_end(out);
+	strbuf_release(&html);
+}
+
 void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,
                    struct value_builder *out)
 {
@@ -665,6 +729,8 @@ void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, va
 		grid_value(ctx, v, field, out);
 	else if (strcmp(type, "group") == 0 && value_type(v) == VALUE_MAP)
 		group_value(ctx, v, field, out);
+	else if (strcmp(type, "bard") == 0)
+		bard_value(ctx, v, field, out);
 	else
 		vb_value(out, v);
 }

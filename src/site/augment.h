@@ -14,8 +14,11 @@
  *   link -> a URL (entry::id and asset::container::path resolved);
  *   replicator -> its enabled sets, each {fields..., id, type}; grid -> its
  *   rows; group -> its map; their fields augmented by their own config.
- * Other types (text, bard, ...) are delivered as stored for now. A value without a field follows Statamic's
- * fallback blueprint: `content` is markdown.
+ *   bard -> HTML, or with sets a list of {type: text, text: HTML} blocks
+ *   and the sets (bard.h).
+ * Other types (text, textarea, code, table, ...) are delivered as stored.
+ * A value without a field follows Statamic's fallback blueprint: `content`
+ * is markdown.
  *
  * Absolute URLs depend on the request (or base_url), so they are stored
  * as marked relative strings that jsonw completes when it writes them:

@@ -3,12 +3,15 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "jsonw.h"
+#include "site/bard.h"
 #include "site/snapshot.h"
+#include "site/yaml.h"
 #include "unit.h"
 
 /* The delivered data of one fixture entry as JSON. */
@@ -56,8 +59,10 @@ static void test_every_supported_type(void)
 		"\"reviewer\":[{\"id\":\"user-ada\",\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\","
 		"\"api_url\":\"http:\\/\\/h\\/api\\/users\\/user-ada\"}],\"seo\":{\"noindex\":true},\"sizes\":[{\"key\":\"s\","
 		"\"value\":\"s\",\"label\":\"Small\"},{\"key\":\"m\",\"value\":\"m\",\"label\":\"Medium\"}],"
-		"\"specs\":[{\"weight\":12,\"id\":\"r1\"}],\"tags\":[{\"id\":\"tags::news\",\"title\":\"News\","
-		"\"slug\":\"news\",\"url\":\"\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/tags\\/news\","
+		"\"specs\":[{\"weight\":12,\"id\":\"r1\"}],\"story\":[{\"type\":\"text\",\"text\":\"<p>Before<\\/p>\"},"
+		"{\"caption\":\"<p><em>wow<\\/em><\\/p>\\n\",\"id\":\"s1\",\"type\":\"gallery\"},{\"type\":\"text\","
+		"\"text\":\"<p>After<\\/p>\"}],\"summary\":\"<p>Short<\\/p>\",\"tags\":[{\"id\":\"tags::news\","
+		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/tags\\/news\","
 		"\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],\"title\":\"Launch\"}");
 	free(json);
 }
@@ -110,10 +115,46 @@ static void test_blueprint_choice(void)
 	free(dir);
 }
 
+static void assert_bard(const char *yaml, const char *want)
+{
+	struct value_builder b = VALUE_BUILDER_INIT;
+	struct yaml_error err;
+	CU_ASSERT_EQUAL_FATAL(yaml_parse(yaml, strlen(yaml), 0, &b, &err), 0);
+	struct strbuf html = STRBUF_INIT;
+	bard_render(vb_result(&b), &html);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&html), want);
+	if (strcmp(strbuf_str(&html), want) != 0)
+		fprintf(stderr, "\nbard got: %s\n    want: %s\n", strbuf_str(&html), want);
+	strbuf_release(&html);
+	vb_release(&b);
+}
+
+static void test_bard_html(void)
+{
+	assert_bard("- {type: paragraph, content: [{type: text, text: \"a < b & \\\"c\\\" 'd'\"}]}",
+	            "<p>a &lt; b &amp; &quot;c&quot; &#039;d&#039;</p>");
+	assert_bard("- type: heading\n  attrs: {level: 2}\n  content: [{type: text, text: Hi}]\n"
+	            "- type: paragraph\n  content:\n"
+	            "    - {type: text, text: bold, marks: [{type: bold}, {type: italic}]}\n"
+	            "    - {type: hardBreak}\n"
+	            "    - {type: text, text: go, marks: [{type: link, attrs: {href: 'https://x.test/?a=1&b=2', target: _blank}}]}\n",
+	            "<h2>Hi</h2><p><strong><em>bold</em></strong><br>"
+	            "<a href=\"https://x.test/?a=1&amp;b=2\" target=\"_blank\">go</a></p>");
+	assert_bard("- type: orderedList\n  attrs: {order: 3}\n  content:\n"
+	            "    - {type: listItem, content: [{type: paragraph, content: [{type: text, text: x}]}]}\n"
+	            "- {type: codeBlock, attrs: {language: js}, content: [{type: text, text: 'a<b'}]}\n"
+	            "- {type: horizontalRule}\n"
+	            "- {type: image, attrs: {src: /i.png, alt: Pic}}\n"
+	            "- {type: paragraph}\n",
+	            "<ol start=\"3\"><li><p>x</p></li></ol><pre><code class=\"language-js\">a&lt;b</code></pre>"
+	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
+}
+
 void suite_augment(void)
 {
 	CU_pSuite s = unit_add_suite("blueprints and augmentation");
 	unit_add_test(s, "every supported type", test_every_supported_type);
 	unit_add_test(s, "empty fields", test_empty_fields);
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
+	unit_add_test(s, "bard to HTML", test_bard_html);
 }

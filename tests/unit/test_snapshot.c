@@ -80,17 +80,17 @@ static void test_entries(void)
 	 * fields, keys in order. */
 	const char *keys[] = {"author", "blocks", "category", "content", "cta", "featured", "hero",
 	                      "layout", "mood", "published_on", "rating", "related", "reviewer",
-	                      "seo", "sizes", "specs", "tags", "title"};
+	                      "seo", "sizes", "specs", "story", "summary", "tags", "title"};
 	struct value_iter it;
 	value_iter_init(&it, de.data);
 	size_t k = 0;
-	while (value_iter_next(&it) && k < 18) {
+	while (value_iter_next(&it) && k < 20) {
 		CU_ASSERT_EQUAL(strlen(keys[k]), it.key_len);
 		CU_ASSERT_EQUAL(strncmp(it.key, keys[k], it.key_len), 0);
 		k++;
 	}
-	CU_ASSERT_EQUAL(k, 18);
-	CU_ASSERT_EQUAL(value_count(de.data), 18);
+	CU_ASSERT_EQUAL(k, 20);
+	CU_ASSERT_EQUAL(value_count(de.data), 20);
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "title"), NULL), "Hallo Welt");
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "author"), NULL), "Ada");
 	CU_ASSERT_STRING_EQUAL(value_str(value_map_getz(de.data, "layout"), NULL), "post");
