@@ -274,6 +274,7 @@ static const struct key_def keys[] = {
 /* --- parsing state --- */
 
 #define MAX_SEEN_KEYS 512
+#define MAX_SECTION_NAME 50 /* inih's MAX_SECTION, the terminating NUL included */
 
 struct parse_state {
 	struct config *cfg;
@@ -380,11 +381,19 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+static struct disk_def *disk_named(struct config *cfg, const char *name);
+
 /* Called by the reader for every "[section]" line, so that sections
  * without keys count too. */
 static void open_section(struct parse_state *st, const char *name)
 {
 	snprintf(st->section, sizeof st->section, "%s", name);
+	/* inih keeps 49 characters of a section name: a longer one would
+	 * reach the handler as another section. */
+	if (strlen(name) >= MAX_SECTION_NAME) {
+		fail_at(st, "section name longer than %d characters: [%s]", MAX_SECTION_NAME - 1, name);
+		return;
+	}
 	struct config *cfg = st->cfg;
 	enum resource_type type;
 	const char *handle = resource_section_type(name, &type);
@@ -418,6 +427,10 @@ static void open_section(struct parse_state *st, const char *name)
 		return;
 	}
 	if (strncmp(name, "disks.", 6) == 0 && valid_name(name + 6)) {
+		if (disk_named(cfg, name + 6)) {
+			fail_at(st, "section [%s] appears twice", name);
+			return;
+		}
 		cfg->disks = xrealloc(cfg->disks, (cfg->ndisks + 1) * sizeof *cfg->disks);
 		memset(&cfg->disks[cfg->ndisks], 0, sizeof *cfg->disks);
 		cfg->disks[cfg->ndisks++].name = xstrdup(name + 6);
@@ -556,6 +569,11 @@ static int handle_resource_key(struct parse_state *st, const char *section, cons
 		return 1;
 	}
 	struct handle_rule *rule = find_rule(r, handle);
+	if (!rule) {
+		/* inih read a section header differently from our reader. */
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
 	if (strcmp(name, "enabled") == 0) {
 		bool b;
 		if (config_parse_bool(value, &b) != 0) {
@@ -597,9 +615,30 @@ static int handle_type_switch(struct parse_state *st, const char *name, const ch
 	return 0;
 }
 
-static int handle_site_key(struct parse_state *st, const char *name, const char *value)
+static struct site_def *site_named(struct config *cfg, const char *handle)
 {
-	struct site_def *s = &st->cfg->sites[st->cfg->nsites - 1];
+	for (size_t i = 0; i < cfg->nsites; i++)
+		if (strcmp(cfg->sites[i].handle, handle) == 0)
+			return &cfg->sites[i];
+	return NULL;
+}
+
+static struct disk_def *disk_named(struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->ndisks; i++)
+		if (strcmp(cfg->disks[i].name, name) == 0)
+			return &cfg->disks[i];
+	return NULL;
+}
+
+static int handle_site_key(struct parse_state *st, const char *section, const char *name,
+                           const char *value)
+{
+	struct site_def *s = site_named(st->cfg, section + strlen("sites."));
+	if (!s) {
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
 	char **dst = strcmp(name, "name") == 0     ? &s->name
 	             : strcmp(name, "locale") == 0 ? &s->locale
 	             : strcmp(name, "url") == 0    ? &s->url
@@ -613,9 +652,14 @@ static int handle_site_key(struct parse_state *st, const char *name, const char 
 	return 1;
 }
 
-static int handle_disk_key(struct parse_state *st, const char *name, const char *value)
+static int handle_disk_key(struct parse_state *st, const char *section, const char *name,
+                           const char *value)
 {
-	struct disk_def *d = &st->cfg->disks[st->cfg->ndisks - 1];
+	struct disk_def *d = disk_named(st->cfg, section + strlen("disks."));
+	if (!d) {
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
 	if (strcmp(name, "root") == 0) {
 		free(d->root);
 		d->root = resolve_path(st->cfg->dir, value);
@@ -686,9 +730,9 @@ static int handle_key(void *user, const char *section, const char *name, const c
 	else if (strcmp(section, "resources") == 0)
 		handle_type_switch(st, name, value);
 	else if (strncmp(section, "sites.", 6) == 0)
-		handle_site_key(st, name, value);
+		handle_site_key(st, section, name, value);
 	else if (strncmp(section, "disks.", 6) == 0)
-		handle_disk_key(st, name, value);
+		handle_disk_key(st, section, name, value);
 	else
 		handle_plain_key(st, section, name, value);
 	return 1;

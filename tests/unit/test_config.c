@@ -293,6 +293,10 @@ static void test_errors(void)
 	assert_error("[content]\nroot = ROOT\n[api]\ndefault_limit = 50\nmax_limit = 10\n",
 	             ": [api] max_limit (10) is below default_limit (50)");
 	assert_error("enabled = true\n", ":1: key 'enabled' outside any section");
+	assert_error("[disks.a]\nroot = x\n[disks.a]\n", ":3: section [disks.a] appears twice");
+	assert_error("[resources.collections.a-very-long-collection-handle-indeed-x]\n",
+	             ":1: section name longer than 49 characters: "
+	             "[resources.collections.a-very-long-collection-handle-indeed-x]");
 }
 
 static void test_unreadable_root_and_file(void)
