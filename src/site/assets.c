@@ -160,24 +160,5 @@ static void load_container(struct site_index *idx, const char *handle, value_t s
 
 void assets_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "content/assets");
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
-	vb_keyz(&idx->extras, "assets");
-	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		struct strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "content/assets/%s", names[i]);
-		struct value_builder settings = VALUE_BUILDER_INIT;
-		if (index_read_file(idx, rel.ptr, &settings) == 0) {
-			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
-			load_container(idx, handle, vb_result(&settings));
-			free(handle);
-		}
-		vb_release(&settings);
-		strbuf_release(&rel);
-	}
-	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
+	index_load_each(idx, "assets", "content/assets", load_container);
 }

@@ -22,15 +22,6 @@ struct field_sink {
 
 static void add_items(struct field_sink *s, value_t items, const char *prefix, int depth);
 
-static bool file_exists(const struct site_index *idx, const char *rel)
-{
-	char *abs = index_join(idx->root, rel);
-	struct stat st;
-	bool ok = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
-	free(abs);
-	return ok;
-}
-
 /* resources/fieldsets/a/b.yaml for the handle "a.b". */
 static char *fieldset_path(const char *handle)
 {
@@ -46,8 +37,8 @@ static char *fieldset_path(const char *handle)
 static bool read_fieldset(struct field_sink *s, const char *handle, struct value_builder *out)
 {
 	char *rel = fieldset_path(handle);
-	bool ok = file_exists(s->idx, rel) && index_read_file(s->idx, rel, out) == 0;
-	if (!ok && !file_exists(s->idx, rel))
+	bool ok = index_file_exists(s->idx, rel) && index_read_file(s->idx, rel, out) == 0;
+	if (!ok && !index_file_exists(s->idx, rel))
 		index_problem(s->idx, true, s->rel, 0, "fieldset %s not found", handle);
 	free(rel);
 	return ok;
@@ -155,7 +146,7 @@ int blueprint_fields(struct site_index *idx, const char *rel, struct value_build
 	struct field_sink s = {idx, out, rel};
 	int rc = -1;
 	vb_map_begin(out);
-	if (file_exists(idx, rel) && index_read_file(idx, rel, &bp) == 0) {
+	if (index_file_exists(idx, rel) && index_read_file(idx, rel, &bp) == 0) {
 		value_t b = vb_result(&bp);
 		struct value_iter tab;
 		value_iter_init(&tab, value_map_getz(b, "tabs"));

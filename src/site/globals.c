@@ -27,15 +27,6 @@ struct site_values {
 	const char *origin;          /* a site handle, or NULL; points into values or the set */
 };
 
-static bool file_exists(const struct site_index *idx, const char *rel)
-{
-	char *abs = index_join(idx->root, rel);
-	struct stat st;
-	bool ok = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
-	free(abs);
-	return ok;
-}
-
 static size_t site_number(const struct site_index *idx, const char *handle)
 {
 	for (size_t i = 0; i < idx->nsites; i++)
@@ -112,7 +103,7 @@ static void read_values(struct site_index *idx, const char *handle, value_t set,
 		struct strbuf rel = STRBUF_INIT;
 		strbuf_addf(&rel, "content/globals/%s/%s.yaml", idx->sites[s].handle, handle);
 		all[s].values = (struct value_builder)VALUE_BUILDER_INIT;
-		if (file_exists(idx, rel.ptr) && index_read_file(idx, rel.ptr, &all[s].values) == 0) {
+		if (index_file_exists(idx, rel.ptr) && index_read_file(idx, rel.ptr, &all[s].values) == 0) {
 			all[s].present = any_file = true;
 			value_t origin = v6 ? value_map_getz(v6_sites, idx->sites[s].handle)
 			                    : value_map_getz(vb_result(&all[s].values), "origin");
@@ -159,24 +150,5 @@ static void load_set(struct site_index *idx, const char *handle, value_t set)
 
 void globals_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "content/globals");
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
-	vb_keyz(&idx->extras, "globals");
-	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		struct strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "content/globals/%s", names[i]);
-		struct value_builder set = VALUE_BUILDER_INIT;
-		if (index_read_file(idx, rel.ptr, &set) == 0) {
-			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
-			load_set(idx, handle, vb_result(&set));
-			free(handle);
-		}
-		vb_release(&set);
-		strbuf_release(&rel);
-	}
-	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
+	index_load_each(idx, "globals", "content/globals", load_set);
 }

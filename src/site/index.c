@@ -50,6 +50,48 @@ static bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+bool index_file_exists(const struct site_index *idx, const char *rel)
+{
+	char *abs = index_join(idx->root, rel);
+	bool ok = is_regular_file(abs);
+	free(abs);
+	return ok;
+}
+
+char *index_title(value_t settings, const char *handle)
+{
+	const char *title = value_str(value_map_getz(settings, "title"), NULL);
+	if (*title)
+		return xstrdup(title);
+	char *t = xstrdup(handle);
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return t;
+}
+
+void index_load_each(struct site_index *idx, const char *key, const char *folder,
+                     handle_loader load)
+{
+	char *dir = index_join(idx->root, folder);
+	size_t n;
+	char **names = index_list_dir(dir, ".yaml", &n);
+	vb_keyz(&idx->extras, key);
+	vb_array_begin(&idx->extras);
+	for (size_t i = 0; i < n; i++) {
+		char *rel = index_join(folder, names[i]);
+		struct value_builder settings = VALUE_BUILDER_INIT;
+		if (index_read_file(idx, rel, &settings) == 0) {
+			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
+			load(idx, handle, vb_result(&settings));
+			free(handle);
+		}
+		vb_release(&settings);
+		free(rel);
+	}
+	vb_array_end(&idx->extras);
+	index_free_names(names, n);
+	free(dir);
+}
+
 int index_read_file(struct site_index *idx, const char *rel, struct value_builder *out)
 {
 	char *path = index_join(idx->root, rel);
@@ -248,13 +290,6 @@ static void load_sites(struct site_index *idx, const struct config *cfg)
 
 /* --- collections --- */
 
-static char *title_from_handle(const char *handle)
-{
-	char *t = xstrdup(handle);
-	t[0] = (char)toupper((unsigned char)t[0]);
-	return t;
-}
-
 static void read_structure(struct collection_info *c, value_t settings)
 {
 	value_t structure = value_map_getz(settings, "structure");
@@ -299,9 +334,7 @@ static void load_collection(struct site_index *idx, const char *file_name)
 	strbuf_release(&rel);
 	value_t settings = vb_result(&c.settings);
 	c.handle = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
-	c.title = copy_string_value(settings, "title");
-	if (!c.title)
-		c.title = title_from_handle(c.handle);
+	c.title = index_title(settings, c.handle);
 	c.mount = copy_string_value(settings, "mount");
 	c.dated = value_bool(value_map_getz(settings, "date"));
 	read_date_behavior(&c, settings);

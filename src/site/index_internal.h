@@ -22,6 +22,20 @@ char *index_join(const char *a, const char *b);
  * failure is recorded as an error and returns -1. */
 int index_read_file(struct site_index *idx, const char *rel, struct value_builder *out);
 
+/* True when root/rel is a regular file. */
+bool index_file_exists(const struct site_index *idx, const char *rel);
+
+/* settings' `title`, else the handle with its first letter upper-cased
+ * (Statamic's default); newly allocated. */
+char *index_title(value_t settings, const char *handle);
+
+/* For a folder of top-level {handle}.yaml files (collections-style):
+ * writes key and a list into the open idx->extras map, calling load for
+ * each readable file in name order to write its item. */
+typedef void (*handle_loader)(struct site_index *idx, const char *handle, value_t settings);
+void index_load_each(struct site_index *idx, const char *key, const char *folder,
+                     handle_loader load);
+
 /* The visible entries of dir ending in suffix (any when NULL), sorted; dot
  * files are invisible, as in Statamic. Free with index_free_names. */
 char **index_list_dir(const char *dir, const char *suffix, size_t *count);

@@ -16,15 +16,6 @@
 #include "site/index_internal.h"
 #include "strbuf.h"
 
-static bool exists(const struct site_index *idx, const char *rel)
-{
-	char *abs = index_join(idx->root, rel);
-	struct stat st;
-	bool ok = stat(abs, &st) == 0;
-	free(abs);
-	return ok;
-}
-
 /* content/trees/navigation/{site}/{handle}.yaml, or without the site
  * folder for the default site (the stores are lenient), or the v3.0 tree
  * inside the navigation file. */
@@ -32,12 +23,12 @@ static void emit_tree(struct site_index *idx, const char *handle, size_t site, v
 {
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "content/trees/navigation/%s/%s.yaml", idx->sites[site].handle, handle);
-	if (site == 0 && !exists(idx, rel.ptr)) {
+	if (site == 0 && !index_file_exists(idx, rel.ptr)) {
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "content/trees/navigation/%s.yaml", handle);
 	}
 	struct value_builder tree = VALUE_BUILDER_INIT;
-	if (exists(idx, rel.ptr)) {
+	if (index_file_exists(idx, rel.ptr)) {
 		if (index_read_file(idx, rel.ptr, &tree) == 0) {
 			vb_keyz(&idx->extras, idx->sites[site].handle);
 			value_t items = value_map_getz(vb_result(&tree), "tree");
@@ -59,19 +50,13 @@ static void emit_tree(struct site_index *idx, const char *handle, size_t site, v
 static void emit_nav(struct site_index *idx, const char *handle, value_t settings)
 {
 	struct value_builder *out = &idx->extras;
-	const char *title = value_str(value_map_getz(settings, "title"), NULL);
+	char *title = index_title(settings, handle);
 	vb_map_begin(out);
 	vb_keyz(out, "handle");
 	vb_strz(out, handle);
 	vb_keyz(out, "title");
-	if (*title) {
-		vb_strz(out, title);
-	} else {
-		char *t = xstrdup(handle);
-		t[0] = (char)toupper((unsigned char)t[0]);
-		vb_strz(out, t);
-		free(t);
-	}
+	vb_strz(out, title);
+	free(title);
 	vb_keyz(out, "max_depth");
 	value_t depth = value_map_getz(settings, "max_depth");
 	if (value_type(depth) == VALUE_INT && value_int(depth) > 0)
@@ -92,24 +77,5 @@ static void emit_nav(struct site_index *idx, const char *handle, value_t setting
 
 void navs_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "content/navigation");
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
-	vb_keyz(&idx->extras, "navs");
-	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		struct strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "content/navigation/%s", names[i]);
-		struct value_builder settings = VALUE_BUILDER_INIT;
-		if (index_read_file(idx, rel.ptr, &settings) == 0) {
-			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
-			emit_nav(idx, handle, vb_result(&settings));
-			free(handle);
-		}
-		vb_release(&settings);
-		strbuf_release(&rel);
-	}
-	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
+	index_load_each(idx, "navs", "content/navigation", emit_nav);
 }

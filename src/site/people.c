@@ -42,26 +42,7 @@ static void load_form(struct site_index *idx, const char *handle, value_t form)
 
 void forms_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "resources/forms");
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
-	vb_keyz(&idx->extras, "forms");
-	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		struct strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "resources/forms/%s", names[i]);
-		struct value_builder form = VALUE_BUILDER_INIT;
-		if (index_read_file(idx, rel.ptr, &form) == 0) {
-			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
-			load_form(idx, handle, vb_result(&form));
-			free(handle);
-		}
-		vb_release(&form);
-		strbuf_release(&rel);
-	}
-	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
+	index_load_each(idx, "forms", "resources/forms", load_form);
 }
 
 /* Statamic's name: `name`, else first and last name, else the e-mail. */

@@ -321,35 +321,19 @@ static void free_taxonomy(struct taxonomy *t)
 	free(t->sites);
 }
 
+static void load_taxonomy(struct site_index *idx, const char *handle, value_t settings)
+{
+	struct taxonomy t = {handle, settings, NULL, 0, NULL, 0};
+	taxonomy_sites(idx, &t);
+	read_terms(idx, &t);
+	link_entries(idx, &t);
+	char *title = index_title(settings, handle);
+	emit_taxonomy(idx, &t, title);
+	free(title);
+	free_taxonomy(&t);
+}
+
 void taxonomies_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "content/taxonomies");
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
-	vb_keyz(&idx->extras, "taxonomies");
-	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		struct strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "content/taxonomies/%s", names[i]);
-		struct value_builder settings = VALUE_BUILDER_INIT;
-		if (index_read_file(idx, rel.ptr, &settings) == 0) {
-			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
-			struct taxonomy t = {handle, vb_result(&settings), NULL, 0, NULL, 0};
-			taxonomy_sites(idx, &t);
-			read_terms(idx, &t);
-			link_entries(idx, &t);
-			const char *title = value_str(value_map_getz(t.settings, "title"), NULL);
-			char *fallback = xstrdup(handle);
-			fallback[0] = (char)toupper((unsigned char)fallback[0]);
-			emit_taxonomy(idx, &t, *title ? title : fallback);
-			free(fallback);
-			free_taxonomy(&t);
-			free(handle);
-		}
-		vb_release(&settings);
-		strbuf_release(&rel);
-	}
-	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
+	index_load_each(idx, "taxonomies", "content/taxonomies", load_taxonomy);
 }
