@@ -145,6 +145,40 @@ static void collect_field_keys(value_t fields, char ***keys, size_t *n)
 	vb_release(&filtered);
 }
 
+/* Where the values of a map being written come from: an entry (through
+ * its origins and inject) or a plain map. */
+struct value_source {
+	const struct site_index *idx;
+	const struct entry *entry; /* or NULL: */
+	value_t map;
+};
+
+static value_t source_value(const struct value_source *src, const char *key)
+{
+	return src->entry ? entry_field(src->idx, src->entry, key) : value_map_getz(src->map, key);
+}
+
+/* Writes a map of keys (sorted, then freed with the array), each value
+ * from src or else its field's default, augmented through its field. */
+static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n, value_t fields,
+                            const struct value_source *src, struct value_builder *out)
+{
+	if (n > 1)
+		qsort(keys, n, sizeof *keys, compare_keys);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		value_t field = value_map_getz(fields, keys[i]);
+		value_t v = source_value(src, keys[i]);
+		if (value_is_missing(v))
+			v = value_map_getz(field, "default");
+		vb_keyz(out, keys[i]);
+		augment_field(ctx, keys[i], v, field, out);
+		free(keys[i]);
+	}
+	vb_map_end(out);
+	free(keys);
+}
+
 /* The entry's values as a request sees them: its own over its origins'
  * over the collection's inject, plus every field of its blueprint (its
  * default, or null), augmented, one map with sorted keys. */
@@ -161,21 +195,9 @@ static void resolved_data(const struct augment_ctx *ctx, const struct entry *e,
 	const struct blueprint *bp = entry_blueprint(idx, e);
 	value_t fields = bp ? vb_result(&bp->fields) : VALUE_MISSING;
 	collect_field_keys(fields, &keys, &n);
-	if (n > 1)
-		qsort(keys, n, sizeof *keys, compare_keys);
+	struct value_source src = {idx, e, VALUE_MISSING};
 	vb_reset(out);
-	vb_map_begin(out);
-	for (size_t i = 0; i < n; i++) {
-		value_t field = value_map_getz(fields, keys[i]);
-		value_t v = entry_field(idx, e, keys[i]);
-		if (value_is_missing(v))
-			v = value_map_getz(field, "default");
-		vb_keyz(out, keys[i]);
-		augment_field(ctx, keys[i], v, field, out);
-		free(keys[i]);
-	}
-	vb_map_end(out);
-	free(keys);
+	write_augmented(ctx, keys, n, fields, &src, out);
 }
 
 /* --- the extras, augmented now that every kind of content is read --- */
@@ -188,20 +210,8 @@ static void augmented_map(const struct augment_ctx *ctx, value_t data, value_t f
 	size_t n = 0;
 	collect_keys(data, &keys, &n);
 	collect_field_keys(fields, &keys, &n);
-	if (n > 1)
-		qsort(keys, n, sizeof *keys, compare_keys);
-	vb_map_begin(out);
-	for (size_t i = 0; i < n; i++) {
-		value_t field = value_map_getz(fields, keys[i]);
-		value_t v = value_map_getz(data, keys[i]);
-		if (value_is_missing(v))
-			v = value_map_getz(field, "default");
-		vb_keyz(out, keys[i]);
-		augment_field(ctx, keys[i], v, field, out);
-		free(keys[i]);
-	}
-	vb_map_end(out);
-	free(keys);
+	struct value_source src = {ctx->idx, NULL, data};
+	write_augmented(ctx, keys, n, fields, &src, out);
 }
 
 /* Copies map, letting rewrite() write the value of the keys it handles. */
