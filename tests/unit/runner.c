@@ -111,6 +111,7 @@ int main(void)
 	suite_watch();
 	suite_extras();
 	suite_augment();
+	suite_filter();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

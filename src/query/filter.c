@@ -1,0 +1,582 @@
+/* filter: Statamic's filter conditions; see filter.h. */
+#include "autoconfig.h"
+
+#include "query/filter.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jsonw.h"
+#include "site/yaml.h"
+#include "strbuf.h"
+
+/* A hostile pattern must not take a worker's time: a regex gives up (and
+ * matches nothing) past this many backtracking steps. */
+#define REGEX_MATCH_LIMIT 100000
+
+/* --- the conditions --- */
+
+enum like_shape { LIKE_CONTAINS, LIKE_STARTS, LIKE_ENDS };
+
+struct condition {
+	const char *name;
+	enum filter_kind kind;
+	bool negate;
+	int arg; /* like shape, compare direction, or is_* pattern index, or date direction */
+};
+
+static const char *const is_patterns[] = {
+	"^[a-z]+$",
+	"^[a-z0-9]+$",
+	"^[0-9]*(\\.[0-9]+)?$",
+	"^(https|http):\\/\\/[^\\ ]+$",
+	"^(https|http):\\/\\/[^\\ ]*(youtube|vimeo|youtu.be)[^\\/]*\\/[^\\ ]+$",
+	"^[^\\ ]+@[^\\ ]+\\.[^\\ ]+$",
+	"^(1|22|7|9|1002|2\\.3|15|109876567|31)$",
+};
+
+static const struct condition conditions[] = {
+	{"is", FILTER_IS, false, 0},
+	{"equals", FILTER_IS, false, 0},
+	{"not", FILTER_NOT, false, 0},
+	{"isnt", FILTER_NOT, false, 0},
+	{"aint", FILTER_NOT, false, 0},
+	{"\xc2\xaf\\_(\xe3\x83\x84)_/\xc2\xaf", FILTER_NOT, false, 0},
+	{"contains", FILTER_LIKE, false, LIKE_CONTAINS},
+	{"doesnt_contain", FILTER_LIKE, true, LIKE_CONTAINS},
+	{"starts_with", FILTER_LIKE, false, LIKE_STARTS},
+	{"begins_with", FILTER_LIKE, false, LIKE_STARTS},
+	{"doesnt_start_with", FILTER_LIKE, true, LIKE_STARTS},
+	{"doesnt_begin_with", FILTER_LIKE, true, LIKE_STARTS},
+	{"ends_with", FILTER_LIKE, false, LIKE_ENDS},
+	{"doesnt_end_with", FILTER_LIKE, true, LIKE_ENDS},
+	{"gt", FILTER_COMPARE, false, 2},
+	{"greater_than", FILTER_COMPARE, false, 2},
+	{"gte", FILTER_COMPARE, false, 1},
+	{"greater_than_or_equal_to", FILTER_COMPARE, false, 1},
+	{"lt", FILTER_COMPARE, false, -2},
+	{"less_than", FILTER_COMPARE, false, -2},
+	{"lte", FILTER_COMPARE, false, -1},
+	{"less_than_or_equal_to", FILTER_COMPARE, false, -1},
+	{"in", FILTER_IN, false, 0},
+	{"not_in", FILTER_IN, true, 0},
+	{"matches", FILTER_REGEX, false, -1},
+	{"match", FILTER_REGEX, false, -1},
+	{"regex", FILTER_REGEX, false, -1},
+	{"doesnt_match", FILTER_REGEX, true, -1},
+	{"is_empty", FILTER_EMPTY, false, 0},
+	{"is_blank", FILTER_EMPTY, false, 0},
+	{"doesnt_exist", FILTER_EMPTY, false, 0},
+	{"not_set", FILTER_EMPTY, false, 0},
+	{"isnt_set", FILTER_EMPTY, false, 0},
+	{"null", FILTER_EMPTY, false, 0},
+	{"exists", FILTER_EMPTY, true, 0},
+	{"isset", FILTER_EMPTY, true, 0},
+	{"is_alpha", FILTER_REGEX, false, 0},
+	{"is_alpha_numeric", FILTER_REGEX, false, 1},
+	{"is_numeric", FILTER_REGEX, false, 2},
+	{"is_url", FILTER_REGEX, false, 3},
+	{"is_embeddable", FILTER_REGEX, false, 4},
+	{"is_email", FILTER_REGEX, false, 5},
+	{"is_numberwang", FILTER_REGEX, false, 6},
+	{"is_after", FILTER_DATE, false, 1},
+	{"is_future", FILTER_DATE, false, 1},
+	{"is_before", FILTER_DATE, false, 0},
+	{"is_past", FILTER_DATE, false, 0},
+	{"overlaps", FILTER_OVERLAPS, false, 0},
+	{"doesnt_overlap", FILTER_OVERLAPS, true, 0},
+};
+
+static const struct condition *find_condition(const char *name)
+{
+	for (size_t i = 0; i < sizeof conditions / sizeof conditions[0]; i++)
+		if (strcmp(conditions[i].name, name) == 0)
+			return &conditions[i];
+	return NULL;
+}
+
+/* --- values --- */
+
+static bool is_numeric(const char *s)
+{
+	char *end;
+	if (!*s || isspace((unsigned char)*s))
+		return false;
+	strtod(s, &end);
+	return *end == '\0';
+}
+
+/* Statamic's coercion: true/false, numbers (a '.' makes a float), an
+ * empty value is null; everything else stays text. */
+static void coerce(const char *s, struct value_builder *out)
+{
+	if (!*s)
+		vb_null(out);
+	else if (strcmp(s, "true") == 0)
+		vb_bool(out, true);
+	else if (strcmp(s, "false") == 0)
+		vb_bool(out, false);
+	else if (is_numeric(s) && !strpbrk(s, ".eE"))
+		vb_int(out, strtoll(s, NULL, 10));
+	else if (is_numeric(s))
+		vb_double(out, strtod(s, NULL));
+	else
+		vb_strz(out, s);
+}
+
+/* PHP's (string) cast of a scalar; arrays and maps become JSON (what the
+ * like and regex conditions see). */
+static void php_string(value_t v, struct strbuf *out)
+{
+	size_t len;
+	const char *s;
+	switch (value_type(v)) {
+	case VALUE_TRUE: strbuf_addch(out, '1'); break;
+	case VALUE_INT: strbuf_addf(out, "%lld", (long long)value_int(v)); break;
+	case VALUE_DOUBLE: {
+		/* PHP prints the shortest form, without json_encode's ".0". */
+		size_t at = out->len;
+		json_format_double(out, value_double(v));
+		if (out->len - at > 2 && strcmp(out->ptr + out->len - 2, ".0") == 0)
+			strbuf_truncate(out, out->len - 2);
+		break;
+	}
+	case VALUE_STRING:
+		s = value_str(v, &len);
+		strbuf_add(out, s, len);
+		break;
+	case VALUE_ARRAY:
+	case VALUE_MAP: {
+		struct jsonw w;
+		jsonw_init(&w, out);
+		jsonw_value(&w, v);
+		break;
+	}
+	default: break;
+	}
+}
+
+static bool is_container(value_t v)
+{
+	return value_type(v) == VALUE_ARRAY || value_type(v) == VALUE_MAP;
+}
+
+static bool equal_ignoring_case(value_t a, value_t b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	php_string(a, &x);
+	php_string(b, &y);
+	bool same = x.len == y.len && strncasecmp(strbuf_str(&x), strbuf_str(&y), x.len) == 0;
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+static bool equal_as_text(value_t a, value_t b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	php_string(a, &x);
+	php_string(b, &y);
+	bool same = strcmp(strbuf_str(&x), strbuf_str(&y)) == 0 && value_is_bool(a) == value_is_bool(b);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+/* PHP's !== : same type and value. */
+static bool identical(value_t a, value_t b)
+{
+	if (value_is_null(a) && value_is_null(b))
+		return true;
+	return value_equal(a, b);
+}
+
+/* --- regular expressions --- */
+
+static void *compile(const char *pattern, size_t len, char err[FILTER_ERR_LEN], const char *key)
+{
+	int code;
+	PCRE2_SIZE offset;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, len,
+	                               PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_UTF |
+	                                       PCRE2_MATCH_INVALID_UTF,
+	                               &code, &offset, NULL);
+	if (!re) {
+		PCRE2_UCHAR message[120];
+		pcre2_get_error_message(code, message, sizeof message);
+		snprintf(err, FILTER_ERR_LEN, "Invalid regular expression in filter[%s]: %s at offset %zu",
+		         key, (const char *)message, (size_t)offset);
+	}
+	return re;
+}
+
+static bool regex_matches(const void *re, value_t item)
+{
+	struct strbuf subject = STRBUF_INIT;
+	php_string(item, &subject);
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	pcre2_match_context *mc = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(mc, REGEX_MATCH_LIMIT);
+	int rc = pcre2_match(re, (PCRE2_SPTR)strbuf_str(&subject), subject.len, 0, 0, md, mc);
+	pcre2_match_context_free(mc);
+	pcre2_match_data_free(md);
+	strbuf_release(&subject);
+	return rc >= 0;
+}
+
+/* Statamic's like: '%' any run, '_' any one character, "\%" and "\_"
+ * themselves, everything else literal; anchored. */
+static void like_to_regex(const char *like, struct strbuf *out)
+{
+	strbuf_addch(out, '^');
+	for (const char *p = like; *p; p++) {
+		if (p[0] == '\\' && (p[1] == '%' || p[1] == '_')) {
+			strbuf_addf(out, "\\%c", *++p);
+		} else if (*p == '%') {
+			strbuf_addstr(out, ".*");
+		} else if (*p == '_') {
+			strbuf_addch(out, '.');
+		} else if (isalnum((unsigned char)*p) || (unsigned char)*p >= 0x80) {
+			strbuf_addch(out, *p);
+		} else {
+			strbuf_addf(out, "\\%c", *p);
+		}
+	}
+	strbuf_addch(out, '$');
+}
+
+/* "/^cat/i" is "^cat": delimiters and modifiers go. */
+static void strip_delimiters(const char *s, const char **start, size_t *len)
+{
+	*start = s;
+	*len = strlen(s);
+	const char *last = strrchr(s, '/');
+	if (s[0] == '/' && last && last != s) {
+		*start = s + 1;
+		*len = (size_t)(last - s - 1);
+	}
+}
+
+/* --- dates --- */
+
+static int parse_moment(const char *s, long long now, long long *out)
+{
+	long long day = now - (now % 86400 + 86400) % 86400;
+	if (strcasecmp(s, "now") == 0)
+		*out = now;
+	else if (strcasecmp(s, "today") == 0)
+		*out = day;
+	else if (strcasecmp(s, "yesterday") == 0)
+		*out = day - 86400;
+	else if (strcasecmp(s, "tomorrow") == 0)
+		*out = day + 86400;
+	else if (yaml_parse_timestamp(s, strlen(s), out) == 0)
+		return 0;
+	else if (strlen(s) == 16 && s[10] == ' ') {
+		char full[24];
+		snprintf(full, sizeof full, "%s:00", s);
+		return yaml_parse_timestamp(full, strlen(full), out);
+	} else
+		return -1;
+	return 0;
+}
+
+/* An item's moment: a Unix timestamp, or a date string (ISO 8601 as the
+ * index delivers dates, or Y-m-d[ H:i[:s]]). */
+static int item_moment(value_t item, long long *out)
+{
+	if (value_type(item) == VALUE_INT) {
+		*out = value_int(item);
+		return 0;
+	}
+	if (value_type(item) != VALUE_STRING)
+		return -1;
+	char buf[40];
+	snprintf(buf, sizeof buf, "%s", value_str(item, NULL));
+	size_t n = strlen(buf);
+	if (n == 27 && buf[10] == 'T' && buf[26] == 'Z') { /* .ffffffZ */
+		buf[19] = 'Z';
+		buf[20] = '\0';
+		n = 20;
+	}
+	return parse_moment(buf, 0, out);
+}
+
+/* --- parsing --- */
+
+static void split_path(struct filter *f)
+{
+	const char *p = f->field;
+	while (1) {
+		size_t n = strcspn(p, ".");
+		f->path = xrealloc(f->path, (f->npath + 1) * sizeof *f->path);
+		f->path[f->npath++] = xstrndup(p, n);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+}
+
+/* "a|b|c" as a list; true/false become booleans. */
+static void pipe_list(const char *s, struct value_builder *out)
+{
+	vb_array_begin(out);
+	while (1) {
+		size_t n = strcspn(s, "|");
+		char *part = xstrndup(s, n);
+		if (strcmp(part, "true") == 0 || strcmp(part, "false") == 0)
+			vb_bool(out, part[0] == 't');
+		else
+			vb_strz(out, part);
+		free(part);
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	vb_array_end(out);
+}
+
+static int prepare_like(struct filter *f, const struct condition *c, const char *value,
+                        const char *key, char err[FILTER_ERR_LEN])
+{
+	struct strbuf like = STRBUF_INIT, re = STRBUF_INIT;
+	php_string(vb_result(&f->value), &like);
+	struct strbuf shaped = STRBUF_INIT;
+	strbuf_addf(&shaped, "%s%s%s", c->arg == LIKE_STARTS ? "" : "%", strbuf_str(&like),
+	            c->arg == LIKE_ENDS ? "" : "%");
+	like_to_regex(shaped.ptr, &re);
+	f->regex = compile(re.ptr, re.len, err, key);
+	strbuf_release(&like);
+	strbuf_release(&re);
+	strbuf_release(&shaped);
+	(void)value;
+	return f->regex ? 0 : -1;
+}
+
+static int prepare_regex(struct filter *f, const struct condition *c, const char *value,
+                         const char *key, char err[FILTER_ERR_LEN])
+{
+	const char *start;
+	size_t len;
+	if (c->arg >= 0) {
+		/* is_alpha and friends: the value says whether to match or not. */
+		f->negate = !(strcmp(value, "true") == 0 || strcmp(value, "1") == 0);
+		start = is_patterns[c->arg];
+		len = strlen(start);
+	} else {
+		strip_delimiters(value, &start, &len);
+	}
+	f->regex = compile(start, len, err, key);
+	return f->regex ? 0 : -1;
+}
+
+static bool truthy_text(const char *s)
+{
+	return *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0;
+}
+
+static void prepare_date(struct filter *f, const struct condition *c, const char *value,
+                         long long now)
+{
+	f->after = c->arg == 1;
+	f->when = now;
+	if (strcmp(value, "false") == 0)
+		f->after = !f->after;
+	else if (strcmp(value, "true") != 0 && !is_numeric(value) &&
+	         parse_moment(value, now, &f->when) != 0)
+		f->when = now;
+}
+
+int filter_parse(const char *key, const char *value, long long now, struct filter *out,
+                 char err[FILTER_ERR_LEN])
+{
+	memset(out, 0, sizeof *out);
+	const char *colon = strchr(key, ':');
+	out->field = colon ? xstrndup(key, (size_t)(colon - key)) : xstrdup(key);
+	char *name = colon ? xstrndup(colon + 1, strcspn(colon + 1, ":")) : xstrdup("is");
+	split_path(out);
+	const struct condition *c = find_condition(name);
+	int rc = 0;
+	if (!c) {
+		snprintf(err, FILTER_ERR_LEN, "Unknown filter condition [%s] in filter[%s]", name, key);
+		rc = -1;
+		goto done;
+	}
+	out->kind = c->kind;
+	out->negate = c->negate;
+	out->value = (struct value_builder)VALUE_BUILDER_INIT;
+	switch (c->kind) {
+	case FILTER_IN:
+	case FILTER_OVERLAPS:
+		pipe_list(value, &out->value);
+		break;
+	case FILTER_LIKE:
+		vb_strz(&out->value, value);
+		rc = prepare_like(out, c, value, key, err);
+		break;
+	case FILTER_REGEX:
+		rc = prepare_regex(out, c, value, key, err);
+		break;
+	case FILTER_EMPTY:
+		/* is_empty=true: must be empty; =false: must not be. */
+		out->negate = c->negate == truthy_text(value);
+		break;
+	case FILTER_DATE:
+		prepare_date(out, c, value, now);
+		break;
+	case FILTER_COMPARE:
+		out->compare = c->arg;
+		coerce(value, &out->value);
+		break;
+	default:
+		coerce(value, &out->value);
+		break;
+	}
+done:
+	free(name);
+	if (rc != 0)
+		filter_free(out);
+	return rc;
+}
+
+/* --- matching --- */
+
+static bool is_empty_value(value_t v)
+{
+	switch (value_type(v)) {
+	case VALUE_NULL:
+	case VALUE_FALSE:
+		return true;
+	case VALUE_STRING:
+		return value_str(v, NULL)[0] == '\0';
+	default:
+		return false;
+	}
+}
+
+static bool numeric_value(value_t v, double *out)
+{
+	if (value_type(v) == VALUE_INT || value_type(v) == VALUE_DOUBLE) {
+		*out = value_double(v);
+		return true;
+	}
+	if (value_type(v) == VALUE_STRING && is_numeric(value_str(v, NULL))) {
+		*out = strtod(value_str(v, NULL), NULL);
+		return true;
+	}
+	return false;
+}
+
+static bool compare_matches(const struct filter *f, value_t item)
+{
+	value_t want = vb_result(&f->value);
+	if (value_is_null(item) || value_is_null(want) || is_container(item))
+		return false;
+	double a, b;
+	int cmp;
+	if (numeric_value(item, &a) && numeric_value(want, &b)) {
+		cmp = (a > b) - (a < b);
+	} else {
+		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+		php_string(item, &x);
+		php_string(want, &y);
+		cmp = strcmp(strbuf_str(&x), strbuf_str(&y));
+		cmp = (cmp > 0) - (cmp < 0);
+		strbuf_release(&x);
+		strbuf_release(&y);
+	}
+	switch (f->compare) {
+	case 2: return cmp > 0;
+	case 1: return cmp >= 0;
+	case -1: return cmp <= 0;
+	default: return cmp < 0;
+	}
+}
+
+static bool in_list(value_t list, value_t item)
+{
+	struct value_iter it;
+	value_iter_init(&it, list);
+	while (value_iter_next(&it))
+		if (equal_as_text(it.value, item))
+			return true;
+	return false;
+}
+
+static bool overlaps(value_t list, value_t item)
+{
+	if (!is_container(item))
+		return in_list(list, item);
+	struct value_iter it;
+	value_iter_init(&it, item);
+	while (value_iter_next(&it))
+		if (in_list(list, it.value))
+			return true;
+	return false;
+}
+
+static bool matches(const struct filter *f, value_t item)
+{
+	value_t want = vb_result(&f->value);
+	long long moment;
+	switch (f->kind) {
+	case FILTER_IS:
+		return !is_container(item) && equal_ignoring_case(item, want);
+	case FILTER_NOT:
+		if (value_type(item) == VALUE_STRING)
+			return !equal_ignoring_case(item, want);
+		return !identical(item, want);
+	case FILTER_LIKE:
+	case FILTER_REGEX:
+		return regex_matches(f->regex, item);
+	case FILTER_COMPARE:
+		return compare_matches(f, item);
+	case FILTER_IN:
+		/* not_in lets list values through; in never matches them. */
+		return is_container(item) ? f->negate : in_list(want, item);
+	case FILTER_EMPTY:
+		return is_empty_value(item);
+	case FILTER_DATE:
+		if (item_moment(item, &moment) != 0)
+			return false;
+		return f->after ? moment > f->when : moment < f->when;
+	case FILTER_OVERLAPS:
+		return !value_is_null(item) && overlaps(want, item);
+	}
+	return false;
+}
+
+bool filter_match(const struct filter *f, value_t item)
+{
+	bool m = matches(f, item);
+	if (f->kind == FILTER_DATE || f->kind == FILTER_COMPARE)
+		return m;
+	if (f->kind == FILTER_IN)
+		return f->negate ? (is_container(item) || !m) : m;
+	return f->negate ? !m : m;
+}
+
+value_t filter_field_value(const struct filter *f, value_t map)
+{
+	value_t v = map;
+	for (size_t i = 0; i < f->npath; i++)
+		v = value_map_getz(v, f->path[i]);
+	return v;
+}
+
+void filter_free(struct filter *f)
+{
+	free(f->field);
+	for (size_t i = 0; i < f->npath; i++)
+		free(f->path[i]);
+	free(f->path);
+	vb_release(&f->value);
+	if (f->regex)
+		pcre2_code_free(f->regex);
+	memset(f, 0, sizeof *f);
+}

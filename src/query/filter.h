@@ -1,0 +1,64 @@
+/*
+ * filter: one `filter[field:condition]=value` of Statamic's API (statamic-
+ * api.md §7.1, §7.3), parsed once per request and matched against item
+ * values (packed values, value.h). Every condition and alias of §7.3:
+ *   is/equals, not/isnt/aint/¯\_(ツ)_/¯, contains, doesnt_contain,
+ *   starts_with/begins_with, doesnt_start_with/doesnt_begin_with,
+ *   ends_with, doesnt_end_with, gt/greater_than, gte/
+ *   greater_than_or_equal_to, lt/less_than, lte/less_than_or_equal_to,
+ *   in, not_in, matches/match/regex, doesnt_match, is_empty/is_blank/
+ *   doesnt_exist/not_set/isnt_set/null, exists/isset, is_alpha,
+ *   is_alpha_numeric, is_numeric, is_url, is_embeddable, is_email,
+ *   is_numberwang, is_after/is_future, is_before/is_past, overlaps,
+ *   doesnt_overlap.
+ * The value is coerced as Statamic does (true/false, numbers). Like and
+ * regex conditions are case-insensitive and multi-line, through PCRE2
+ * with a match limit. The contract's decision holds: gt/gte/lt/lte never
+ * match a missing or null value.
+ */
+#ifndef CMS_API_FILTER_H
+#define CMS_API_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "value.h"
+
+#define FILTER_ERR_LEN 256
+
+enum filter_kind {
+	FILTER_IS, FILTER_NOT, FILTER_LIKE, FILTER_COMPARE, FILTER_IN, FILTER_REGEX,
+	FILTER_EMPTY, FILTER_DATE, FILTER_OVERLAPS,
+};
+
+struct filter {
+	char *field;             /* owned: the part before the first ':' */
+	char **path;             /* owned: field split on '.' (nested fields) */
+	size_t npath;
+	enum filter_kind kind;
+	bool negate;             /* doesnt_*, not_in, doesnt_match, exists, ... */
+	int compare;             /* FILTER_COMPARE: -2 lt, -1 lte, 1 gte, 2 gt */
+	struct value_builder value; /* owned: the coerced value (or list for in/overlaps) */
+	void *regex;             /* owned pcre2_code for like/regex/is_* conditions */
+	long long when;          /* FILTER_DATE: the moment compared with */
+	bool after;              /* FILTER_DATE: item must be after `when` */
+};
+
+/*
+ * Parses key ("title:contains", or "title" for is) and its raw value.
+ * now is the time is_before/is_after compare with. Returns 0, or -1 with
+ * err naming the problem: an unknown condition or a bad regex.
+ */
+int filter_parse(const char *key, const char *value, long long now, struct filter *out,
+                 char err[FILTER_ERR_LEN]);
+
+/* True when item (the field's value, missing when the item has none)
+ * passes the filter. */
+bool filter_match(const struct filter *f, value_t item);
+
+/* The value of f's (possibly dotted) field in a map. */
+value_t filter_field_value(const struct filter *f, value_t map);
+
+void filter_free(struct filter *f);
+
+#endif

@@ -1,0 +1,207 @@
+/* Unit tests: filter conditions, with the worked examples of
+ * statamic-api.md §7.3 (Statamic's QueriesConditionsTest). */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "query/filter.h"
+#include "site/yaml.h"
+#include "unit.h"
+
+/* 2019-03-10 13:00 UTC, the "now" of Statamic's date tests. */
+#define NOW 1552222800LL
+
+/* How many items of a YAML list pass filter[key]=value. */
+static int count(const char *items_yaml, const char *key, const char *value)
+{
+	struct value_builder items = VALUE_BUILDER_INIT;
+	struct yaml_error yerr;
+	CU_ASSERT_EQUAL_FATAL(yaml_parse(items_yaml, strlen(items_yaml), 0, &items, &yerr), 0);
+	struct filter f;
+	char err[FILTER_ERR_LEN];
+	if (filter_parse(key, value, NOW, &f, err) != 0) {
+		fprintf(stderr, "filter %s: %s\n", key, err);
+		vb_release(&items);
+		return -1;
+	}
+	int n = 0;
+	struct value_iter it;
+	value_iter_init(&it, vb_result(&items));
+	while (value_iter_next(&it))
+		n += filter_match(&f, filter_field_value(&f, it.value));
+	filter_free(&f);
+	vb_release(&items);
+	return n;
+}
+
+static const char *animals = "[{title: Dog}, {title: Cat}, {title: Tiger}]";
+static const char *featured =
+	"[{title: rat, featured: true}, {title: bat, featured: false}, {title: a}, {title: b}, "
+	"{title: c}]";
+static const char *stories = "[{title: Dog Stories}, {title: Cat Fables}, {title: Tiger Tales}]";
+static const char *ages = "[{age: 11}, {age: '11'}, {age: 21}, {age: '21'}, {age: 24}, {age: '24'}]";
+
+static void test_is_and_not(void)
+{
+	CU_ASSERT_EQUAL(count(animals, "title:is", "dog"), 1);
+	CU_ASSERT_EQUAL(count(animals, "title", "DOG"), 1); /* no condition: is */
+	CU_ASSERT_EQUAL(count(animals, "title:equals", "cat"), 1);
+	CU_ASSERT_EQUAL(count(featured, "featured:is", "true"), 1);
+	CU_ASSERT_EQUAL(count(featured, "featured:is", "false"), 4); /* false = null = '' */
+	CU_ASSERT_EQUAL(count(featured, "title:not", "rat"), 4);
+	CU_ASSERT_EQUAL(count(featured, "featured:not", "true"), 4);
+	CU_ASSERT_EQUAL(count(featured, "featured:isnt", "false"), 4);
+	CU_ASSERT_EQUAL(count(featured, "featured:aint", "false"), 4);
+	CU_ASSERT_EQUAL(count(featured, "featured:\xc2\xaf\\_(\xe3\x83\x84)_/\xc2\xaf", "false"), 4);
+}
+
+static void test_like(void)
+{
+	CU_ASSERT_EQUAL(count(stories, "title:contains", "sto"), 1);
+	CU_ASSERT_EQUAL(count(stories, "title:doesnt_contain", "sto"), 2);
+	CU_ASSERT_EQUAL(count(stories, "title:starts_with", "sto"), 0);
+	CU_ASSERT_EQUAL(count(stories, "title:starts_with", "dog"), 1);
+	CU_ASSERT_EQUAL(count(stories, "title:begins_with", "dog"), 1);
+	CU_ASSERT_EQUAL(count(stories, "title:doesnt_start_with", "dog"), 2);
+	CU_ASSERT_EQUAL(count(stories, "title:doesnt_begin_with", "dog"), 2);
+	CU_ASSERT_EQUAL(count(stories, "title:ends_with", "stories"), 1);
+	CU_ASSERT_EQUAL(count(stories, "title:doesnt_end_with", "stories"), 2);
+	CU_ASSERT_EQUAL(count(stories, "title:contains", ""), 3);   /* matches everything */
+	CU_ASSERT_EQUAL(count(stories, "title:contains", "a.e"), 0); /* '.' is literal */
+	CU_ASSERT_EQUAL(count(stories, "title:contains", "f_b"), 1);   /* '_' is any one: "Fab" */
+	CU_ASSERT_EQUAL(count(stories, "title:contains", "g_rt"), 0);   /* one character, not two */
+}
+
+static void test_comparisons(void)
+{
+	CU_ASSERT_EQUAL(count(ages, "age:gt", "18"), 4);
+	CU_ASSERT_EQUAL(count(ages, "age:greater_than", "18"), 4);
+	CU_ASSERT_EQUAL(count(ages, "age:lt", "18"), 2);
+	CU_ASSERT_EQUAL(count(ages, "age:less_than", "18"), 2);
+	CU_ASSERT_EQUAL(count(ages, "age:gte", "21"), 4);
+	CU_ASSERT_EQUAL(count(ages, "age:greater_than_or_equal_to", "21"), 4);
+	CU_ASSERT_EQUAL(count(ages, "age:lte", "21"), 4);
+	CU_ASSERT_EQUAL(count(ages, "age:less_than_or_equal_to", "21"), 4);
+	/* The contract: a missing or null value never passes gt/gte/lt/lte. */
+	CU_ASSERT_EQUAL(count("[{age: 3}, {age: ~}, {}]", "age:lt", "5"), 1);
+	CU_ASSERT_EQUAL(count("[{age: 3}, {age: ~}, {}]", "age:gte", "0"), 1);
+}
+
+static void test_in_and_not_in(void)
+{
+	const char *types = "[{type: canine}, {type: canine}, {type: feline}, {type: feline}, "
+	                    "{type: feline}, {type: equine}, {}, {type: [canine]}]";
+	CU_ASSERT_EQUAL(count(types, "type:in", "canine|feline"), 5);
+	CU_ASSERT_EQUAL(count(types, "type:not_in", "canine|feline"), 3); /* incl. the list */
+	CU_ASSERT_EQUAL(count(types, "type:in", "Canine"), 0);          /* case-sensitive */
+	CU_ASSERT_EQUAL(count("[{f: true}, {f: false}, {f: 'x'}]", "f:in", "true|x"), 2);
+}
+
+static void test_regex(void)
+{
+	const char *titles = "[{title: Dog Stories}, {title: Cat Fables}, {title: Tiger Tales}, "
+	                     "{title: Why I Love My Cat}, {title: Paw Poetry}]";
+	CU_ASSERT_EQUAL(count(titles, "title:regex", "cat"), 2);
+	CU_ASSERT_EQUAL(count(titles, "title:matches", "^cat"), 1);
+	CU_ASSERT_EQUAL(count(titles, "title:match", "c.t$"), 1);
+	CU_ASSERT_EQUAL(count(titles, "title:regex", "/^cat/i"), 1);
+	CU_ASSERT_EQUAL(count(titles, "title:doesnt_match", "cat"), 3);
+	struct filter f;
+	char err[FILTER_ERR_LEN];
+	CU_ASSERT_EQUAL(filter_parse("title:regex", "(unclosed", NOW, &f, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "Invalid regular expression in filter[title:regex]"));
+	/* Catastrophic backtracking gives up instead of hanging. */
+	CU_ASSERT_EQUAL(count("[{t: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab}]", "t:regex",
+	                      "^(a+)+$"), 0);
+}
+
+static void test_empty_and_exists(void)
+{
+	const char *subs = "[{s: Has sub-title}, {s: ''}, {s: ~}, {}]";
+	CU_ASSERT_EQUAL(count(subs, "s:is_empty", "true"), 3);
+	CU_ASSERT_EQUAL(count(subs, "s:is_empty", "false"), 1);
+	CU_ASSERT_EQUAL(count(subs, "s:is_blank", "true"), 3);
+	CU_ASSERT_EQUAL(count(subs, "s:doesnt_exist", "true"), 3);
+	CU_ASSERT_EQUAL(count(subs, "s:not_set", "true"), 3);
+	CU_ASSERT_EQUAL(count(subs, "s:isnt_set", "true"), 3);
+	CU_ASSERT_EQUAL(count(subs, "s:null", "true"), 3);
+	CU_ASSERT_EQUAL(count(subs, "s:exists", "true"), 1);
+	CU_ASSERT_EQUAL(count(subs, "s:isset", "true"), 1);
+	CU_ASSERT_EQUAL(count(subs, "s:exists", "false"), 3);
+}
+
+static void test_is_checks(void)
+{
+	const char *alpha = "[{t: Post}, {t: Post Two}, {t: \"It's a post\"}, {t: Post1}, {t: Post 2}]";
+	CU_ASSERT_EQUAL(count(alpha, "t:is_alpha", "true"), 1);
+	CU_ASSERT_EQUAL(count(alpha, "t:is_alpha", "false"), 4);
+	CU_ASSERT_EQUAL(count(alpha, "t:is_alpha_numeric", "true"), 2);
+	const char *numbers = "[{t: Post}, {t: Post Two}, {t: \"It's a post\"}, {t: '1.2.3'}, "
+	                      "{t: '1 2'}, {t: '1'}, {t: '1.2'}, {t: '.2'}]";
+	CU_ASSERT_EQUAL(count(numbers, "t:is_numeric", "true"), 3);
+	const char *urls = "[{u: 'https://example.com'}, {u: 'http://a.b/c'}, {u: 'ftp://x'}, "
+	                   "{u: 'https://has space'}, {u: 'example.com'}]";
+	CU_ASSERT_EQUAL(count(urls, "u:is_url", "true"), 2);
+	const char *embeds = "[{u: 'https://youtube.com/watch?v=1'}, {u: 'https://vimeo.com/1'}, "
+	                     "{u: 'https://example.com/x'}]";
+	CU_ASSERT_EQUAL(count(embeds, "u:is_embeddable", "true"), 2);
+	const char *emails = "[{e: 'a@b.co'}, {e: 'x@y.z'}, {e: 'nope'}, {e: 'a@b'}]";
+	CU_ASSERT_EQUAL(count(emails, "e:is_email", "true"), 2);
+	CU_ASSERT_EQUAL(count("[{age: 22}, {age: 57}, {age: 2.3}]", "age:is_numberwang", "true"), 2);
+}
+
+static void test_dates(void)
+{
+	const char *dates = "[{date: '2019-03-09'}, {date: '2019-03-10 00:00'}, "
+	                    "{date: '2019-03-10 12:59'}, {date: '2019-03-10 13:00'}, "
+	                    "{date: '2019-03-10 13:01'}, {date: '2019-03-11'}]";
+	CU_ASSERT_EQUAL(count(dates, "date:is_before", "true"), 3);
+	CU_ASSERT_EQUAL(count(dates, "date:is_past", "true"), 3);
+	CU_ASSERT_EQUAL(count(dates, "date:is_before", "today"), 1);
+	CU_ASSERT_EQUAL(count(dates, "date:is_before", "false"), 2);
+	CU_ASSERT_EQUAL(count(dates, "date:is_after", "true"), 2);
+	CU_ASSERT_EQUAL(count(dates, "date:is_future", "true"), 2);
+	CU_ASSERT_EQUAL(count(dates, "date:is_after", "today"), 4);
+	CU_ASSERT_EQUAL(count(dates, "date:is_after", "false"), 3);
+	CU_ASSERT_EQUAL(count(dates, "date:is_after", "2019-03-10"), 4);
+	/* Delivered ISO dates and timestamps compare too. */
+	CU_ASSERT_EQUAL(count("[{d: '2019-03-11T00:00:00.000000Z'}, {d: 1552176000}]", "d:is_after",
+	                      "true"), 1);
+}
+
+static void test_overlaps(void)
+{
+	const char *ages_lists = "[{a: [22, 52, 72]}, {a: [57, 72]}, {a: [2, 31, 22]}, {}]";
+	CU_ASSERT_EQUAL(count(ages_lists, "a:overlaps", "72"), 2);
+	CU_ASSERT_EQUAL(count(ages_lists, "a:overlaps", "31"), 1);
+	CU_ASSERT_EQUAL(count(ages_lists, "a:overlaps", "31|57"), 2);
+	CU_ASSERT_EQUAL(count(ages_lists, "a:doesnt_overlap", "72"), 2); /* null passes */
+}
+
+static void test_nested_fields_and_unknown_conditions(void)
+{
+	CU_ASSERT_EQUAL(count("[{seo: {title: Hi}}, {seo: {title: Yo}}, {}]", "seo.title:is", "hi"), 1);
+	struct filter f;
+	char err[FILTER_ERR_LEN];
+	CU_ASSERT_EQUAL(filter_parse("title:bogus", "x", NOW, &f, err), -1);
+	CU_ASSERT_STRING_EQUAL(err, "Unknown filter condition [bogus] in filter[title:bogus]");
+	/* Anything after a second colon is ignored, as Statamic does. */
+	CU_ASSERT_EQUAL(count(animals, "title:is:whatever", "dog"), 1);
+}
+
+void suite_filter(void)
+{
+	CU_pSuite s = unit_add_suite("filter conditions");
+	unit_add_test(s, "is and not (and aliases)", test_is_and_not);
+	unit_add_test(s, "like conditions", test_like);
+	unit_add_test(s, "comparisons", test_comparisons);
+	unit_add_test(s, "in and not_in", test_in_and_not_in);
+	unit_add_test(s, "regex", test_regex);
+	unit_add_test(s, "empty and exists", test_empty_and_exists);
+	unit_add_test(s, "is_* checks", test_is_checks);
+	unit_add_test(s, "dates", test_dates);
+	unit_add_test(s, "overlaps", test_overlaps);
+	unit_add_test(s, "nested fields, unknown conditions", test_nested_fields_and_unknown_conditions);
+}
