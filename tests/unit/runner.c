@@ -112,6 +112,7 @@ int main(void)
 	suite_extras();
 	suite_augment();
 	suite_filter();
+	suite_sort();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -1,0 +1,47 @@
+/*
+ * sort: the `sort` parameter of Statamic's API (statamic-api.md §8):
+ * "one,-two,nested->field", '-' for descending, later keys breaking ties,
+ * stable. Values compare as Statamic's Comparator does: numbers (and
+ * numeric strings) numerically, other text case-insensitively, false
+ * before true, a list by its first item, lists and maps after scalars;
+ * null after everything ascending (so first descending).
+ */
+#ifndef CMS_API_SORT_H
+#define CMS_API_SORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "value.h"
+
+struct sort_key {
+	char **path; /* owned: the field split on "->" */
+	size_t npath;
+	bool descending;
+};
+
+struct sort_spec {
+	struct sort_key *keys; /* owned */
+	size_t n;
+};
+
+/* Parses a sort parameter (empty keys are skipped). Never fails. */
+void sort_parse(const char *param, struct sort_spec *out);
+void sort_free(struct sort_spec *spec);
+
+/* The ascending comparison of two values (<0, 0, >0), null last. */
+int sort_compare(value_t a, value_t b);
+
+/* Where an item's value for a key comes from. */
+typedef value_t (*sort_value_fn)(void *ctx, uint32_t item, const struct sort_key *key);
+
+/* Sorts items (item numbers) in place by spec, stably. */
+void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_value_fn get,
+                void *ctx);
+
+/* The value at key's path in a map (the usual sort_value_fn building
+ * block). */
+value_t sort_key_value(const struct sort_key *key, value_t map);
+
+#endif
