@@ -113,6 +113,7 @@ int main(void)
 	suite_augment();
 	suite_filter();
 	suite_sort();
+	suite_paginate();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
