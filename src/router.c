@@ -16,6 +16,8 @@ static const struct route routes[] = {
 	{"sites", api_sites_index},
 	{"collections", api_collections_index},
 	{"collections/{}", api_collections_show},
+	{"collections/{}/entries", api_entries_index},
+	{"collections/{}/entries/{}", api_entries_show},
 };
 
 static bool match_route(const char *pattern, char **segments, size_t n, struct api_ctx *ctx)

@@ -227,7 +227,7 @@ static const struct blueprint *blueprint_named(const struct collection_info *c, 
 
 /* Laravel's Str::singular for the regular English plurals blueprints use
  * ("posts", "categories", "analyses" keep their stem). */
-static char *singular(const char *word)
+char *singular_handle(const char *word)
 {
 	size_t n = strlen(word);
 	if (n > 3 && strcmp(word + n - 3, "ies") == 0) {
@@ -249,7 +249,7 @@ const struct blueprint *entry_blueprint(const struct site_index *idx, const stru
 		const struct blueprint *bp = blueprint_named(c, value_str(named, NULL));
 		if (bp)
 			return bp;
-		char *one = singular(value_str(named, NULL));
+		char *one = singular_handle(value_str(named, NULL));
 		bp = blueprint_named(c, one);
 		free(one);
 		if (bp)

@@ -41,6 +41,10 @@ void index_load_each(struct site_index *idx, const char *key, const char *folder
 char **index_list_dir(const char *dir, const char *suffix, size_t *count);
 void index_free_names(char **names, size_t count);
 
+/* Laravel's Str::singular for regular plurals ("posts" -> "post",
+ * "categories" -> "category"); newly allocated (blueprints.c). */
+char *singular_handle(const char *word);
+
 /* Reads each collection's blueprints (blueprints.c). */
 void collection_blueprints_load(struct site_index *idx);
 

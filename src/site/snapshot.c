@@ -15,10 +15,11 @@
 
 #include "hash.h"
 #include "site/augment.h"
+#include "site/index_internal.h"
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 2
+#define SNAP_VERSION 3
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -50,8 +51,9 @@ enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
 
 struct rec_entry {
 	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
+	uint32_t blueprint, blueprint_title;
 	int32_t order, depth;
-	uint32_t flags;
+	uint32_t flags, pad;
 	int64_t date, mtime;
 };
 
@@ -331,6 +333,12 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 		const struct entry *e = &idx->entries[i];
 		struct rec_entry *r = &recs[i];
 		resolved_data(&ctx, e, &data);
+		/* Statamic's fallback blueprint is the collection's singular. */
+		const struct blueprint *bp = entry_blueprint(idx, e);
+		char *fallback = bp ? NULL : singular_handle(idx->collections[e->collection].handle);
+		char *fallback_title = fallback ? index_title(VALUE_MISSING, fallback) : NULL;
+		const char *bp_handle = bp ? bp->handle : fallback;
+		const char *bp_title = bp ? bp->title : fallback_title;
 		*r = (struct rec_entry){
 			.id = put_string(blob, e->id),
 			.path = put_string(blob, e->path),
@@ -341,12 +349,16 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 			.origin = entry_number_or_none(idx, e->origin),
 			.parent = entry_number_or_none(idx, e->parent),
 			.data = put_value(blob, vb_result(&data)),
+			.blueprint = put_string(blob, bp_handle),
+			.blueprint_title = put_string(blob, bp_title),
 			.order = (int32_t)e->order,
 			.depth = e->depth,
 			.flags = (e->published ? E_PUBLISHED : 0) | (e->has_date ? E_HAS_DATE : 0),
 			.date = e->date,
 			.mtime = e->mtime,
 		};
+		free(fallback);
+		free(fallback_title);
 	}
 	vb_release(&data);
 }
@@ -485,6 +497,7 @@ static bool records_ok(const struct snapshot *s)
 		const struct rec_entry *r = &s->entries[i];
 		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
 		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
+		    !offset_ok(s, r->blueprint, false) || !offset_ok(s, r->blueprint_title, false) ||
 		    r->collection >= h->ncollections || r->site >= h->nsites ||
 		    (r->origin != SNAP_NONE && r->origin >= h->nentries) ||
 		    (r->parent != SNAP_NONE && r->parent >= h->nentries) || !value_ok(s, r->data))
@@ -686,6 +699,8 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.order = r->order,
 		.depth = r->depth,
 		.data = value_at(s, r->data),
+		.blueprint = str_at(s, r->blueprint),
+		.blueprint_title = str_at(s, r->blueprint_title),
 	};
 }
 

@@ -55,6 +55,7 @@ struct snap_entry {
 	int depth;
 	value_t data;             /* own values over the origin's over `inject`,
 	                           * keys sorted, augmented */
+	const char *blueprint, *blueprint_title; /* the blueprint it uses */
 };
 
 struct snap_problem {

@@ -118,7 +118,7 @@ request() {
 	# lighttpd wants a length on a POST or PUT, even an empty one.
 	case "$method" in POST | PUT) extra=(--data '') ;; esac
 	: >"$T/body"
-	curl -s "${extra[@]}" -X "$method" -o "$T/body" -D "$T/headers" "$@" \
+	curl -s -g "${extra[@]}" -X "$method" -o "$T/body" -D "$T/headers" "$@" \
 		"http://127.0.0.1:$PORT$path" || true
 	STATUS=$(awk 'NR==1 {print $2}' "$T/headers" | tr -d '\r')
 	BODY=$(cat "$T/body")

@@ -1,0 +1,658 @@
+/*
+ * api/entries: GET /{route}/collections/{c}/entries and .../entries/{id}
+ * (spec §4, statamic-api.md §7, §8, §10.1): filters with the allow-list
+ * and the default published-only filter, taxonomy filters, sort,
+ * pagination, field selection; an entry by id, else by slug.
+ */
+#include "autoconfig.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/api.h"
+#include "query/filter.h"
+#include "query/paginate.h"
+#include "query/sort.h"
+#include "strbuf.h"
+
+/* The keys Statamic computes for every entry, sorted; a data key of the
+ * same name is replaced by them. */
+static const char *const computed_keys[] = {
+	"api_url", "blueprint", "collection", "date", "id", "is_entry", "last_modified", "locale",
+	"mount", "order", "origin_id", "permalink", "private", "published", "slug", "status",
+	"title", "updated_at", "updated_by", "uri", "url",
+};
+#define NCOMPUTED (sizeof computed_keys / sizeof computed_keys[0])
+
+struct entries_req {
+	struct api_ctx *ctx;
+	struct snap_collection collection;
+	uint32_t collection_number;
+	long long now;
+	struct value_builder scratch[2]; /* values made for filters and sort */
+	int next_scratch;
+};
+
+/* --- computed values --- */
+
+static bool is_computed(const char *key, size_t len)
+{
+	for (size_t i = 0; i < NCOMPUTED; i++)
+		if (strlen(computed_keys[i]) == len && memcmp(computed_keys[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+static enum entry_status status_of(const struct entries_req *r, const struct snap_entry *e)
+{
+	if (!e->published)
+		return ENTRY_DRAFT;
+	if (!r->collection.dated || !e->has_date)
+		return ENTRY_PUBLISHED;
+	if (e->date > r->now && r->collection.future_private)
+		return ENTRY_SCHEDULED;
+	if (e->date < r->now && r->collection.past_private)
+		return ENTRY_EXPIRED;
+	return ENTRY_PUBLISHED;
+}
+
+static void iso(struct value_builder *b, long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[40];
+	gmtime_r(&tt, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
+	vb_strz(b, buf);
+}
+
+static void title_handle(struct value_builder *b, const char *title, const char *handle)
+{
+	vb_map_begin(b);
+	vb_keyz(b, "title");
+	vb_strz(b, title);
+	vb_keyz(b, "handle");
+	vb_strz(b, handle);
+	vb_map_end(b);
+}
+
+static void site_url(const struct snapshot *s, const struct snap_entry *e, struct strbuf *out)
+{
+	const char *base = snap_site_at(s, e->site).url;
+	if (strcmp(base, "/") == 0)
+		strbuf_addstr(out, e->uri);
+	else if (strcmp(e->uri, "/") == 0)
+		strbuf_addstr(out, base);
+	else
+		strbuf_addf(out, "%s%s", base, e->uri);
+}
+
+static void user_ref(const struct snapshot *s, value_t id, struct value_builder *b)
+{
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(s, "users"));
+	while (value_iter_next(&it)) {
+		if (!value_equal(value_map_getz(it.value, "id"), id))
+			continue;
+		struct strbuf api = STRBUF_INIT;
+		strbuf_addf(&api, "%cusers/%s", '\x02', value_str(id, NULL));
+		vb_map_begin(b);
+		vb_keyz(b, "id");
+		vb_value(b, id);
+		vb_keyz(b, "name");
+		vb_value(b, value_map_getz(it.value, "name"));
+		vb_keyz(b, "email");
+		vb_value(b, value_map_getz(it.value, "email"));
+		vb_keyz(b, "api_url");
+		vb_str(b, api.ptr, api.len);
+		vb_map_end(b);
+		strbuf_release(&api);
+		return;
+	}
+	vb_null(b);
+}
+
+/* The collection mounted on this entry, if any. */
+static void mounted_collection(const struct snapshot *s, const struct snap_entry *e,
+                              struct value_builder *b)
+{
+	for (uint32_t i = 0; i < snap_collection_count(s); i++) {
+		struct snap_collection c = snap_collection_at(s, i);
+		if (c.mount && strcmp(c.mount, e->id) == 0) {
+			title_handle(b, c.title, c.handle);
+			return;
+		}
+	}
+	vb_null(b);
+}
+
+/* Appends the computed value of key for e to b. */
+static void computed_value(const struct entries_req *r, const struct snap_entry *e,
+                           const char *key, struct value_builder *b)
+{
+	const struct snapshot *s = r->ctx->snap;
+	struct strbuf t = STRBUF_INIT;
+	enum entry_status status = status_of(r, e);
+	value_t updated_at = value_map_getz(e->data, "updated_at");
+	if (strcmp(key, "api_url") == 0) {
+		strbuf_addf(&t, "%ccollections/%s/entries/%s", '\x02', r->collection.handle, e->id);
+		vb_str(b, t.ptr, t.len);
+	} else if (strcmp(key, "blueprint") == 0) {
+		title_handle(b, e->blueprint_title, e->blueprint);
+	} else if (strcmp(key, "collection") == 0) {
+		title_handle(b, r->collection.title, r->collection.handle);
+	} else if (strcmp(key, "date") == 0) {
+		if (r->collection.dated && e->has_date)
+			iso(b, e->date);
+		else
+			vb_value(b, value_map_getz(e->data, "date"));
+	} else if (strcmp(key, "id") == 0) {
+		vb_strz(b, e->id);
+	} else if (strcmp(key, "is_entry") == 0) {
+		vb_bool(b, true);
+	} else if (strcmp(key, "last_modified") == 0 || strcmp(key, "updated_at") == 0) {
+		iso(b, value_type(updated_at) == VALUE_INT ? value_int(updated_at) : e->mtime);
+	} else if (strcmp(key, "locale") == 0) {
+		vb_strz(b, snap_site_at(s, e->site).handle);
+	} else if (strcmp(key, "mount") == 0) {
+		mounted_collection(s, e, b);
+	} else if (strcmp(key, "order") == 0) {
+		if (e->order > 0)
+			vb_int(b, e->order);
+		else
+			vb_value(b, value_map_getz(e->data, "order"));
+	} else if (strcmp(key, "origin_id") == 0) {
+		if (e->origin != SNAP_NONE)
+			vb_strz(b, snap_entry_at(s, e->origin).id);
+		else
+			vb_null(b);
+	} else if (strcmp(key, "permalink") == 0 || strcmp(key, "url") == 0) {
+		if (e->uri) {
+			if (key[0] == 'p')
+				strbuf_addch(&t, '\x01');
+			site_url(s, e, &t);
+			vb_str(b, t.ptr, t.len);
+		} else {
+			vb_null(b);
+		}
+	} else if (strcmp(key, "private") == 0) {
+		vb_bool(b, status == ENTRY_SCHEDULED || status == ENTRY_EXPIRED);
+	} else if (strcmp(key, "published") == 0) {
+		vb_bool(b, e->published);
+	} else if (strcmp(key, "slug") == 0) {
+		if (e->slug)
+			vb_strz(b, e->slug);
+		else
+			vb_null(b);
+	} else if (strcmp(key, "status") == 0) {
+		vb_strz(b, entry_status_name(status));
+	} else if (strcmp(key, "title") == 0) {
+		vb_value(b, value_map_getz(e->data, "title"));
+	} else if (strcmp(key, "updated_by") == 0) {
+		value_t by = value_map_getz(e->data, "updated_by");
+		if (value_is_null(by))
+			vb_null(b);
+		else
+			user_ref(s, by, b);
+	} else if (strcmp(key, "uri") == 0) {
+		if (e->uri)
+			vb_strz(b, e->uri);
+		else
+			vb_null(b);
+	}
+	strbuf_release(&t);
+}
+
+/* The value of key for e (computed or data), valid until the scratch
+ * builder it lives in is used twice more. */
+static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
+{
+	if (!is_computed(key, strlen(key)))
+		return value_map_getz(e->data, key);
+	struct value_builder *b = &r->scratch[r->next_scratch];
+	r->next_scratch ^= 1;
+	vb_reset(b);
+	computed_value(r, e, key, b);
+	return vb_result(b);
+}
+
+/* --- rendering --- */
+
+static bool excluded(const struct config *cfg, const char *key)
+{
+	return strlist_contains(&cfg->excluded_keys, key);
+}
+
+static void write_key_value(struct entries_req *r, struct jsonw *w, const struct snap_entry *e,
+                            const char *key)
+{
+	if (excluded(r->ctx->cfg, key))
+		return;
+	jsonw_keyz(w, key);
+	jsonw_value(w, entry_value(r, e, key));
+}
+
+/* Every key in order: the computed ones and the data's, merged. */
+static void write_all(struct entries_req *r, struct jsonw *w, const struct snap_entry *e)
+{
+	struct value_iter it;
+	size_t c = 0;
+	value_iter_init(&it, e->data);
+	bool more = value_iter_next(&it);
+	while (c < NCOMPUTED || more) {
+		int cmp = !more ? -1 : c == NCOMPUTED ? 1 : 0;
+		if (cmp == 0) {
+			size_t n = strlen(computed_keys[c]);
+			cmp = strncmp(computed_keys[c], it.key, it.key_len < n ? it.key_len : n);
+			if (cmp == 0)
+				cmp = (n > it.key_len) - (n < it.key_len);
+		}
+		if (cmp <= 0) {
+			write_key_value(r, w, e, computed_keys[c]);
+			if (cmp == 0)
+				more = value_iter_next(&it);
+			c++;
+		} else {
+			char *key = xstrndup(it.key, it.key_len);
+			if (!excluded(r->ctx->cfg, key)) {
+				jsonw_key(w, it.key, it.key_len);
+				jsonw_value(w, it.value);
+			}
+			free(key);
+			more = value_iter_next(&it);
+		}
+	}
+}
+
+static void write_entry(struct entries_req *r, struct jsonw *w, const struct snap_entry *e,
+                        const struct strlist *fields)
+{
+	jsonw_object_begin(w);
+	if (fields->len == 0)
+		write_all(r, w, e);
+	for (size_t i = 0; i < fields->len; i++)
+		write_key_value(r, w, e, fields->items[i]);
+	jsonw_object_end(w);
+}
+
+/* fields=a,b or fields[]=a&fields[]=b. */
+static void requested_fields(const struct request *req, struct strlist *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < req->nparams; i++) {
+		if (strcmp(req->params[i].name, "fields") == 0)
+			strlist_split(out, req->params[i].value);
+		else if (strcmp(req->params[i].name, "fields[]") == 0)
+			strlist_split(out, req->params[i].value);
+	}
+}
+
+/* --- parameters --- */
+
+static bool positive_integer(const char *s, long max, long *out)
+{
+	char *end;
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	long v = strtol(s, &end, 10);
+	if (*end || v < 1 || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int read_paging(struct api_ctx *ctx, long *limit, long *page)
+{
+	const char *l = request_param(ctx->req, "limit"), *p = request_param(ctx->req, "page");
+	char message[300];
+	*limit = ctx->cfg->default_limit;
+	*page = 1;
+	if (l && !positive_integer(l, ctx->cfg->max_limit, limit)) {
+		snprintf(message, sizeof message,
+		         "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
+		         ctx->cfg->max_limit, l);
+		response_error(ctx->res, 400, message);
+		return -1;
+	}
+	if (p && !positive_integer(p, 1000000000L, page)) {
+		snprintf(message, sizeof message,
+		         "The page parameter must be a whole number from 1, not \"%.200s\".", p);
+		response_error(ctx->res, 400, message);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- filters --- */
+
+enum tax_mode { TAX_ANY, TAX_NONE, TAX_ALL };
+
+struct tax_filter {
+	char *taxonomy;   /* owned */
+	enum tax_mode mode;
+	struct strlist slugs;
+};
+
+struct entry_filters {
+	struct filter *fields; /* owned */
+	size_t nfields;
+	struct tax_filter *taxes; /* owned */
+	size_t ntaxes;
+	bool default_published; /* no filter on status or published */
+};
+
+static void free_filters(struct entry_filters *f)
+{
+	for (size_t i = 0; i < f->nfields; i++)
+		filter_free(&f->fields[i]);
+	free(f->fields);
+	for (size_t i = 0; i < f->ntaxes; i++) {
+		free(f->taxes[i].taxonomy);
+		strlist_free(&f->taxes[i].slugs);
+	}
+	free(f->taxes);
+	memset(f, 0, sizeof *f);
+}
+
+/* "filter[KEY]" -> KEY (newly allocated), else NULL. */
+static char *filter_key(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 9 || strncmp(name, "filter[", 7) != 0 || name[n - 1] != ']')
+		return NULL;
+	return xstrndup(name + 7, n - 8);
+}
+
+/* What the allow-list checks: the field, or taxonomy:<handle>. */
+static char *allow_name(const char *key)
+{
+	if (strncmp(key, "taxonomy:", 9) == 0)
+		return xstrndup(key, 9 + strcspn(key + 9, ":"));
+	return xstrndup(key, strcspn(key, ":"));
+}
+
+/* 422 with every forbidden field, in query order, repeats kept. */
+static int check_allowed(struct entries_req *r)
+{
+	struct strlist allowed, forbidden = {NULL, 0};
+	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->collection.handle, &allowed);
+	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
+		char *key = filter_key(r->ctx->req->params[i].name);
+		if (!key)
+			continue;
+		char *field = allow_name(key);
+		if (!on || !strlist_contains(&allowed, field))
+			strlist_add(&forbidden, field);
+		free(field);
+		free(key);
+	}
+	strlist_free(&allowed);
+	if (forbidden.len == 0)
+		return 0;
+	struct strbuf msg = STRBUF_INIT;
+	strbuf_addf(&msg, "Forbidden filter%s: ", forbidden.len > 1 ? "s" : "");
+	for (size_t i = 0; i < forbidden.len; i++)
+		strbuf_addf(&msg, "%s%s", i ? ", " : "", forbidden.items[i]);
+	response_error(r->ctx->res, 422, msg.ptr);
+	strbuf_release(&msg);
+	strlist_free(&forbidden);
+	return -1;
+}
+
+static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const char *key,
+                          const char *value)
+{
+	const char *handle = key + 9;
+	size_t hn = strcspn(handle, ":");
+	const char *mod = handle[hn] == ':' ? handle + hn + 1 : "in";
+	enum tax_mode mode;
+	if (strcmp(mod, "in") == 0 || strcmp(mod, "any") == 0)
+		mode = TAX_ANY;
+	else if (strcmp(mod, "not_in") == 0 || strcmp(mod, "not") == 0)
+		mode = TAX_NONE;
+	else if (strcmp(mod, "all") == 0)
+		mode = TAX_ALL;
+	else {
+		char message[300];
+		snprintf(message, sizeof message, "Unknown taxonomy filter modifier [%.100s] in filter[%.150s]",
+		         mod, key);
+		response_error(r->ctx->res, 400, message);
+		return -1;
+	}
+	f->taxes = xrealloc(f->taxes, (f->ntaxes + 1) * sizeof *f->taxes);
+	struct tax_filter *t = &f->taxes[f->ntaxes++];
+	memset(t, 0, sizeof *t);
+	t->taxonomy = xstrndup(handle, hn);
+	t->mode = mode;
+	strlist_split(&t->slugs, value);
+	return 0;
+}
+
+static int read_filters(struct entries_req *r, struct entry_filters *f)
+{
+	memset(f, 0, sizeof *f);
+	f->default_published = true;
+	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
+		const struct query_param *q = &r->ctx->req->params[i];
+		char *key = filter_key(q->name);
+		if (!key)
+			continue;
+		int rc = 0;
+		if (strncmp(key, "taxonomy:", 9) == 0) {
+			rc = add_tax_filter(r, f, key, q->value);
+		} else {
+			struct filter one;
+			char err[FILTER_ERR_LEN];
+			if (filter_parse(key, q->value, r->now, &one, err) != 0) {
+				response_error(r->ctx->res, 400, err);
+				rc = -1;
+			} else if (strcmp(one.field, "status") == 0 && one.kind == FILTER_IS &&
+			           strcmp(q->value, "any") == 0) {
+				f->default_published = false; /* every status */
+				filter_free(&one);
+			} else {
+				if (strcmp(one.field, "status") == 0 || strcmp(one.field, "published") == 0)
+					f->default_published = false;
+				f->fields = xrealloc(f->fields, (f->nfields + 1) * sizeof *f->fields);
+				f->fields[f->nfields++] = one;
+			}
+		}
+		free(key);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The term slugs an entry names in the field called like the taxonomy:
+ * augmented term objects, or plain slugs. */
+static bool entry_has_term(const struct snap_entry *e, const char *taxonomy, const char *slug)
+{
+	value_t v = value_map_getz(e->data, taxonomy);
+	struct value_iter it;
+	value_iter_init(&it, v);
+	bool list = value_type(v) == VALUE_ARRAY;
+	value_t one = v;
+	while (list ? value_iter_next(&it) : !value_is_missing(one)) {
+		value_t item = list ? it.value : one;
+		value_t s = value_type(item) == VALUE_MAP ? value_map_getz(item, "slug") : item;
+		if (strcmp(value_str(s, NULL), slug) == 0)
+			return true;
+		if (!list)
+			break;
+	}
+	return false;
+}
+
+static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
+{
+	size_t hits = 0;
+	for (size_t i = 0; i < t->slugs.len; i++)
+		hits += entry_has_term(e, t->taxonomy, t->slugs.items[i]);
+	switch (t->mode) {
+	case TAX_ANY: return hits > 0;
+	case TAX_NONE: return hits == 0;
+	default: return hits == t->slugs.len;
+	}
+}
+
+static bool entry_passes(struct entries_req *r, const struct entry_filters *f,
+                         const struct snap_entry *e)
+{
+	if (f->default_published && status_of(r, e) != ENTRY_PUBLISHED)
+		return false;
+	for (size_t i = 0; i < f->nfields; i++) {
+		const struct filter *one = &f->fields[i];
+		/* filter[site] is the entry's locale; dotted fields walk maps. */
+		const char *key = strcmp(one->field, "site") == 0 ? "locale" : one->path[0];
+		value_t v = entry_value(r, e, key);
+		for (size_t p = 1; p < one->npath; p++)
+			v = value_map_getz(v, one->path[p]);
+		if (!filter_match(one, v))
+			return false;
+	}
+	for (size_t i = 0; i < f->ntaxes; i++)
+		if (!tax_matches(&f->taxes[i], e))
+			return false;
+	return true;
+}
+
+/* --- sorting --- */
+
+static value_t sort_value(void *ctx, uint32_t item, const struct sort_key *key)
+{
+	struct entries_req *r = ctx;
+	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
+	value_t v = entry_value(r, &e, key->path[0]);
+	for (size_t p = 1; p < key->npath; p++)
+		v = value_map_getz(v, key->path[p]);
+	return v;
+}
+
+/* --- the endpoints --- */
+
+static int open_collection(struct api_ctx *ctx, struct entries_req *r)
+{
+	memset(r, 0, sizeof *r);
+	r->ctx = ctx;
+	r->now = (long long)time(NULL);
+	r->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
+	r->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
+	const char *handle = ctx->params[0];
+	r->collection_number = snap_collection_find(ctx->snap, handle);
+	if (r->collection_number == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+		response_not_found(ctx->res);
+		return -1;
+	}
+	r->collection = snap_collection_at(ctx->snap, r->collection_number);
+	return 0;
+}
+
+static void close_request(struct entries_req *r)
+{
+	vb_release(&r->scratch[0]);
+	vb_release(&r->scratch[1]);
+}
+
+static void write_page(struct entries_req *r, const uint32_t *items, size_t n, long limit, long page)
+{
+	struct api_ctx *ctx = r->ctx;
+	struct strlist fields;
+	requested_fields(ctx->req, &fields);
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/collections/%s/entries", ctx->api_base, r->collection.handle);
+	struct page p = {(long)n, limit, page, path.ptr};
+	struct jsonw w;
+	api_begin_json(ctx, &w);
+	jsonw_set_bases(&w, ctx->base, ctx->api_base);
+	jsonw_object_begin(&w);
+	jsonw_keyz(&w, "data");
+	jsonw_array_begin(&w);
+	for (long i = page_from(&p) - 1; page_from(&p) && i < page_to(&p); i++) {
+		struct snap_entry e = snap_entry_at(ctx->snap, items[i]);
+		write_entry(r, &w, &e, &fields);
+	}
+	jsonw_array_end(&w);
+	paginate_write(&w, &p, ctx->req);
+	jsonw_object_end(&w);
+	strbuf_release(&path);
+	strlist_free(&fields);
+}
+
+void api_entries_index(struct api_ctx *ctx)
+{
+	struct entries_req r;
+	struct entry_filters filters = {0};
+	long limit, page;
+	if (open_collection(ctx, &r) != 0)
+		return;
+	if (read_paging(ctx, &limit, &page) != 0 || check_allowed(&r) != 0 ||
+	    read_filters(&r, &filters) != 0) {
+		free_filters(&filters);
+		close_request(&r);
+		return;
+	}
+	uint32_t *items = xmalloc((r.collection.nentries + 1) * sizeof *items);
+	size_t n = 0;
+	for (uint32_t i = 0; i < r.collection.nentries; i++) {
+		struct snap_entry e = snap_entry_at(ctx->snap, r.collection.first_entry + i);
+		if (entry_passes(&r, &filters, &e))
+			items[n++] = e.number;
+	}
+	struct sort_spec sort;
+	sort_parse(request_param(ctx->req, "sort"), &sort);
+	sort_items(items, n, &sort, sort_value, &r);
+	write_page(&r, items, n, limit, page);
+	sort_free(&sort);
+	free(items);
+	free_filters(&filters);
+	close_request(&r);
+}
+
+/* An id first; else a slug, in ?site= or the collection's first site. */
+static uint32_t find_entry(struct entries_req *r, const char *key)
+{
+	const struct snapshot *s = r->ctx->snap;
+	uint32_t n = snap_entry_find(s, key);
+	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->collection_number)
+		return n;
+	const char *site = request_param(r->ctx->req, "site");
+	uint32_t want = site ? snap_site_find(s, site) : SNAP_NONE;
+	for (uint32_t i = 0; i < r->collection.nentries; i++) {
+		struct snap_entry e = snap_entry_at(s, r->collection.first_entry + i);
+		if (!e.slug || strcmp(e.slug, key) != 0)
+			continue;
+		if (want != SNAP_NONE ? e.site == want : !site)
+			return e.number;
+	}
+	return SNAP_NONE;
+}
+
+void api_entries_show(struct api_ctx *ctx)
+{
+	struct entries_req r;
+	if (open_collection(ctx, &r) != 0)
+		return;
+	uint32_t n = find_entry(&r, ctx->params[1]);
+	struct snap_entry e;
+	if (n != SNAP_NONE)
+		e = snap_entry_at(ctx->snap, n);
+	/* Show hides drafts only, not scheduled or expired entries. */
+	if (n == SNAP_NONE || !e.published) {
+		response_not_found(ctx->res);
+		close_request(&r);
+		return;
+	}
+	struct strlist fields;
+	requested_fields(ctx->req, &fields);
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	jsonw_set_bases(&w, ctx->base, ctx->api_base);
+	write_entry(&r, &w, &e, &fields);
+	api_end_data(&w);
+	strlist_free(&fields);
+	close_request(&r);
+}
