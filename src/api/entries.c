@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "api/api.h"
+#include "api/entries.h"
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
@@ -27,14 +28,6 @@ static const char *const computed_keys[] = {
 };
 #define NCOMPUTED (sizeof computed_keys / sizeof computed_keys[0])
 
-struct entries_req {
-	struct api_ctx *ctx;
-	struct snap_collection collection;
-	uint32_t collection_number;
-	long long now;
-	struct value_builder scratch[2]; /* values made for filters and sort */
-	int next_scratch;
-};
 
 /* --- computed values --- */
 
@@ -46,7 +39,7 @@ static bool is_computed(const char *key, size_t len)
 	return false;
 }
 
-static enum entry_status status_of(const struct entries_req *r, const struct snap_entry *e)
+enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
 {
 	if (!e->published)
 		return ENTRY_DRAFT;
@@ -135,7 +128,7 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 {
 	const struct snapshot *s = r->ctx->snap;
 	struct strbuf t = STRBUF_INIT;
-	enum entry_status status = status_of(r, e);
+	enum entry_status status = entries_status(r, e);
 	value_t updated_at = value_map_getz(e->data, "updated_at");
 	if (strcmp(key, "api_url") == 0) {
 		strbuf_addf(&t, "%ccollections/%s/entries/%s", '\x02', r->collection.handle, e->id);
@@ -226,60 +219,78 @@ static bool excluded(const struct config *cfg, const char *key)
 	return strlist_contains(&cfg->excluded_keys, key);
 }
 
-static void write_key_value(struct entries_req *r, struct jsonw *w, const struct snap_entry *e,
-                            const char *key)
+static int compare_names(const void *a, const void *b)
 {
-	if (excluded(r->ctx->cfg, key))
-		return;
-	jsonw_keyz(w, key);
-	jsonw_value(w, entry_value(r, e, key));
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every key in order: the computed ones and the data's, merged. */
-static void write_all(struct entries_req *r, struct jsonw *w, const struct snap_entry *e)
+static void add_name(char ***names, size_t *n, const char *name, size_t len)
 {
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*names)[i]) == len && memcmp((*names)[i], name, len) == 0)
+			return;
+	*names = xrealloc(*names, (*n + 1) * sizeof **names);
+	(*names)[(*n)++] = xstrndup(name, len);
+}
+
+void entries_build_item(struct entries_req *r, const struct snap_entry *e, value_t extras,
+                        struct value_builder *out)
+{
+	char **names = NULL;
+	size_t n = 0;
 	struct value_iter it;
-	size_t c = 0;
+	for (size_t i = 0; i < NCOMPUTED; i++)
+		add_name(&names, &n, computed_keys[i], strlen(computed_keys[i]));
 	value_iter_init(&it, e->data);
-	bool more = value_iter_next(&it);
-	while (c < NCOMPUTED || more) {
-		int cmp = !more ? -1 : c == NCOMPUTED ? 1 : 0;
-		if (cmp == 0) {
-			size_t n = strlen(computed_keys[c]);
-			cmp = strncmp(computed_keys[c], it.key, it.key_len < n ? it.key_len : n);
-			if (cmp == 0)
-				cmp = (n > it.key_len) - (n < it.key_len);
+	while (value_iter_next(&it))
+		add_name(&names, &n, it.key, it.key_len);
+	value_iter_init(&it, extras);
+	while (value_iter_next(&it))
+		add_name(&names, &n, it.key, it.key_len);
+	qsort(names, n, sizeof *names, compare_names);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		if (!excluded(r->ctx->cfg, names[i])) {
+			value_t extra = value_map_getz(extras, names[i]);
+			vb_keyz(out, names[i]);
+			if (!value_is_missing(extra))
+				vb_value(out, extra);
+			else if (is_computed(names[i], strlen(names[i])))
+				computed_value(r, e, names[i], out);
+			else
+				vb_value(out, value_map_getz(e->data, names[i]));
 		}
-		if (cmp <= 0) {
-			write_key_value(r, w, e, computed_keys[c]);
-			if (cmp == 0)
-				more = value_iter_next(&it);
-			c++;
-		} else {
-			char *key = xstrndup(it.key, it.key_len);
-			if (!excluded(r->ctx->cfg, key)) {
-				jsonw_key(w, it.key, it.key_len);
-				jsonw_value(w, it.value);
-			}
-			free(key);
-			more = value_iter_next(&it);
-		}
+		free(names[i]);
 	}
+	vb_map_end(out);
+	free(names);
+}
+
+void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields)
+{
+	if (fields->len == 0) {
+		jsonw_value(w, item);
+		return;
+	}
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < fields->len; i++) {
+		jsonw_keyz(w, fields->items[i]);
+		jsonw_value(w, value_map_getz(item, fields->items[i]));
+	}
+	jsonw_object_end(w);
 }
 
 static void write_entry(struct entries_req *r, struct jsonw *w, const struct snap_entry *e,
                         const struct strlist *fields)
 {
-	jsonw_object_begin(w);
-	if (fields->len == 0)
-		write_all(r, w, e);
-	for (size_t i = 0; i < fields->len; i++)
-		write_key_value(r, w, e, fields->items[i]);
-	jsonw_object_end(w);
+	struct value_builder item = VALUE_BUILDER_INIT;
+	entries_build_item(r, e, VALUE_MISSING, &item);
+	entries_write_item(w, vb_result(&item), fields);
+	vb_release(&item);
 }
 
 /* fields=a,b or fields[]=a&fields[]=b. */
-static void requested_fields(const struct request *req, struct strlist *out)
+void entries_requested_fields(const struct request *req, struct strlist *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < req->nparams; i++) {
@@ -328,23 +339,7 @@ static int read_paging(struct api_ctx *ctx, long *limit, long *page)
 
 /* --- filters --- */
 
-enum tax_mode { TAX_ANY, TAX_NONE, TAX_ALL };
-
-struct tax_filter {
-	char *taxonomy;   /* owned */
-	enum tax_mode mode;
-	struct strlist slugs;
-};
-
-struct entry_filters {
-	struct filter *fields; /* owned */
-	size_t nfields;
-	struct tax_filter *taxes; /* owned */
-	size_t ntaxes;
-	bool default_published; /* no filter on status or published */
-};
-
-static void free_filters(struct entry_filters *f)
+void entries_free_filters(struct entry_filters *f)
 {
 	for (size_t i = 0; i < f->nfields; i++)
 		filter_free(&f->fields[i]);
@@ -375,7 +370,7 @@ static char *allow_name(const char *key)
 }
 
 /* 422 with every forbidden field, in query order, repeats kept. */
-static int check_allowed(struct entries_req *r)
+int entries_check_allowed(struct entries_req *r)
 {
 	struct strlist allowed, forbidden = {NULL, 0};
 	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->collection.handle, &allowed);
@@ -431,7 +426,7 @@ static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const 
 	return 0;
 }
 
-static int read_filters(struct entries_req *r, struct entry_filters *f)
+int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 {
 	memset(f, 0, sizeof *f);
 	f->default_published = true;
@@ -499,10 +494,9 @@ static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
 	}
 }
 
-static bool entry_passes(struct entries_req *r, const struct entry_filters *f,
-                         const struct snap_entry *e)
+bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e)
 {
-	if (f->default_published && status_of(r, e) != ENTRY_PUBLISHED)
+	if (f->default_published && entries_status(r, e) != ENTRY_PUBLISHED)
 		return false;
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *one = &f->fields[i];
@@ -534,14 +528,13 @@ static value_t sort_value(void *ctx, uint32_t item, const struct sort_key *key)
 
 /* --- the endpoints --- */
 
-static int open_collection(struct api_ctx *ctx, struct entries_req *r)
+int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
 {
 	memset(r, 0, sizeof *r);
 	r->ctx = ctx;
 	r->now = (long long)time(NULL);
 	r->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
 	r->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
-	const char *handle = ctx->params[0];
 	r->collection_number = snap_collection_find(ctx->snap, handle);
 	if (r->collection_number == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
 		response_not_found(ctx->res);
@@ -551,7 +544,7 @@ static int open_collection(struct api_ctx *ctx, struct entries_req *r)
 	return 0;
 }
 
-static void close_request(struct entries_req *r)
+void entries_close(struct entries_req *r)
 {
 	vb_release(&r->scratch[0]);
 	vb_release(&r->scratch[1]);
@@ -561,7 +554,7 @@ static void write_page(struct entries_req *r, const uint32_t *items, size_t n, l
 {
 	struct api_ctx *ctx = r->ctx;
 	struct strlist fields;
-	requested_fields(ctx->req, &fields);
+	entries_requested_fields(ctx->req, &fields);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/collections/%s/entries", ctx->api_base, r->collection.handle);
 	struct page p = {(long)n, limit, page, path.ptr};
@@ -587,19 +580,19 @@ void api_entries_index(struct api_ctx *ctx)
 	struct entries_req r;
 	struct entry_filters filters = {0};
 	long limit, page;
-	if (open_collection(ctx, &r) != 0)
+	if (entries_open(ctx, &r, ctx->params[0]) != 0)
 		return;
-	if (read_paging(ctx, &limit, &page) != 0 || check_allowed(&r) != 0 ||
-	    read_filters(&r, &filters) != 0) {
-		free_filters(&filters);
-		close_request(&r);
+	if (read_paging(ctx, &limit, &page) != 0 || entries_check_allowed(&r) != 0 ||
+	    entries_read_filters(&r, &filters) != 0) {
+		entries_free_filters(&filters);
+		entries_close(&r);
 		return;
 	}
 	uint32_t *items = xmalloc((r.collection.nentries + 1) * sizeof *items);
 	size_t n = 0;
 	for (uint32_t i = 0; i < r.collection.nentries; i++) {
 		struct snap_entry e = snap_entry_at(ctx->snap, r.collection.first_entry + i);
-		if (entry_passes(&r, &filters, &e))
+		if (entries_pass(&r, &filters, &e))
 			items[n++] = e.number;
 	}
 	struct sort_spec sort;
@@ -608,8 +601,8 @@ void api_entries_index(struct api_ctx *ctx)
 	write_page(&r, items, n, limit, page);
 	sort_free(&sort);
 	free(items);
-	free_filters(&filters);
-	close_request(&r);
+	entries_free_filters(&filters);
+	entries_close(&r);
 }
 
 /* An id first; else a slug, in ?site= or the collection's first site. */
@@ -634,7 +627,7 @@ static uint32_t find_entry(struct entries_req *r, const char *key)
 void api_entries_show(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	if (open_collection(ctx, &r) != 0)
+	if (entries_open(ctx, &r, ctx->params[0]) != 0)
 		return;
 	uint32_t n = find_entry(&r, ctx->params[1]);
 	struct snap_entry e;
@@ -643,16 +636,16 @@ void api_entries_show(struct api_ctx *ctx)
 	/* Show hides drafts only, not scheduled or expired entries. */
 	if (n == SNAP_NONE || !e.published) {
 		response_not_found(ctx->res);
-		close_request(&r);
+		entries_close(&r);
 		return;
 	}
 	struct strlist fields;
-	requested_fields(ctx->req, &fields);
+	entries_requested_fields(ctx->req, &fields);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_set_bases(&w, ctx->base, ctx->api_base);
 	write_entry(&r, &w, &e, &fields);
 	api_end_data(&w);
 	strlist_free(&fields);
-	close_request(&r);
+	entries_close(&r);
 }

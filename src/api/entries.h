@@ -1,0 +1,63 @@
+/*
+ * api/entries: what the entry endpoints share with the tree endpoints:
+ * one request's view of a collection, entry items (Statamic's computed
+ * keys over the entry's data, keys sorted), filters and field selection.
+ */
+#ifndef CMS_API_API_ENTRIES_H
+#define CMS_API_API_ENTRIES_H
+
+#include "api/api.h"
+#include "query/filter.h"
+
+struct entries_req {
+	struct api_ctx *ctx;
+	struct snap_collection collection;
+	uint32_t collection_number;
+	long long now;
+	struct value_builder scratch[2]; /* values made for filters and sort */
+	int next_scratch;
+};
+
+enum tax_mode { TAX_ANY, TAX_NONE, TAX_ALL };
+
+struct tax_filter {
+	char *taxonomy; /* owned */
+	enum tax_mode mode;
+	struct strlist slugs;
+};
+
+struct entry_filters {
+	struct filter *fields;    /* owned */
+	size_t nfields;
+	struct tax_filter *taxes; /* owned */
+	size_t ntaxes;
+	bool default_published;   /* no filter on status or published */
+};
+
+/* Opens the collection handle for one request; a missing or disabled one
+ * answers 404 and returns -1. */
+int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle);
+void entries_close(struct entries_req *r);
+
+enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e);
+
+/* The filters of the request: 422 for fields the collection does not
+ * allow, 400 for an unknown condition or a bad regex (both return -1). */
+int entries_check_allowed(struct entries_req *r);
+int entries_read_filters(struct entries_req *r, struct entry_filters *f);
+bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e);
+void entries_free_filters(struct entry_filters *f);
+
+/* The entry as the API delivers it into out: computed keys, data, and
+ * extras (a map, or missing) over both; keys sorted; excluded_keys out. */
+void entries_build_item(struct entries_req *r, const struct snap_entry *e, value_t extras,
+                        struct value_builder *out);
+
+/* Writes item whole, or only the fields asked for (in their order, null
+ * when absent). */
+void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields);
+
+/* fields=a,b or fields[]=a&fields[]=b. */
+void entries_requested_fields(const struct request *req, struct strlist *out);
+
+#endif
