@@ -18,6 +18,10 @@ static const struct route routes[] = {
 	{"collections/{}", api_collections_show},
 	{"collections/{}/entries", api_entries_index},
 	{"collections/{}/entries/{}", api_entries_show},
+	{"collections/{}/tree", api_collection_tree},
+	{"navs", api_navs_index},
+	{"navs/{}", api_navs_show},
+	{"navs/{}/tree", api_navs_tree},
 };
 
 static bool match_route(const char *pattern, char **segments, size_t n, struct api_ctx *ctx)

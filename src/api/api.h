@@ -35,6 +35,10 @@ void api_collections_index(struct api_ctx *ctx);
 void api_collections_show(struct api_ctx *ctx);
 void api_entries_index(struct api_ctx *ctx);
 void api_entries_show(struct api_ctx *ctx);
+void api_collection_tree(struct api_ctx *ctx);
+void api_navs_index(struct api_ctx *ctx);
+void api_navs_show(struct api_ctx *ctx);
+void api_navs_tree(struct api_ctx *ctx);
 
 /* Starts a 200 JSON answer and returns a writer on its body. */
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w);

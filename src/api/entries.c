@@ -528,19 +528,26 @@ static value_t sort_value(void *ctx, uint32_t item, const struct sort_key *key)
 
 /* --- the endpoints --- */
 
-int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
+void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
 {
 	memset(r, 0, sizeof *r);
 	r->ctx = ctx;
 	r->now = (long long)time(NULL);
 	r->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
 	r->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
-	r->collection_number = snap_collection_find(ctx->snap, handle);
-	if (r->collection_number == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+	r->collection_number = collection;
+	r->collection = snap_collection_at(ctx->snap, collection);
+}
+
+int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
+{
+	uint32_t n = snap_collection_find(ctx->snap, handle);
+	if (n == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+		memset(r, 0, sizeof *r);
 		response_not_found(ctx->res);
 		return -1;
 	}
-	r->collection = snap_collection_at(ctx->snap, r->collection_number);
+	entries_attach(ctx, r, n);
 	return 0;
 }
 

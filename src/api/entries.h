@@ -39,6 +39,10 @@ struct entry_filters {
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle);
 void entries_close(struct entries_req *r);
 
+/* The same for a collection by number, whatever the config says (a nav
+ * tree shows entries of any collection). */
+void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection);
+
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e);
 
 /* The filters of the request: 422 for fields the collection does not

@@ -1,0 +1,44 @@
+# Collection trees and navigations through lighttpd.
+
+ini=$(SITE="$FIXTURES/site" site_ini trees <<INI
+[api]
+enabled = true
+[resources]
+collections = true
+navs = true
+[resources.collections.pages]
+allowed_filters = title
+INI
+)
+start_lighttpd "$ini" /api
+NOT_FOUND='{"message":"Not found."}'
+expect "tree: pages with children" GET '/api/collections/pages/tree?fields=title,url,entry_id' 200 \
+	'{"data":[{"page":{"title":"Home","url":"\/","entry_id":"home"},"depth":1,"children":[]},{"page":{"title":"About","url":"\/about","entry_id":"about"},"depth":1,"children":[{"page":{"title":"Team","url":"\/about\/team","entry_id":"team"},"depth":2,"children":[]}]},{"page":{"title":"Contact","url":"\/contact","entry_id":"contact"},"depth":1,"children":[]}]}'
+expect "tree: max_depth" GET '/api/collections/pages/tree?fields[]=title&max_depth=1' 200 \
+	'{"data":[{"page":{"title":"Home"},"depth":1,"children":[]},{"page":{"title":"About"},"depth":1,"children":[]},{"page":{"title":"Contact"},"depth":1,"children":[]}]}'
+expect "tree: a filter prunes a branch" GET '/api/collections/pages/tree?fields=title&filter[title:not]=about' 200 \
+	'{"data":[{"page":{"title":"Home"},"depth":1,"children":[]},{"page":{"title":"Contact"},"depth":1,"children":[]}]}'
+expect "tree: forbidden filter" GET '/api/collections/pages/tree?filter[slug]=x' 422 '{"message":"Forbidden filter: slug"}'
+expect "tree: bad max_depth" GET '/api/collections/pages/tree?max_depth=-1' 400 \
+	'{"message":"The max_depth parameter must be a whole number, not \"-1\"."}'
+expect "tree: not structured" GET /api/collections/blog/tree 404 "$NOT_FOUND"
+expect "tree: a site without it" GET '/api/collections/pages/tree?site=de' 404 "$NOT_FOUND"
+expect "tree: an unknown site" GET '/api/collections/pages/tree?site=xx' 404 "$NOT_FOUND"
+
+N="http:\/\/127.0.0.1:$PORT\/api\/navs\/main"
+expect "navs: index" GET /api/navs 200 \
+	"{\"data\":[{\"handle\":\"main\",\"title\":\"Main Menu\",\"max_depth\":2,\"expects_root\":false,\"api_url\":\"$N\"}]}"
+expect "navs: show" GET /api/navs/main 200 \
+	"{\"data\":{\"handle\":\"main\",\"title\":\"Main Menu\",\"max_depth\":2,\"expects_root\":false,\"api_url\":\"$N\"}}"
+expect "navs: tree with entry, link and data" GET '/api/navs/main/tree?fields=id,title,url,entry_id,icon' 200 \
+	'{"data":[{"page":{"id":"nav-1","title":"Home","url":"\/","entry_id":"home","icon":null},"depth":1,"children":[]},{"page":{"id":"nav-2","title":"Docs","url":"\/docs","entry_id":null,"icon":"book"},"depth":1,"children":[{"page":{"id":"nav-3","title":"About","url":"\/about","entry_id":"about","icon":null},"depth":2,"children":[]}]}]}'
+expect "navs: filters are ignored" GET '/api/navs/main/tree?fields=id&max_depth=1&filter[title]=x' 200 \
+	'{"data":[{"page":{"id":"nav-1"},"depth":1,"children":[]},{"page":{"id":"nav-2"},"depth":1,"children":[]}]}'
+request GET '/api/navs/main/tree?max_depth=1'
+case "$BODY" in
+*'{"page":{"entry_id":null,"icon":"book","id":"nav-2","permalink":"http:\/\/127.0.0.1:'"$PORT"'\/docs","title":"Docs","uri":"\/docs","url":"\/docs"},"depth":1,"children":[]}'*) pass ;;
+*) fail "navs: a link item's page" "$BODY" ;;
+esac
+expect "navs: no tree in that site" GET '/api/navs/main/tree?site=de' 404 "$NOT_FOUND"
+expect "navs: unknown" GET /api/navs/nope/tree 404 "$NOT_FOUND"
+stop_lighttpd
