@@ -22,6 +22,7 @@ static const struct route routes[] = {
 	{"navs", api_navs_index},
 	{"navs/{}", api_navs_show},
 	{"navs/{}/tree", api_navs_tree},
+	{"taxonomies/{}/terms/{}/entries", api_term_entries},
 };
 
 static bool match_route(const char *pattern, char **segments, size_t n, struct api_ctx *ctx)

@@ -39,6 +39,7 @@ void api_collection_tree(struct api_ctx *ctx);
 void api_navs_index(struct api_ctx *ctx);
 void api_navs_show(struct api_ctx *ctx);
 void api_navs_tree(struct api_ctx *ctx);
+void api_term_entries(struct api_ctx *ctx);
 
 /* Starts a 200 JSON answer and returns a writer on its body. */
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w);

@@ -39,15 +39,24 @@ static bool is_computed(const char *key, size_t len)
 	return false;
 }
 
+/* The entry's own collection (a term's entries come from several). */
+static struct snap_collection collection_of(const struct entries_req *r, const struct snap_entry *e)
+{
+	if (e->collection == r->collection_number)
+		return r->collection;
+	return snap_collection_at(r->ctx->snap, e->collection);
+}
+
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
 {
+	struct snap_collection c = collection_of(r, e);
 	if (!e->published)
 		return ENTRY_DRAFT;
-	if (!r->collection.dated || !e->has_date)
+	if (!c.dated || !e->has_date)
 		return ENTRY_PUBLISHED;
-	if (e->date > r->now && r->collection.future_private)
+	if (e->date > r->now && c.future_private)
 		return ENTRY_SCHEDULED;
-	if (e->date < r->now && r->collection.past_private)
+	if (e->date < r->now && c.past_private)
 		return ENTRY_EXPIRED;
 	return ENTRY_PUBLISHED;
 }
@@ -129,16 +138,17 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	const struct snapshot *s = r->ctx->snap;
 	struct strbuf t = STRBUF_INIT;
 	enum entry_status status = entries_status(r, e);
+	struct snap_collection c = collection_of(r, e);
 	value_t updated_at = value_map_getz(e->data, "updated_at");
 	if (strcmp(key, "api_url") == 0) {
-		strbuf_addf(&t, "%ccollections/%s/entries/%s", '\x02', r->collection.handle, e->id);
+		strbuf_addf(&t, "%ccollections/%s/entries/%s", '\x02', c.handle, e->id);
 		vb_str(b, t.ptr, t.len);
 	} else if (strcmp(key, "blueprint") == 0) {
 		title_handle(b, e->blueprint_title, e->blueprint);
 	} else if (strcmp(key, "collection") == 0) {
-		title_handle(b, r->collection.title, r->collection.handle);
+		title_handle(b, c.title, c.handle);
 	} else if (strcmp(key, "date") == 0) {
-		if (r->collection.dated && e->has_date)
+		if (c.dated && e->has_date)
 			iso(b, e->date);
 		else
 			vb_value(b, value_map_getz(e->data, "date"));
@@ -372,19 +382,26 @@ static char *allow_name(const char *key)
 /* 422 with every forbidden field, in query order, repeats kept. */
 int entries_check_allowed(struct entries_req *r)
 {
-	struct strlist allowed, forbidden = {NULL, 0};
+	struct strlist allowed;
 	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->collection.handle, &allowed);
+	int rc = entries_check_filters(r, on, &allowed);
+	strlist_free(&allowed);
+	return rc;
+}
+
+int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed)
+{
+	struct strlist forbidden = {NULL, 0};
 	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
 		char *key = filter_key(r->ctx->req->params[i].name);
 		if (!key)
 			continue;
 		char *field = allow_name(key);
-		if (!on || !strlist_contains(&allowed, field))
+		if (!on || !strlist_contains(allowed, field))
 			strlist_add(&forbidden, field);
 		free(field);
 		free(key);
 	}
-	strlist_free(&allowed);
 	if (forbidden.len == 0)
 		return 0;
 	struct strbuf msg = STRBUF_INIT;
@@ -557,13 +574,42 @@ void entries_close(struct entries_req *r)
 	vb_release(&r->scratch[1]);
 }
 
-static void write_page(struct entries_req *r, const uint32_t *items, size_t n, long limit, long page)
+static void write_page(struct entries_req *r, const uint32_t *items, size_t n, long limit, long page,
+                       const char *list_path);
+
+/* Filters, sorts and writes one page of the candidate entries, with the
+ * list's own URL (path, below the API root) in links and meta. */
+void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
+{
+	struct api_ctx *ctx = r->ctx;
+	struct entry_filters filters = {0};
+	long limit, page;
+	if (read_paging(ctx, &limit, &page) != 0 || entries_read_filters(r, &filters) != 0) {
+		entries_free_filters(&filters);
+		return;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct snap_entry e = snap_entry_at(ctx->snap, items[i]);
+		if (entries_pass(r, &filters, &e))
+			items[kept++] = items[i];
+	}
+	struct sort_spec sort;
+	sort_parse(request_param(ctx->req, "sort"), &sort);
+	sort_items(items, kept, &sort, sort_value, r);
+	write_page(r, items, kept, limit, page, path);
+	sort_free(&sort);
+	entries_free_filters(&filters);
+}
+
+static void write_page(struct entries_req *r, const uint32_t *items, size_t n, long limit, long page,
+                       const char *list_path)
 {
 	struct api_ctx *ctx = r->ctx;
 	struct strlist fields;
 	entries_requested_fields(ctx->req, &fields);
 	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/collections/%s/entries", ctx->api_base, r->collection.handle);
+	strbuf_addf(&path, "%s/%s", ctx->api_base, list_path);
 	struct page p = {(long)n, limit, page, path.ptr};
 	struct jsonw w;
 	api_begin_json(ctx, &w);
@@ -585,30 +631,18 @@ static void write_page(struct entries_req *r, const uint32_t *items, size_t n, l
 void api_entries_index(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	struct entry_filters filters = {0};
-	long limit, page;
 	if (entries_open(ctx, &r, ctx->params[0]) != 0)
 		return;
-	if (read_paging(ctx, &limit, &page) != 0 || entries_check_allowed(&r) != 0 ||
-	    entries_read_filters(&r, &filters) != 0) {
-		entries_free_filters(&filters);
-		entries_close(&r);
-		return;
+	if (entries_check_allowed(&r) == 0) {
+		uint32_t *items = xmalloc((r.collection.nentries + 1) * sizeof *items);
+		for (uint32_t i = 0; i < r.collection.nentries; i++)
+			items[i] = r.collection.first_entry + i;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "collections/%s/entries", r.collection.handle);
+		entries_list(&r, items, r.collection.nentries, path.ptr);
+		strbuf_release(&path);
+		free(items);
 	}
-	uint32_t *items = xmalloc((r.collection.nentries + 1) * sizeof *items);
-	size_t n = 0;
-	for (uint32_t i = 0; i < r.collection.nentries; i++) {
-		struct snap_entry e = snap_entry_at(ctx->snap, r.collection.first_entry + i);
-		if (entries_pass(&r, &filters, &e))
-			items[n++] = e.number;
-	}
-	struct sort_spec sort;
-	sort_parse(request_param(ctx->req, "sort"), &sort);
-	sort_items(items, n, &sort, sort_value, &r);
-	write_page(&r, items, n, limit, page);
-	sort_free(&sort);
-	free(items);
-	entries_free_filters(&filters);
 	entries_close(&r);
 }
 

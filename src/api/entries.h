@@ -48,6 +48,8 @@ enum entry_status entries_status(const struct entries_req *r, const struct snap_
 /* The filters of the request: 422 for fields the collection does not
  * allow, 400 for an unknown condition or a bad regex (both return -1). */
 int entries_check_allowed(struct entries_req *r);
+/* The same against a given allow-list (on false: filtering is off). */
+int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed);
 int entries_read_filters(struct entries_req *r, struct entry_filters *f);
 bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e);
 void entries_free_filters(struct entry_filters *f);
@@ -60,6 +62,11 @@ void entries_build_item(struct entries_req *r, const struct snap_entry *e, value
 /* Writes item whole, or only the fields asked for (in their order, null
  * when absent). */
 void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields);
+
+/* Filters (with the default published-only one), sorts and answers one
+ * page of the candidate entry numbers (reordered in place); path is the
+ * list's URL below the API root. */
+void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path);
 
 /* fields=a,b or fields[]=a&fields[]=b. */
 void entries_requested_fields(const struct request *req, struct strlist *out);

@@ -42,3 +42,30 @@ esac
 expect "navs: no tree in that site" GET '/api/navs/main/tree?site=de' 404 "$NOT_FOUND"
 expect "navs: unknown" GET /api/navs/nope/tree 404 "$NOT_FOUND"
 stop_lighttpd
+
+# The entries of a term.
+ini=$(SITE="$FIXTURES/site" site_ini terms <<INI
+[api]
+enabled = true
+[resources]
+collections = true
+[resources.taxonomies.tags]
+[resources.collections.blog]
+allowed_filters = title
+INI
+)
+start_lighttpd "$ini" /api
+T_URL="http:\/\/127.0.0.1:$PORT\/api\/taxonomies\/tags\/terms\/news\/entries"
+request GET '/api/taxonomies/tags/terms/news/entries?fields=title&sort=-title'
+case "$BODY" in
+'{"data":[{"title":"Launch"},{"title":"Hello World"}],"links":{"first":"'"$T_URL"'?fields=title&sort=-title&limit=25&page=1",'*'"total":2}}') pass ;;
+*) fail "term entries" "$BODY" ;;
+esac
+expect "term entries: a filter every collection allows" GET \
+	'/api/taxonomies/tags/terms/news/entries?fields=title&filter[title:contains]=launch' 200 \
+	"{\"data\":[{\"title\":\"Launch\"}],\"links\":{\"first\":\"$T_URL?fields=title&filter%5Btitle%3Acontains%5D=launch&limit=25&page=1\",\"last\":\"$T_URL?fields=title&filter%5Btitle%3Acontains%5D=launch&limit=25&page=1\",\"prev\":null,\"next\":null},\"meta\":{\"current_page\":1,\"from\":1,\"last_page\":1,\"links\":[{\"url\":null,\"label\":\"&laquo; Previous\",\"page\":null,\"active\":false},{\"url\":\"$T_URL?fields=title&filter%5Btitle%3Acontains%5D=launch&limit=25&page=1\",\"label\":\"1\",\"page\":1,\"active\":true},{\"url\":null,\"label\":\"Next &raquo;\",\"page\":null,\"active\":false}],\"path\":\"$T_URL\",\"per_page\":25,\"to\":1,\"total\":1}}"
+expect "term entries: forbidden filter" GET '/api/taxonomies/tags/terms/news/entries?filter[slug]=x' 422 \
+	'{"message":"Forbidden filter: slug"}'
+expect "term entries: unknown term" GET /api/taxonomies/tags/terms/nope/entries 404 '{"message":"Not found."}'
+expect "term entries: unknown taxonomy" GET /api/taxonomies/nope/terms/news/entries 404 '{"message":"Not found."}'
+stop_lighttpd
