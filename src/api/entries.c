@@ -525,10 +525,20 @@ bool entries_pass(struct entries_req *r, const struct entry_filters *f, const st
 		if (!filter_match(one, v))
 			return false;
 	}
-	for (size_t i = 0; i < f->ntaxes; i++)
-		if (!tax_matches(&f->taxes[i], e))
+	/* in/any/all filters must all hold; the not filters exclude only an
+	 * entry that every one of them would exclude, as Statamic
+	 * intersects their excluded sets. */
+	size_t nots = 0, excluded_by = 0;
+	for (size_t i = 0; i < f->ntaxes; i++) {
+		bool ok = tax_matches(&f->taxes[i], e);
+		if (f->taxes[i].mode == TAX_NONE) {
+			nots++;
+			excluded_by += !ok;
+		} else if (!ok) {
 			return false;
-	return true;
+		}
+	}
+	return nots == 0 || excluded_by < nots;
 }
 
 /* --- sorting --- */
@@ -633,13 +643,22 @@ void api_entries_index(struct api_ctx *ctx)
 	struct entries_req r;
 	if (entries_open(ctx, &r, ctx->params[0]) != 0)
 		return;
-	if (entries_check_allowed(&r) == 0) {
+	/* ?site= keeps one site's entries (an unknown site has none). */
+	const char *site = request_param(ctx->req, "site");
+	uint32_t site_number = site ? snap_site_find(ctx->snap, site) : SNAP_NONE;
+	if (site && site_number == SNAP_NONE) {
+		response_not_found(ctx->res);
+	} else if (entries_check_allowed(&r) == 0) {
 		uint32_t *items = xmalloc((r.collection.nentries + 1) * sizeof *items);
-		for (uint32_t i = 0; i < r.collection.nentries; i++)
-			items[i] = r.collection.first_entry + i;
+		size_t n = 0;
+		for (uint32_t i = 0; i < r.collection.nentries; i++) {
+			uint32_t number = r.collection.first_entry + i;
+			if (!site || snap_entry_at(ctx->snap, number).site == site_number)
+				items[n++] = number;
+		}
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "collections/%s/entries", r.collection.handle);
-		entries_list(&r, items, r.collection.nentries, path.ptr);
+		entries_list(&r, items, n, path.ptr);
 		strbuf_release(&path);
 		free(items);
 	}

@@ -80,3 +80,16 @@ case "$BODY" in
 *) fail "entry: every key in order" "$BODY" ;;
 esac
 stop_lighttpd
+
+start_lighttpd "$ini" /api
+B="http:\/\/127.0.0.1:$PORT\/api\/collections\/blog\/entries"
+expect "entries: ?site= keeps one site" GET '/api/collections/blog/entries?site=de&filter[status]=any&fields=title' 200 \
+	"{\"data\":[{\"title\":\"Hallo Welt\"}],$(one_page 'site=de&filter%5Bstatus%5D=any&fields=title' 1)}"
+expect "entries: an unknown ?site=" GET '/api/collections/blog/entries?site=xx' 404 "$NOT_FOUND"
+expect "entries: taxonomy not" GET '/api/collections/blog/entries?filter[taxonomy:tags:not]=news&fields=title' 200 \
+	"{\"data\":[{\"title\":\"No id\"},{\"title\":\"Undated\"}],$(one_page 'filter%5Btaxonomy%3Atags%3Anot%5D=news&fields=title' 2)}"
+expect "entries: taxonomy all" GET '/api/collections/blog/entries?filter[taxonomy:tags:all]=news,launches&fields=title' 200 \
+	"{\"data\":[],$(one_page 'filter%5Btaxonomy%3Atags%3Aall%5D=news%2Claunches&fields=title' 0)}"
+expect "entries: bad taxonomy modifier" GET '/api/collections/blog/entries?filter[taxonomy:tags:some]=news' 400 \
+	'{"message":"Unknown taxonomy filter modifier [some] in filter[taxonomy:tags:some]"}'
+stop_lighttpd
