@@ -152,6 +152,7 @@ static void open_shared(struct app *app)
 
 void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode)
 {
+	memset(app, 0, sizeof *app);
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
 	app->mode = mode;

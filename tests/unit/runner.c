@@ -114,6 +114,7 @@ int main(void)
 	suite_filter();
 	suite_sort();
 	suite_paginate();
+	suite_property();
 	suite_app();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -24,6 +24,7 @@ void suite_augment(void);
 void suite_filter(void);
 void suite_sort(void);
 void suite_paginate(void);
+void suite_property(void);
 void suite_app(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would

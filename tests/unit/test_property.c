@@ -1,0 +1,272 @@
+/*
+ * A property test of the entries list: hundreds of random queries
+ * (filters, sort, limit, page) over a random site, each compared with a
+ * simple reference implementation written here: the same ids, in the same
+ * order, and the same total. Seeded, so a failure repeats.
+ */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "app.h"
+#include "unit.h"
+
+#define NENTRIES 60
+#define NQUERIES 400
+
+struct model {
+	char id[8];
+	char title[16];
+	int rating;   /* -1: missing */
+	int featured; /* -1 missing, 0, 1 */
+	bool published;
+};
+
+static struct model items[NENTRIES];
+static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
+
+static unsigned next_random(unsigned bound)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % bound);
+}
+
+static const char *const words[] = {"apple", "Banana", "cherry", "date", "elder", "fig"};
+
+static void make_site(const char *dir)
+{
+	unit_write_file(dir, "content/collections/items.yaml", "title: Items\n");
+	for (int i = 0; i < NENTRIES; i++) {
+		struct model *m = &items[i];
+		snprintf(m->id, sizeof m->id, "e%02d", i);
+		snprintf(m->title, sizeof m->title, "%s", words[next_random(6)]);
+		m->rating = next_random(4) == 0 ? -1 : (int)next_random(5) + 1;
+		m->featured = (int)next_random(3) - 1;
+		m->published = next_random(8) != 0;
+		struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+		strbuf_addf(&text, "---\nid: %s\ntitle: %s\n", m->id, m->title);
+		if (m->rating >= 0)
+			strbuf_addf(&text, "rating: %d\n", m->rating);
+		if (m->featured >= 0)
+			strbuf_addf(&text, "featured: %s\n", m->featured ? "true" : "false");
+		if (!m->published)
+			strbuf_addstr(&text, "published: false\n");
+		strbuf_addstr(&text, "---\n");
+		strbuf_addf(&name, "content/collections/items/%s.md", m->id);
+		unit_write_file(dir, name.ptr, text.ptr);
+		strbuf_release(&text);
+		strbuf_release(&name);
+	}
+}
+
+/* --- the query and its reference answer --- */
+
+enum cond { TITLE_CONTAINS, RATING_GT, RATING_LTE, RATING_IN, FEATURED_IS };
+
+struct query {
+	enum cond conds[2];
+	int nconds;
+	char letter;
+	int k, k2;
+	bool flag;
+	int sort;      /* 0 none, 1 rating, 2 -rating, 3 title, 4 -title,rating */
+	int limit, page;
+};
+
+static bool passes(const struct model *m, const struct query *q)
+{
+	if (!m->published)
+		return false;
+	for (int i = 0; i < q->nconds; i++) {
+		switch (q->conds[i]) {
+		case TITLE_CONTAINS: {
+			char needle[2] = {q->letter, 0};
+			if (!strcasestr(m->title, needle))
+				return false;
+			break;
+		}
+		case RATING_GT:
+			if (m->rating < 0 || !(m->rating > q->k))
+				return false;
+			break;
+		case RATING_LTE:
+			if (m->rating < 0 || !(m->rating <= q->k))
+				return false;
+			break;
+		case RATING_IN:
+			if (m->rating != q->k && m->rating != q->k2)
+				return false;
+			break;
+		case FEATURED_IS:
+			if ((m->featured == 1) != q->flag)
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+/* Ascending with nulls (missing) last. */
+static int by_rating(const struct model *a, const struct model *b)
+{
+	if (a->rating < 0 || b->rating < 0)
+		return (a->rating < 0) - (b->rating < 0);
+	return a->rating - b->rating;
+}
+
+static int by_title(const struct model *a, const struct model *b)
+{
+	return strcasecmp(a->title, b->title);
+}
+
+static int compare(const struct model *a, const struct model *b, int sort)
+{
+	switch (sort) {
+	case 1: return by_rating(a, b);
+	case 2: return -by_rating(a, b);
+	case 3: return by_title(a, b);
+	case 4: {
+		int c = -by_title(a, b);
+		return c ? c : by_rating(a, b);
+	}
+	default: return 0;
+	}
+}
+
+/* Reference ids of the page into out; returns the total. */
+static int reference(const struct query *q, struct strbuf *out)
+{
+	const struct model *list[NENTRIES];
+	int n = 0;
+	for (int i = 0; i < NENTRIES; i++)
+		if (passes(&items[i], q))
+			list[n++] = &items[i];
+	/* insertion sort: stable */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && compare(list[j], list[j - 1], q->sort) < 0; j--) {
+			const struct model *t = list[j];
+			list[j] = list[j - 1];
+			list[j - 1] = t;
+		}
+	strbuf_reset(out);
+	for (int i = (q->page - 1) * q->limit; i < n && i < q->page * q->limit; i++)
+		strbuf_addf(out, "%s%s", out->len ? "," : "", list[i]->id);
+	return n;
+}
+
+static void random_query(struct query *q)
+{
+	memset(q, 0, sizeof *q);
+	q->nconds = (int)next_random(3);
+	for (int i = 0; i < q->nconds; i++)
+		q->conds[i] = (enum cond)next_random(5);
+	q->letter = "aeirnx"[next_random(6)];
+	q->k = (int)next_random(6);
+	q->k2 = (int)next_random(6);
+	q->flag = next_random(2);
+	q->sort = (int)next_random(5);
+	q->limit = (int)next_random(10) + 1;
+	q->page = (int)next_random(4) + 1;
+}
+
+static void query_uri(const struct query *q, struct strbuf *uri)
+{
+	static const char *const sorts[] = {"", "rating", "-rating", "title", "-title,rating"};
+	strbuf_reset(uri);
+	strbuf_addf(uri, "/api/collections/items/entries?fields=id&limit=%d&page=%d", q->limit, q->page);
+	if (q->sort)
+		strbuf_addf(uri, "&sort=%s", sorts[q->sort]);
+	for (int i = 0; i < q->nconds; i++) {
+		switch (q->conds[i]) {
+		case TITLE_CONTAINS: strbuf_addf(uri, "&filter[title:contains]=%c", q->letter); break;
+		case RATING_GT: strbuf_addf(uri, "&filter[rating:gt]=%d", q->k); break;
+		case RATING_LTE: strbuf_addf(uri, "&filter[rating:lte]=%d", q->k); break;
+		case RATING_IN: strbuf_addf(uri, "&filter[rating:in]=%d%%7C%d", q->k, q->k2); break;
+		case FEATURED_IS:
+			strbuf_addf(uri, "&filter[featured:is]=%s", q->flag ? "true" : "false");
+			break;
+		}
+	}
+}
+
+/* The ids and total of the API's answer. */
+static int answer(struct app *app, const char *uri, struct strbuf *out)
+{
+	struct request req;
+	struct response res;
+	request_from_uri(&req, "GET", uri);
+	response_init(&res);
+	app_handle(app, &req, &res);
+	int total = -1;
+	strbuf_reset(out);
+	json_object *doc = res.status == 200 ? json_tokener_parse(strbuf_str(&res.body)) : NULL;
+	json_object *data, *meta, *t;
+	if (doc && json_object_object_get_ex(doc, "data", &data) &&
+	    json_object_object_get_ex(doc, "meta", &meta) && json_object_object_get_ex(meta, "total", &t)) {
+		total = json_object_get_int(t);
+		for (size_t i = 0; i < json_object_array_length(data); i++) {
+			json_object *id;
+			json_object_object_get_ex(json_object_array_get_idx(data, i), "id", &id);
+			strbuf_addf(out, "%s%s", out->len ? "," : "", json_object_get_string(id));
+		}
+	}
+	json_object_put(doc);
+	response_free(&res);
+	request_free(&req);
+	return total;
+}
+
+static void test_random_queries(void)
+{
+	char *dir = unit_tempdir();
+	make_site(dir);
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(dir);
+	cfg.enabled = true;
+	cfg.resources[RES_COLLECTIONS].type_set = cfg.resources[RES_COLLECTIONS].type_value = true;
+	cfg.resources[RES_COLLECTIONS].wildcard = calloc(1, sizeof(struct handle_rule));
+	struct handle_rule *w = cfg.resources[RES_COLLECTIONS].wildcard;
+	w->handle = strdup("*");
+	w->enabled = true;
+	w->filters_set = true;
+	strlist_split(&w->filters, "title, rating, featured");
+	struct app app;
+	app_open_with_config(&app, &cfg, APP_PRIVATE);
+
+	struct strbuf uri = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	int failures = 0;
+	for (int i = 0; i < NQUERIES; i++) {
+		struct query q;
+		random_query(&q);
+		query_uri(&q, &uri);
+		int total = reference(&q, &want);
+		int got_total = answer(&app, uri.ptr, &got);
+		if (got_total != total || strcmp(strbuf_str(&want), strbuf_str(&got)) != 0) {
+			if (failures++ < 5)
+				fprintf(stderr, "\n%s\n want %d [%s]\n got  %d [%s]\n", uri.ptr, total,
+				        strbuf_str(&want), got_total, strbuf_str(&got));
+		}
+	}
+	CU_ASSERT_EQUAL(failures, 0);
+	strbuf_release(&uri);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	app_close(&app);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+void suite_property(void)
+{
+	CU_pSuite s = unit_add_suite("entries property test");
+	unit_add_test(s, "400 random queries against a reference", test_random_queries);
+}
