@@ -213,7 +213,8 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
  * builder it lives in is used twice more. */
 static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
 {
-	if (!is_computed(key, strlen(key)))
+	/* title is the data's own: no need to build it. */
+	if (strcmp(key, "title") == 0 || !is_computed(key, strlen(key)))
 		return value_map_getz(e->data, key);
 	struct value_builder *b = &r->scratch[r->next_scratch];
 	r->next_scratch ^= 1;
@@ -553,6 +554,47 @@ static value_t sort_value(void *ctx, uint32_t item, const struct sort_key *key)
 	return v;
 }
 
+/* Each item's sort values are made once, not once per comparison (a
+ * computed date is a formatted string). */
+struct sort_cache {
+	struct value_builder values;
+	size_t *offsets; /* [position * nkeys + key] into values */
+	size_t nkeys;
+	const struct sort_spec *spec;
+};
+
+static value_t cached_value(void *ctx, uint32_t position, const struct sort_key *key)
+{
+	struct sort_cache *c = ctx;
+	size_t k = (size_t)(key - c->spec->keys);
+	return (value_t){(const unsigned char *)c->values.buf.ptr + c->offsets[position * c->nkeys + k]};
+}
+
+static void sort_entries(struct entries_req *r, uint32_t *items, size_t n,
+                         const struct sort_spec *spec)
+{
+	if (spec->n == 0 || n < 2)
+		return;
+	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec->n, spec};
+	uint32_t *positions = xmalloc(n * sizeof *positions);
+	for (size_t i = 0; i < n; i++) {
+		positions[i] = (uint32_t)i;
+		for (size_t k = 0; k < spec->n; k++) {
+			c.offsets[i * spec->n + k] = c.values.buf.len;
+			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k]));
+		}
+	}
+	sort_items(positions, n, spec, cached_value, &c);
+	uint32_t *sorted = xmalloc(n * sizeof *sorted);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = items[positions[i]];
+	memcpy(items, sorted, n * sizeof *items);
+	free(sorted);
+	free(positions);
+	free(c.offsets);
+	vb_release(&c.values);
+}
+
 /* --- the endpoints --- */
 
 void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
@@ -606,7 +648,7 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 	}
 	struct sort_spec sort;
 	sort_parse(request_param(ctx->req, "sort"), &sort);
-	sort_items(items, kept, &sort, sort_value, r);
+	sort_entries(r, items, kept, &sort);
 	write_page(r, items, kept, limit, page, path);
 	sort_free(&sort);
 	entries_free_filters(&filters);

@@ -215,16 +215,27 @@ static void *compile(const char *pattern, size_t len, char err[FILTER_ERR_LEN], 
 	return re;
 }
 
-static bool regex_matches(const void *re, value_t item)
+/* Made once per filter: matching runs once per item of a list. */
+static void prepare_matching(struct filter *f)
 {
+	f->match_data = pcre2_match_data_create_from_pattern(f->regex, NULL);
+	f->match_context = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(f->match_context, REGEX_MATCH_LIMIT);
+}
+
+static bool regex_matches(const struct filter *f, value_t item)
+{
+	/* Text is matched in place; anything else as PHP would print it. */
+	if (value_type(item) == VALUE_STRING) {
+		size_t len;
+		const char *s = value_str(item, &len);
+		return pcre2_match(f->regex, (PCRE2_SPTR)s, len, 0, 0, f->match_data,
+		                   f->match_context) >= 0;
+	}
 	struct strbuf subject = STRBUF_INIT;
 	php_string(item, &subject);
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	pcre2_match_context *mc = pcre2_match_context_create(NULL);
-	pcre2_set_match_limit(mc, REGEX_MATCH_LIMIT);
-	int rc = pcre2_match(re, (PCRE2_SPTR)strbuf_str(&subject), subject.len, 0, 0, md, mc);
-	pcre2_match_context_free(mc);
-	pcre2_match_data_free(md);
+	int rc = pcre2_match(f->regex, (PCRE2_SPTR)strbuf_str(&subject), subject.len, 0, 0,
+	                     f->match_data, f->match_context);
 	strbuf_release(&subject);
 	return rc >= 0;
 }
@@ -439,6 +450,8 @@ int filter_parse(const char *key, const char *value, long long now, struct filte
 	}
 done:
 	free(name);
+	if (rc == 0 && out->regex)
+		prepare_matching(out);
 	if (rc != 0)
 		filter_free(out);
 	return rc;
@@ -533,7 +546,7 @@ static bool matches(const struct filter *f, value_t item)
 		return !identical(item, want);
 	case FILTER_LIKE:
 	case FILTER_REGEX:
-		return regex_matches(f->regex, item);
+		return regex_matches(f, item);
 	case FILTER_COMPARE:
 		return compare_matches(f, item);
 	case FILTER_IN:
@@ -578,5 +591,7 @@ void filter_free(struct filter *f)
 	vb_release(&f->value);
 	if (f->regex)
 		pcre2_code_free(f->regex);
+	pcre2_match_data_free(f->match_data);
+	pcre2_match_context_free(f->match_context);
 	memset(f, 0, sizeof *f);
 }

@@ -40,6 +40,8 @@ struct filter {
 	int compare;             /* FILTER_COMPARE: -2 lt, -1 lte, 1 gte, 2 gt */
 	struct value_builder value; /* owned: the coerced value (or list for in/overlaps) */
 	void *regex;             /* owned pcre2_code for like/regex/is_* conditions */
+	void *match_data;        /* owned, made once for every match */
+	void *match_context;     /* owned: carries the match limit */
 	long long when;          /* FILTER_DATE: the moment compared with */
 	bool after;              /* FILTER_DATE: item must be after `when` */
 };
