@@ -548,6 +548,16 @@ static value_t sort_value(void *ctx, uint32_t item, const struct sort_key *key)
 {
 	struct entries_req *r = ctx;
 	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
+	/* An entry's date sorts as its timestamp: the same order as its ISO
+	 * text, without formatting it. */
+	if (key->npath == 1 && strcmp(key->path[0], "date") == 0 && e.has_date &&
+	    collection_of(r, &e).dated) {
+		struct value_builder *b = &r->scratch[r->next_scratch];
+		r->next_scratch ^= 1;
+		vb_reset(b);
+		vb_int(b, e.date);
+		return vb_result(b);
+	}
 	value_t v = entry_value(r, &e, key->path[0]);
 	for (size_t p = 1; p < key->npath; p++)
 		v = value_map_getz(v, key->path[p]);
