@@ -717,6 +717,17 @@ void api_entries_index(struct api_ctx *ctx)
 	entries_close(&r);
 }
 
+/* The collection's first site: the first of its `sites` in a multi-site
+ * layout, else the default site. */
+static uint32_t first_site(const struct entries_req *r)
+{
+	value_t first = value_array_get(value_map_getz(r->collection.settings, "sites"), 0);
+	if (!snap_multisite(r->ctx->snap) || value_type(first) != VALUE_STRING)
+		return 0;
+	uint32_t n = snap_site_find(r->ctx->snap, value_str(first, NULL));
+	return n == SNAP_NONE ? 0 : n;
+}
+
 /* An id first; else a slug, in ?site= or the collection's first site. */
 static uint32_t find_entry(struct entries_req *r, const char *key)
 {
@@ -725,15 +736,10 @@ static uint32_t find_entry(struct entries_req *r, const char *key)
 	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->collection_number)
 		return n;
 	const char *site = request_param(r->ctx->req, "site");
-	uint32_t want = site ? snap_site_find(s, site) : SNAP_NONE;
-	for (uint32_t i = 0; i < r->collection.nentries; i++) {
-		struct snap_entry e = snap_entry_at(s, r->collection.first_entry + i);
-		if (!e.slug || strcmp(e.slug, key) != 0)
-			continue;
-		if (want != SNAP_NONE ? e.site == want : !site)
-			return e.number;
-	}
-	return SNAP_NONE;
+	uint32_t want = site ? snap_site_find(s, site) : first_site(r);
+	if (want == SNAP_NONE)
+		return SNAP_NONE;
+	return snap_entry_find_slug(s, r->collection_number, want, key);
 }
 
 void api_entries_show(struct api_ctx *ctx)

@@ -19,7 +19,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 3
+#define SNAP_VERSION 4
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -33,6 +33,8 @@ struct rec_header {
 	uint64_t sites_off, collections_off, entries_off, problems_off, slots_off;
 	uint64_t blob_off, blob_size;
 	uint64_t extras; /* blob offset of the extras map */
+	uint64_t slug_slots_off; /* entry number + 1 by (collection, site, slug) */
+	uint32_t nslug_slots, pad;
 };
 
 struct rec_site {
@@ -73,6 +75,7 @@ struct snapshot {
 	const struct rec_entry *entries;
 	const struct rec_problem *problems;
 	const uint32_t *slots;
+	const uint32_t *slug_slots;
 	const char *blob;
 };
 
@@ -200,6 +203,41 @@ static void resolved_data(const struct augment_ctx *ctx, const struct entry *e,
 	struct value_source src = {idx, e, VALUE_MISSING};
 	vb_reset(out);
 	write_augmented(ctx, keys, n, fields, &src, out);
+}
+
+/* --- slugs --- */
+
+static uint64_t slug_hash(uint32_t collection, uint32_t site, const char *slug)
+{
+	return hash_fnv1a(slug) ^ ((uint64_t)collection * 0x9e3779b97f4a7c15ULL) ^
+	       ((uint64_t)site * 0xc2b2ae3d27d4eb4fULL);
+}
+
+/* An open-addressing table of entry number + 1 by (collection, site,
+ * slug); the first entry in path order keeps a slug two files share. */
+static uint32_t *slug_table(const struct site_index *idx, size_t *nslots)
+{
+	size_t n = 16;
+	while (n < idx->nentries * 2)
+		n *= 2;
+	uint32_t *slots = xcalloc(n, sizeof *slots);
+	for (size_t i = 0; i < idx->nentries; i++) {
+		const struct entry *e = &idx->entries[i];
+		if (!e->slug)
+			continue;
+		for (size_t at = slug_hash((uint32_t)e->collection, (uint32_t)e->site, e->slug) & (n - 1);;
+		     at = (at + 1) & (n - 1)) {
+			if (slots[at] == 0) {
+				slots[at] = (uint32_t)i + 1;
+				break;
+			}
+			const struct entry *o = &idx->entries[slots[at] - 1];
+			if (o->collection == e->collection && o->site == e->site && strcmp(o->slug, e->slug) == 0)
+				break;
+		}
+	}
+	*nslots = n;
+	return slots;
 }
 
 /* --- the extras, augmented now that every kind of content is read --- */
@@ -408,6 +446,8 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	augmented_extras(&ctx, &augmented);
 	uint64_t extras = put_value(&blob, vb_result(&augmented));
 	vb_release(&augmented);
+	size_t nslug_slots;
+	uint32_t *slug_slots = slug_table(idx, &nslug_slots);
 	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
 	for (size_t i = 0; i < idx->nslots; i++)
 		slots[i] = (uint32_t)idx->entry_slots[i];
@@ -431,7 +471,9 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.entries_off = align8(h.collections_off + idx->ncollections * sizeof *cols);
 	h.problems_off = align8(h.entries_off + idx->nentries * sizeof *entries);
 	h.slots_off = align8(h.problems_off + idx->nproblems * sizeof *problems);
-	h.blob_off = align8(h.slots_off + idx->nslots * sizeof *slots);
+	h.slug_slots_off = align8(h.slots_off + idx->nslots * sizeof *slots);
+	h.nslug_slots = (uint32_t)nslug_slots;
+	h.blob_off = align8(h.slug_slots_off + nslug_slots * sizeof *slug_slots);
 	h.blob_size = blob.len;
 	h.extras = extras;
 	h.total_size = h.blob_off + blob.len;
@@ -445,6 +487,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	memcpy(out->ptr + base + h.entries_off, entries, idx->nentries * sizeof *entries);
 	memcpy(out->ptr + base + h.problems_off, problems, idx->nproblems * sizeof *problems);
 	memcpy(out->ptr + base + h.slots_off, slots, idx->nslots * sizeof *slots);
+	memcpy(out->ptr + base + h.slug_slots_off, slug_slots, nslug_slots * sizeof *slug_slots);
 	memcpy(out->ptr + base + h.blob_off, blob.ptr, blob.len);
 	out->len = base + h.total_size;
 	out->ptr[out->len] = '\0';
@@ -453,6 +496,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	free(entries);
 	free(problems);
 	free(slots);
+	free(slug_slots);
 	strbuf_release(&blob);
 }
 
@@ -509,6 +553,9 @@ static bool records_ok(const struct snapshot *s)
 	for (uint32_t i = 0; i < h->nslots; i++)
 		if (s->slots[i] > h->nentries)
 			return false;
+	for (uint32_t i = 0; i < h->nslug_slots; i++)
+		if (s->slug_slots[i] > h->nentries)
+			return false;
 	return (h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0) &&
 	       h->extras < UINT32_MAX && value_ok(s, (uint32_t)h->extras);
 }
@@ -531,7 +578,9 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	    !section_fits(h, h->collections_off, h->ncollections, sizeof(struct rec_collection)) ||
 	    !section_fits(h, h->entries_off, h->nentries, sizeof(struct rec_entry)) ||
 	    !section_fits(h, h->problems_off, h->nproblems, sizeof(struct rec_problem)) ||
-	    !section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t))) {
+	    !section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t)) ||
+	    !section_fits(h, h->slug_slots_off, h->nslug_slots, sizeof(uint32_t)) ||
+	    h->nslug_slots == 0 || (h->nslug_slots & (h->nslug_slots - 1)) != 0) {
 		snprintf(err, SNAP_ERR_LEN, "snapshot is truncated or damaged");
 		return NULL;
 	}
@@ -545,6 +594,7 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	s->entries = (const struct rec_entry *)(bytes + h->entries_off);
 	s->problems = (const struct rec_problem *)(bytes + h->problems_off);
 	s->slots = (const uint32_t *)(bytes + h->slots_off);
+	s->slug_slots = (const uint32_t *)(bytes + h->slug_slots_off);
 	s->blob = bytes + h->blob_off;
 	if (!records_ok(s)) {
 		free(s);
@@ -738,6 +788,23 @@ size_t snapshot_report(const struct snapshot *s, const char *root, struct strbuf
 value_t snap_extras(const struct snapshot *s, const char *kind)
 {
 	return value_map_getz(value_at(s, (uint32_t)s->h->extras), kind);
+}
+
+uint32_t snap_entry_find_slug(const struct snapshot *s, uint32_t collection, uint32_t site,
+                              const char *slug)
+{
+	uint32_t n = s->h->nslug_slots;
+	for (uint32_t probe = 0, at = (uint32_t)(slug_hash(collection, site, slug) & (n - 1)); probe < n;
+	     probe++, at = (at + 1) & (n - 1)) {
+		uint32_t v = s->slug_slots[at];
+		if (v == 0)
+			return SNAP_NONE;
+		const struct rec_entry *r = &s->entries[v - 1];
+		if (r->collection == collection && r->site == site && r->slug != SNAP_NONE &&
+		    strcmp(str_at(s, r->slug), slug) == 0)
+			return v - 1;
+	}
+	return SNAP_NONE;
 }
 
 struct snap_problem snap_problem_at(const struct snapshot *s, uint32_t i)

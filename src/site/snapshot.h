@@ -103,6 +103,11 @@ struct snap_entry snap_entry_at(const struct snapshot *snap, uint32_t i);
 /* The entry's index by id, or SNAP_NONE. */
 uint32_t snap_entry_find(const struct snapshot *snap, const char *id);
 
+/* The entry of a collection and site with that slug (the first in path
+ * order when files share one), or SNAP_NONE. */
+uint32_t snap_entry_find_slug(const struct snapshot *snap, uint32_t collection, uint32_t site,
+                              const char *slug);
+
 /* The smaller kinds of content, as packed values: "taxonomies", "navs",
  * "globals", "forms", "users", "assets" (shapes in taxonomies.c, navs.c,
  * globals.c, people.c and assets.c). Missing when the kind is unknown. */

@@ -104,6 +104,13 @@ static void test_entries(void)
 	CU_ASSERT_STRING_EQUAL(snap_entry_at(s, team.parent).id, "about");
 	CU_ASSERT_EQUAL(snap_entry_at(s, snap_entry_find(s, "home")).parent, SNAP_NONE);
 	CU_ASSERT_EQUAL(snap_entry_find(s, "no-such-id"), SNAP_NONE);
+	/* Slugs per collection and site. */
+	uint32_t pages_c = snap_collection_find(s, "pages"), blog_c = snap_collection_find(s, "blog");
+	CU_ASSERT_EQUAL(snap_entry_find_slug(s, pages_c, 0, "team"), snap_entry_find(s, "team"));
+	CU_ASSERT_EQUAL(snap_entry_find_slug(s, pages_c, 1, "team"), SNAP_NONE);
+	CU_ASSERT_EQUAL(snap_entry_find_slug(s, blog_c, 0, "team"), SNAP_NONE);
+	CU_ASSERT_EQUAL(snap_entry_find_slug(s, blog_c, 1, "hallo-welt"),
+	                snap_entry_find(s, "1f2e3d4c-0000-4000-8000-000000000002"));
 	/* A collection's entries are one contiguous range. */
 	struct snap_collection pages = snap_collection_at(s, snap_collection_find(s, "pages"));
 	for (uint32_t n = pages.first_entry; n < pages.first_entry + pages.nentries; n++)
