@@ -20,7 +20,7 @@
 #define NQUERIES 400
 
 struct model {
-	char id[8];
+	char id[16];
 	char title[16];
 	int rating;   /* -1: missing */
 	int featured; /* -1 missing, 0, 1 */
