@@ -3,6 +3,7 @@
 
 #include "value.h"
 
+#include <math.h>
 #include <string.h>
 
 static uint32_t read_u32(const unsigned char *p)
@@ -49,6 +50,29 @@ bool value_bool(value_t v)
 	return value_type(v) == VALUE_TRUE;
 }
 
+/*
+ * PHP's (int) of a double. C leaves the cast undefined outside int64's
+ * range; PHP gives 0 for INF and NaN and wraps larger values modulo 2^64
+ * (zend_dval_to_lval), which is done here on the bits: from 2^63 up a
+ * double is an integer, its 53-bit mantissa shifted left.
+ */
+static int64_t double_to_int(double d)
+{
+	if (!isfinite(d))
+		return 0;
+	if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+		return (int64_t)d;
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	int shift = (int)((bits >> 52) & 0x7ff) - 1075;
+	uint64_t mantissa = (bits & 0xfffffffffffffULL) | (1ULL << 52);
+	uint64_t u = shift >= 64 ? 0 : mantissa << shift;
+	if (d < 0)
+		u = -u;
+	/* Two's complement without an implementation-defined cast. */
+	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
 int64_t value_int(value_t v)
 {
 	int64_t i;
@@ -57,7 +81,7 @@ int64_t value_int(value_t v)
 		memcpy(&i, v.p + 1, sizeof i);
 		return i;
 	case VALUE_DOUBLE:
-		return (int64_t)value_double(v);
+		return double_to_int(value_double(v));
 	case VALUE_TRUE:
 		return 1;
 	default:
