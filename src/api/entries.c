@@ -213,8 +213,10 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
  * builder it lives in is used twice more. */
 static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
 {
-	/* title is the data's own: no need to build it. */
-	if (strcmp(key, "title") == 0 || !is_computed(key, strlen(key)))
+	/* title is the data's own, and the snapshot knows where it is. */
+	if (strcmp(key, "title") == 0)
+		return e->title;
+	if (!is_computed(key, strlen(key)))
 		return value_map_getz(e->data, key);
 	struct value_builder *b = &r->scratch[r->next_scratch];
 	r->next_scratch ^= 1;

@@ -352,6 +352,31 @@ static void pipe_list(const char *s, struct value_builder *out)
 	vb_array_end(out);
 }
 
+/* Text whose like pattern is itself: no wildcard, no escape, nothing a
+ * Unicode case fold could match differently, no line break. */
+static bool plain_ascii_text(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p >= 0x80 || *p < 0x20 || *p == '%' || *p == '_' || *p == '\\' ||
+		    *p == 'k' || *p == 'K' || *p == 's' || *p == 'S')
+			return false; /* Kelvin and long-s signs fold to k and s */
+	return true;
+}
+
+/* contains of plain text: a case-insensitive search, which is what the
+ * anchored ".*text.*" regex comes to, line by line or not. */
+static bool contains_text(const struct filter *f, value_t item)
+{
+	if (value_type(item) != VALUE_STRING) {
+		struct strbuf subject = STRBUF_INIT;
+		php_string(item, &subject);
+		bool found = strcasestr(strbuf_str(&subject), f->needle) != NULL;
+		strbuf_release(&subject);
+		return found;
+	}
+	return strcasestr(value_str(item, NULL), f->needle) != NULL;
+}
+
 static int prepare_like(struct filter *f, const struct condition *c, const char *value,
                         const char *key, char err[FILTER_ERR_LEN])
 {
@@ -362,6 +387,8 @@ static int prepare_like(struct filter *f, const struct condition *c, const char 
 	            c->arg == LIKE_ENDS ? "" : "%");
 	like_to_regex(shaped.ptr, &re);
 	f->regex = compile(re.ptr, re.len, err, key);
+	if (c->arg == LIKE_CONTAINS && plain_ascii_text(strbuf_str(&like)))
+		f->needle = xstrdup(strbuf_str(&like));
 	strbuf_release(&like);
 	strbuf_release(&re);
 	strbuf_release(&shaped);
@@ -545,6 +572,7 @@ static bool matches(const struct filter *f, value_t item)
 			return !equal_ignoring_case(item, want);
 		return !identical(item, want);
 	case FILTER_LIKE:
+		return f->needle ? contains_text(f, item) : regex_matches(f, item);
 	case FILTER_REGEX:
 		return regex_matches(f, item);
 	case FILTER_COMPARE:
@@ -591,6 +619,7 @@ void filter_free(struct filter *f)
 	vb_release(&f->value);
 	if (f->regex)
 		pcre2_code_free(f->regex);
+	free(f->needle);
 	pcre2_match_data_free(f->match_data);
 	pcre2_match_context_free(f->match_context);
 	memset(f, 0, sizeof *f);

@@ -19,7 +19,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 4
+#define SNAP_VERSION 5
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -54,8 +54,9 @@ enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
 struct rec_entry {
 	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
 	uint32_t blueprint, blueprint_title;
+	uint32_t title; /* blob offset of the data's title value, SNAP_NONE without one */
 	int32_t order, depth;
-	uint32_t flags, pad;
+	uint32_t flags;
 	int64_t date, mtime;
 };
 
@@ -358,6 +359,16 @@ static void augmented_extras(const struct augment_ctx *ctx, struct value_builder
 	copy_map(ctx, vb_result(&ctx->idx->extras), rewrite_kind, out);
 }
 
+/* Where the title of data written at data_at sits in the blob: filters
+ * and sorts on title then skip the walk through the map. */
+static uint32_t title_offset(uint32_t data_at, value_t data)
+{
+	value_t title = value_map_getz(data, "title");
+	if (value_is_missing(title))
+		return SNAP_NONE;
+	return data_at + (uint32_t)(title.p - data.p);
+}
+
 static uint32_t entry_number_or_none(const struct site_index *idx, const struct entry *e)
 {
 	return e ? (uint32_t)(e - idx->entries) : SNAP_NONE;
@@ -377,6 +388,8 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 		char *fallback_title = fallback ? index_title(VALUE_MISSING, fallback) : NULL;
 		const char *bp_handle = bp ? bp->handle : fallback;
 		const char *bp_title = bp ? bp->title : fallback_title;
+		uint32_t data_at = put_value(blob, vb_result(&data));
+		uint32_t title_at = title_offset(data_at, vb_result(&data));
 		*r = (struct rec_entry){
 			.id = put_string(blob, e->id),
 			.path = put_string(blob, e->path),
@@ -386,7 +399,8 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 			.site = (uint32_t)e->site,
 			.origin = entry_number_or_none(idx, e->origin),
 			.parent = entry_number_or_none(idx, e->parent),
-			.data = put_value(blob, vb_result(&data)),
+			.data = data_at,
+			.title = title_at,
 			.blueprint = put_string(blob, bp_handle),
 			.blueprint_title = put_string(blob, bp_title),
 			.order = (int32_t)e->order,
@@ -542,6 +556,7 @@ static bool records_ok(const struct snapshot *s)
 		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
 		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
 		    !offset_ok(s, r->blueprint, false) || !offset_ok(s, r->blueprint_title, false) ||
+		    (r->title != SNAP_NONE && !value_ok(s, r->title)) ||
 		    r->collection >= h->ncollections || r->site >= h->nsites ||
 		    (r->origin != SNAP_NONE && r->origin >= h->nentries) ||
 		    (r->parent != SNAP_NONE && r->parent >= h->nentries) || !value_ok(s, r->data))
@@ -749,6 +764,7 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.order = r->order,
 		.depth = r->depth,
 		.data = value_at(s, r->data),
+		.title = r->title == SNAP_NONE ? VALUE_MISSING : value_at(s, r->title),
 		.blueprint = str_at(s, r->blueprint),
 		.blueprint_title = str_at(s, r->blueprint_title),
 	};

@@ -56,6 +56,7 @@ struct snap_entry {
 	value_t data;             /* own values over the origin's over `inject`,
 	                           * keys sorted, augmented */
 	const char *blueprint, *blueprint_title; /* the blueprint it uses */
+	value_t title;            /* data's title, found without a walk */
 };
 
 struct snap_problem {

@@ -72,6 +72,12 @@ static void test_like(void)
 	CU_ASSERT_EQUAL(count(stories, "title:contains", "a.e"), 0); /* '.' is literal */
 	CU_ASSERT_EQUAL(count(stories, "title:contains", "f_b"), 1);   /* '_' is any one: "Fab" */
 	CU_ASSERT_EQUAL(count(stories, "title:contains", "g_rt"), 0);   /* one character, not two */
+	/* Plain text takes a faster road; both roads agree. */
+	CU_ASSERT_EQUAL(count(stories, "title:contains", "DOG sto"), 1);
+	CU_ASSERT_EQUAL(count(stories, "title:contains", "tales"), 1);
+	CU_ASSERT_EQUAL(count("[{t: \"Caf\u00c9 Noir\"}, {t: caf\u00e9}]", "t:contains", "caf\u00e9"), 2);
+	CU_ASSERT_EQUAL(count("[{t: [Tag, Other]}, {t: 3}]", "t:contains", "tag"), 1);
+	CU_ASSERT_EQUAL(count("[{t: \"line one\\nline two\"}]", "t:contains", "two"), 1);
 }
 
 static void test_comparisons(void)
