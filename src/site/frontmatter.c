@@ -1,21 +1,33 @@
 /*
- * frontmatter: one content file read as Statamic's Yaml::parse reads it;
- * see frontmatter.h for the rules.
+ * frontmatter: one content file read the way Statamic's Yaml::parse reads
+ * it (frontmatter.h, content-format.md §1): CRLF to LF, an optional "---"
+ * front-matter block split off at the first "\n---", the YAML part parsed
+ * by yaml.c and the body added last as `content`.
  */
 #include "autoconfig.h"
 
 #include "site/frontmatter.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "strbuf.h"
 
-#define MAX_FILE_SIZE (16u << 20)
+#define MAX_FILE_SIZE ((size_t)16 << 20)
+
+/* A file cut into its YAML and its body (body_len 0: no body). */
+struct parts {
+	const char *yaml;
+	size_t yaml_len;
+	const char *body;
+	size_t body_len;
+	int body_line; /* line of the closing "---" */
+};
 
 static void set_error(struct yaml_error *err, int line, const char *message)
 {
@@ -23,134 +35,181 @@ static void set_error(struct yaml_error *err, int line, const char *message)
 	snprintf(err->message, sizeof err->message, "%s", message);
 }
 
-/* A copy of text with every "\r\n" turned into "\n". */
-static char *without_crlf(const char *text, size_t len, size_t *out_len)
+/* The text with the \r of every \r\n dropped; a lone \r stays. */
+static void copy_without_crlf(const char *text, size_t len, struct strbuf *out)
 {
-	char *copy = xmalloc(len + 1);
-	size_t n = 0;
+	strbuf_grow(out, len);
 	for (size_t i = 0; i < len; i++)
-		if (!(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n'))
-			copy[n++] = text[i];
-	copy[n] = '\0';
-	*out_len = n;
-	return copy;
+		if (text[i] != '\r' || i + 1 == len || text[i + 1] != '\n')
+			strbuf_addch(out, text[i]);
 }
 
-static bool only_whitespace(const char *s, size_t len)
+/* The characters PHP's ltrim() removes by default. */
+static bool is_php_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\0';
+}
+
+static bool is_blank_text(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		if (!isspace((unsigned char)s[i]))
+		if (!is_php_space(s[i]) && s[i] != '\f')
 			return false;
 	return true;
 }
 
-/* Copies the pairs of map into out as a new map, then `content` = body. */
-static void emit_with_body(struct value_builder *out, value_t map, const char *body,
-                           size_t body_len)
+/* Offset of the first "\n---", or len when there is none. */
+static size_t find_closing_delimiter(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 4 <= len; i++)
+		if (s[i] == '\n' && memcmp(s + i + 1, "---", 3) == 0)
+			return i;
+	return len;
+}
+
+static int count_newlines(const char *s, size_t len)
+{
+	int lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += s[i] == '\n';
+	return lines;
+}
+
+/* Statamic splits once on /\n---/: the rest of that delimiter line and
+ * everything after it is the body, whatever "---" lines it holds. */
+static void split_file(const char *s, size_t len, struct parts *p)
+{
+	*p = (struct parts){s, len, NULL, 0, 0};
+	if (len < 3 || memcmp(s, "---", 3) != 0)
+		return;
+	size_t close = find_closing_delimiter(s, len);
+	if (close == len)
+		return;
+	size_t body = close + 4;
+	while (body < len && is_php_space(s[body]))
+		body++;
+	p->yaml_len = close;
+	p->body = s + body;
+	p->body_len = len - body;
+	p->body_line = count_newlines(s, close) + 2;
+}
+
+/* The YAML map's pairs, then the body as `content`, as a new map in out. */
+static void emit_file_map(value_t yaml, const struct parts *p, struct value_builder *out)
 {
 	struct value_iter it;
 	vb_map_begin(out);
-	value_iter_init(&it, map);
+	value_iter_init(&it, yaml);
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		vb_value(out, it.value);
 	}
-	vb_keyz(out, "content");
-	vb_str(out, body, body_len);
+	if (p->body_len > 0) {
+		vb_keyz(out, "content");
+		vb_str(out, p->body, p->body_len);
+	}
 	vb_map_end(out);
 }
 
-/* Parses yaml and appends the file's map (with the body, if any) to out. */
-static int build_map(const char *yaml, size_t yaml_len, const char *body, size_t body_len,
-                     struct value_builder *out, struct yaml_error *err)
+/* A null document and an empty list are both PHP's empty array. */
+static bool is_map_like(value_t v)
 {
-	struct value_builder scratch = VALUE_BUILDER_INIT;
+	enum value_type t = value_type(v);
+	return t == VALUE_MAP || t == VALUE_NULL || (t == VALUE_ARRAY && value_count(v) == 0);
+}
+
+static int parse_parts(const struct parts *p, struct value_builder *out, struct yaml_error *err)
+{
+	struct value_builder yaml = VALUE_BUILDER_INIT;
 	int rc = -1;
-	if (yaml_parse(yaml, yaml_len, 0, &scratch, err) != 0)
+	if (yaml_parse(p->yaml, p->yaml_len, 0, &yaml, err) != 0)
 		goto done;
-	value_t map = vb_result(&scratch);
-	if (value_type(map) == VALUE_NULL ||
-	    (value_type(map) == VALUE_ARRAY && value_count(map) == 0)) {
-		vb_reset(&scratch);
-		vb_map_begin(&scratch);
-		vb_map_end(&scratch);
-		map = vb_result(&scratch);
-	}
-	if (value_type(map) != VALUE_MAP) {
+	value_t root = vb_result(&yaml);
+	if (!is_map_like(root)) {
 		set_error(err, 1, "expected a map at the top level");
 		goto done;
 	}
-	if (body_len == 0) {
-		vb_value(out, map);
-	} else if (!value_is_missing(value_map_getz(map, "content"))) {
-		set_error(err, 1, "a YAML key named content cannot be used while the file has a body");
+	if (p->body_len > 0 && !value_is_missing(value_map_getz(root, "content"))) {
+		set_error(err, p->body_line,
+		          "a YAML key named content cannot be used while the file has a body");
 		goto done;
-	} else {
-		emit_with_body(out, map, body, body_len);
 	}
+	emit_file_map(root, p, out);
 	rc = 0;
 done:
-	vb_release(&scratch);
+	vb_release(&yaml);
 	return rc;
 }
 
 int frontmatter_parse(const char *text, size_t len, struct value_builder *out,
                       struct yaml_error *err)
 {
-	size_t n;
-	char *copy = without_crlf(text, len, &n);
-	int rc;
+	struct strbuf lf = STRBUF_INIT;
+	struct parts parts;
+	int rc = 0;
 	memset(err, 0, sizeof *err);
-	if (only_whitespace(copy, n)) {
+	copy_without_crlf(text, len, &lf);
+	if (is_blank_text(strbuf_str(&lf), lf.len)) {
 		vb_map_begin(out);
 		vb_map_end(out);
-		free(copy);
-		return 0;
+	} else {
+		split_file(lf.ptr, lf.len, &parts);
+		rc = parse_parts(&parts, out, err);
 	}
-	const char *body = NULL;
-	size_t yaml_len = n, body_len = 0;
-	if (strncmp(copy, "---", 3) == 0) {
-		/* Statamic splits once on "\n---": the rest of that line and all
-		 * that follows is the body, whatever "---" lines it holds. */
-		const char *close = strstr(copy + 3, "\n---");
-		if (close) {
-			yaml_len = (size_t)(close - copy);
-			body = close + 4;
-			while (*body && isspace((unsigned char)*body))
-				body++;
-			body_len = n - (size_t)(body - copy);
-		}
-	}
-	rc = build_map(copy, yaml_len, body, body_len, out, err);
-	free(copy);
+	strbuf_release(&lf);
 	return rc;
+}
+
+static int fail_errno(struct yaml_error *err, int fd)
+{
+	int saved = errno;
+	if (fd >= 0)
+		close(fd);
+	set_error(err, 0, strerror(saved));
+	return -1;
+}
+
+static int fail_too_large(struct yaml_error *err, int fd)
+{
+	close(fd);
+	set_error(err, 0, "file is larger than 16 MiB");
+	return -1;
+}
+
+/* Reads the whole file into text, refusing more than MAX_FILE_SIZE. */
+static int read_file(const char *path, struct strbuf *text, struct yaml_error *err)
+{
+	char chunk[16384];
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return fail_errno(err, fd);
+	if (st.st_size > (off_t)MAX_FILE_SIZE)
+		return fail_too_large(err, fd);
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail_errno(err, fd);
+		if (n == 0)
+			break;
+		/* The file may have grown since fstat. */
+		if (text->len + (size_t)n > MAX_FILE_SIZE)
+			return fail_too_large(err, fd);
+		strbuf_add(text, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
 }
 
 int frontmatter_parse_file(const char *path, struct value_builder *out, struct yaml_error *err)
 {
+	struct strbuf text = STRBUF_INIT;
 	memset(err, 0, sizeof *err);
-	FILE *f = fopen(path, "re");
-	if (!f) {
-		set_error(err, 0, strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) != 0 || st.st_size > (off_t)MAX_FILE_SIZE) {
-		set_error(err, 0, "file is larger than 16 MiB");
-		fclose(f);
-		return -1;
-	}
-	size_t size = (size_t)st.st_size;
-	char *text = xmalloc(size + 1);
-	size_t got = fread(text, 1, size, f);
-	int read_failed = ferror(f);
-	fclose(f);
-	if (read_failed || got != size) {
-		set_error(err, 0, "read error");
-		free(text);
-		return -1;
-	}
-	int rc = frontmatter_parse(text, size, out, err);
-	free(text);
+	int rc = read_file(path, &text, err);
+	if (rc == 0)
+		rc = frontmatter_parse(strbuf_str(&text), text.len, out, err);
+	strbuf_release(&text);
 	return rc;
 }

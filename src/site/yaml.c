@@ -1,91 +1,39 @@
 /*
- * yaml: libyaml's event stream to packed values, typed as Symfony YAML
- * types them for Statamic; see yaml.h for the rules.
+ * yaml: YAML text to packed values, typed the way Symfony YAML types them
+ * for Statamic (yaml.h, content-format.md §1).
  *
- * The parser is a small recursive descent over events that writes
- * straight into the caller's value_builder, so no document tree is ever
- * built. Anchored nodes are remembered as byte ranges of that output; an
- * alias is a copy of its range, bounded in total size.
+ * libyaml's event stream is read by a small recursive descent that writes
+ * straight into the caller's value_builder, so no document tree is built.
+ * The builder refuses nesting deeper than VALUE_MAX_DEPTH, which also
+ * bounds the recursion here.
+ *
+ * Anchored nodes are copied aside (into reader.anchored) when they end and
+ * an alias appends that copy. They are not referred to in place because an
+ * enclosing integer-keyed map is later rewritten as a list, which moves
+ * every node inside it. The copies and the expansions share one budget, so
+ * a "billion laughs" document fails early instead of eating memory.
  */
 #include "autoconfig.h"
 
 #include "site/yaml.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 #include "strbuf.h"
 
-struct anchor {
-	char *name;       /* owned */
-	size_t start, end; /* byte range of the node in the output */
-};
-
-struct yaml_reader {
-	yaml_parser_t parser;
-	struct value_builder *out;
-	struct anchor *anchors; /* owned */
-	size_t nanchors;
-	size_t limit;      /* the output may not grow past this */
-	size_t start_len;  /* output length at entry, for the error exit */
-	int line_offset;
-	int depth;
-	struct yaml_error *err;
-	bool failed;
-};
-
-static void fail(struct yaml_reader *r, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void fail(struct yaml_reader *r, int line, const char *fmt, ...)
-{
-	if (r->failed)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->err->message, sizeof r->err->message, fmt, ap);
-	va_end(ap);
-	r->err->line = line + r->line_offset;
-	r->failed = true;
-}
-
-static int event_line(const yaml_event_t *ev)
-{
-	return (int)ev->start_mark.line + 1;
-}
-
-static bool next_event(struct yaml_reader *r, yaml_event_t *ev)
-{
-	if (r->failed)
-		return false;
-	if (!yaml_parser_parse(&r->parser, ev)) {
-		const char *problem = r->parser.problem ? r->parser.problem : "invalid YAML";
-		int line = (int)r->parser.problem_mark.line + 1;
-		if (r->parser.context)
-			fail(r, line, "%s %s", problem, r->parser.context);
-		else
-			fail(r, line, "%s", problem);
-		return false;
-	}
-	return true;
-}
-
 /* --- scalar typing --- */
 
-static bool all_digits(const char *s, size_t len)
+static bool is_digit(char c)
 {
-	if (len == 0)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-	return true;
+	return c >= '0' && c <= '9';
 }
 
 static bool equals_nocase(const char *s, size_t len, const char *word)
@@ -93,114 +41,341 @@ static bool equals_nocase(const char *s, size_t len, const char *word)
 	return strlen(word) == len && strncasecmp(s, word, len) == 0;
 }
 
-/* PHP's is_numeric for a trimmed string: [+-]? (d+(.d*)? | .d+) ([eE][+-]?d+)? */
+static bool all_digits(const char *s, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return true;
+}
+
+static bool is_null_word(const char *s, size_t len)
+{
+	return len == 0 || (len == 1 && s[0] == '~') || equals_nocase(s, len, "null");
+}
+
+/* -?D+ : what Symfony hands to its (int) round-trip test. */
+static bool is_decimal_integer(const char *s, size_t len)
+{
+	bool negative = len > 0 && s[0] == '-';
+	return all_digits(s + negative, len - negative);
+}
+
+/* A decimal integer whose int64 value prints back as the same text, as
+ * PHP's ($s === (string)(int)$s): "0123", "-0" and overflows do not. */
+static bool read_round_trip_int(const char *s, size_t len, int64_t *out)
+{
+	if (!is_decimal_integer(s, len))
+		return false;
+	bool negative = s[0] == '-';
+	const char *d = s + negative;
+	size_t n = len - negative;
+	if (d[0] == '0' && (n > 1 || negative))
+		return false;
+	uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned digit = (unsigned)(d[i] - '0');
+		if (v > (limit - digit) / 10)
+			return false;
+		v = v * 10 + digit;
+	}
+	/* -(v - 1) - 1 reaches INT64_MIN without overflowing. */
+	*out = negative ? -(int64_t)(v - 1) - 1 : (int64_t)v;
+	return true;
+}
+
+/* [+-]?D[D_]* with an underscore: Symfony drops them before anything else. */
+static bool is_integer_with_underscores(const char *s, size_t len)
+{
+	size_t i = len > 0 && (s[0] == '+' || s[0] == '-');
+	if (i == len || !is_digit(s[i]) || !memchr(s, '_', len))
+		return false;
+	for (; i < len; i++)
+		if (!is_digit(s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* [+-]?D[D_]*(.[D_]+)? : Symfony's last numeric form, a float. */
+static bool is_decimal_with_underscores(const char *s, size_t len)
+{
+	size_t i = len > 0 && (s[0] == '+' || s[0] == '-');
+	if (i == len || !is_digit(s[i]))
+		return false;
+	while (i < len && (is_digit(s[i]) || s[i] == '_'))
+		i++;
+	if (i == len)
+		return true;
+	if (s[i] != '.' || i + 1 == len)
+		return false;
+	for (i++; i < len; i++)
+		if (!is_digit(s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* PHP's is_numeric(): [+-]? (D+(.D*)? | .D+) ([eE][+-]?D+)? */
 static bool is_php_numeric(const char *s, size_t len)
 {
-	size_t i = 0, digits = 0;
-	if (i < len && (s[i] == '+' || s[i] == '-'))
-		i++;
-	while (i < len && isdigit((unsigned char)s[i]))
-		i++, digits++;
-	if (i < len && s[i] == '.') {
-		i++;
-		while (i < len && isdigit((unsigned char)s[i]))
-			i++, digits++;
-	}
+	size_t i = len > 0 && (s[0] == '+' || s[0] == '-');
+	size_t digits = 0;
+	for (; i < len && is_digit(s[i]); i++)
+		digits++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && is_digit(s[i]); i++)
+			digits++;
 	if (digits == 0)
 		return false;
 	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
 		i++;
 		if (i < len && (s[i] == '+' || s[i] == '-'))
 			i++;
-		if (i == len || !isdigit((unsigned char)s[i]))
+		if (i == len || !is_digit(s[i]))
 			return false;
-		while (i < len && isdigit((unsigned char)s[i]))
+		while (i < len && is_digit(s[i]))
 			i++;
 	}
 	return i == len;
 }
 
-/* An integer whose decimal form reads back the same ("0123" does not). */
-static bool parse_round_trip_int(const char *s, size_t len, int64_t *out)
+/* PHP's (float) of a numeric string, underscores dropped. strtod needs a
+ * NUL-terminated copy, and the C locale, which the program never changes. */
+static double to_double(const char *s, size_t len)
 {
-	char buf[32];
-	if (len == 0 || len >= sizeof buf)
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	bool negative = buf[0] == '-';
-	if (!all_digits(buf + negative, len - negative))
-		return false;
-	errno = 0;
-	long long v = strtoll(buf, NULL, 10);
-	if (errno != 0)
-		return false;
-	char back[32];
-	snprintf(back, sizeof back, "%lld", v);
-	if (strcmp(back, buf) != 0)
-		return false;
-	*out = v;
-	return true;
+	char *copy = xmalloc(len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '_')
+			copy[n++] = s[i];
+	copy[n] = '\0';
+	double d = strtod(copy, NULL);
+	free(copy);
+	return d;
 }
 
-static bool parse_radix(const char *s, size_t len, const char *prefix, int base, int64_t *out)
+static int digit_value(char c)
 {
-	size_t plen = strlen(prefix);
-	if (len <= plen || strncasecmp(s, prefix, plen) != 0)
-		return false;
+	if (is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* hexdec()/octdec() of validated digits (underscores skipped): an integer,
+ * or a float once it no longer fits, as in PHP. */
+static void emit_radix(const char *s, size_t len, unsigned base, bool negative,
+                       struct value_builder *out)
+{
 	uint64_t v = 0;
-	for (size_t i = plen; i < len; i++) {
-		int d;
-		char c = (char)tolower((unsigned char)s[i]);
-		if (c == '_')
-			continue;
-		if (isdigit((unsigned char)c))
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else
-			return false;
-		if (d >= base || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			return false;
-		v = v * (uint64_t)base + (uint64_t)d;
-	}
-	if (v > INT64_MAX)
-		return false;
-	*out = (int64_t)v;
-	return true;
-}
-
-/* Symfony reads "1_000" and "1_000.5" as floats with the '_' removed. */
-static bool parse_underscored_number(const char *s, size_t len, double *out)
-{
-	if (!memchr(s, '_', len))
-		return false;
-	char buf[64];
-	size_t n = 0, i = 0;
-	if (len >= sizeof buf)
-		return false;
-	if (s[0] == '+' || s[0] == '-')
-		buf[n++] = s[i++];
-	if (i == len || !isdigit((unsigned char)s[i]))
-		return false;
-	bool dot = false;
-	for (; i < len; i++) {
+	double d = 0;
+	bool fits = true;
+	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '_')
 			continue;
-		if (s[i] == '.' && !dot) {
-			dot = true;
-		} else if (!isdigit((unsigned char)s[i])) {
-			return false;
-		}
-		buf[n++] = s[i];
+		unsigned digit = (unsigned)digit_value(s[i]);
+		if (v > ((uint64_t)INT64_MAX - digit) / base)
+			fits = false;
+		v = v * base + digit;
+		d = d * base + digit;
 	}
-	if (buf[n - 1] == '.')
+	if (fits)
+		vb_int(out, negative ? -(int64_t)v : (int64_t)v);
+	else
+		vb_double(out, negative ? -d : d);
+}
+
+/* [+-]?0o[0-7_]+ */
+static bool emit_octal(const char *s, size_t len, struct value_builder *out)
+{
+	size_t i = len > 0 && (s[0] == '+' || s[0] == '-');
+	if (len < i + 3 || s[i] != '0' || s[i + 1] != 'o')
 		return false;
-	buf[n] = '\0';
-	*out = strtod(buf, NULL);
+	for (size_t j = i + 2; j < len; j++)
+		if ((s[j] < '0' || s[j] > '7') && s[j] != '_')
+			return false;
+	emit_radix(s + i + 2, len - i - 2, 8, s[0] == '-', out);
 	return true;
 }
 
+/* 0x[0-9a-fA-F_]+ */
+static bool emit_hex(const char *s, size_t len, struct value_builder *out)
+{
+	if (len < 3 || s[0] != '0' || s[1] != 'x')
+		return false;
+	for (size_t i = 2; i < len; i++)
+		if (digit_value(s[i]) < 0 && s[i] != '_')
+			return false;
+	emit_radix(s + 2, len - 2, 16, false, out);
+	return true;
+}
+
+static bool emit_special_float(const char *s, size_t len, struct value_builder *out)
+{
+	if (equals_nocase(s, len, ".inf"))
+		vb_double(out, INFINITY);
+	else if (equals_nocase(s, len, "-.inf"))
+		vb_double(out, -INFINITY);
+	else if (equals_nocase(s, len, ".nan"))
+		vb_double(out, NAN);
+	else
+		return false;
+	return true;
+}
+
+/* The numeric forms once underscores are settled, in Symfony's order.
+ * Returns false when s is none of them. */
+static bool emit_numeric_form(const char *s, size_t len, struct value_builder *out)
+{
+	int64_t i;
+	if (read_round_trip_int(s, len, &i))
+		vb_int(out, i);
+	else if (is_decimal_integer(s, len))
+		vb_str(out, s, len); /* "0123", or too large */
+	else if (is_php_numeric(s, len) || is_decimal_with_underscores(s, len))
+		vb_double(out, to_double(s, len));
+	else
+		return emit_hex(s, len, out) || emit_special_float(s, len, out);
+	return true;
+}
+
+/* "1_000" is 1000: Symfony drops an integer's underscores first. */
+static bool emit_underscored_integer(const char *s, size_t len, struct value_builder *out)
+{
+	char *digits = xmalloc(len);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '_')
+			digits[n++] = s[i];
+	bool done = emit_numeric_form(digits, n, out);
+	free(digits);
+	return done;
+}
+
+static bool emit_number(const char *s, size_t len, struct value_builder *out)
+{
+	bool starts_like_number =
+		len > 0 && (is_digit(s[0]) || s[0] == '+' || s[0] == '-' || s[0] == '.');
+	if (!starts_like_number)
+		return false;
+	if (is_integer_with_underscores(s, len))
+		return emit_underscored_integer(s, len, out);
+	return emit_numeric_form(s, len, out);
+}
+
+void yaml_type_plain_scalar(const char *s, size_t len, struct value_builder *out)
+{
+	long long ts;
+	if (is_null_word(s, len))
+		vb_null(out);
+	else if (equals_nocase(s, len, "true") || equals_nocase(s, len, "false"))
+		vb_bool(out, len == 4);
+	else if (emit_octal(s, len, out) || emit_number(s, len, out))
+		return;
+	else if (yaml_parse_timestamp(s, len, &ts) == 0)
+		vb_int(out, (int64_t)ts);
+	else
+		vb_str(out, s, len);
+}
+
+/* --- timestamps --- */
+
+/*
+ * Symfony's timestamp pattern:
+ *   YYYY-M?M-D?D ( ([Tt]|[ \t]+) H?H:MM:SS(.D*)? ([ \t]*(Z|[+-]H?H(:MM)?))? )?
+ * The fraction is dropped: Unix seconds are whole.
+ */
+struct cursor {
+	const char *s;
+	size_t len, pos;
+};
+
+struct moment {
+	int year, month, day, hour, minute, second;
+	int zone; /* seconds east of UTC */
+};
+
+static bool at_end(const struct cursor *c)
+{
+	return c->pos == c->len;
+}
+
+static bool accept(struct cursor *c, char ch)
+{
+	if (at_end(c) || c->s[c->pos] != ch)
+		return false;
+	c->pos++;
+	return true;
+}
+
+static bool at_blank(const struct cursor *c)
+{
+	return !at_end(c) && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t');
+}
+
+static void skip_blanks(struct cursor *c)
+{
+	while (at_blank(c))
+		c->pos++;
+}
+
+/* Reads min..max digits into *out. */
+static bool read_digits(struct cursor *c, int min, int max, int *out)
+{
+	int n = 0, v = 0;
+	while (n < max && !at_end(c) && is_digit(c->s[c->pos])) {
+		v = v * 10 + (c->s[c->pos++] - '0');
+		n++;
+	}
+	*out = v;
+	return n >= min;
+}
+
+static bool read_date(struct cursor *c, struct moment *m)
+{
+	return read_digits(c, 4, 4, &m->year) && accept(c, '-') &&
+	       read_digits(c, 1, 2, &m->month) && accept(c, '-') &&
+	       read_digits(c, 1, 2, &m->day);
+}
+
+static bool read_zone(struct cursor *c, struct moment *m)
+{
+	int hours, minutes = 0;
+	skip_blanks(c);
+	if (accept(c, 'Z'))
+		return true;
+	int sign = accept(c, '-') ? -1 : accept(c, '+') ? 1 : 0;
+	if (sign == 0 || !read_digits(c, 1, 2, &hours))
+		return false;
+	if (accept(c, ':') && (!read_digits(c, 2, 2, &minutes) || minutes > 59))
+		return false;
+	m->zone = sign * (hours * 3600 + minutes * 60);
+	return true;
+}
+
+static bool read_time(struct cursor *c, struct moment *m)
+{
+	if (!accept(c, 'T') && !accept(c, 't')) {
+		if (!at_blank(c))
+			return false;
+		skip_blanks(c);
+	}
+	if (!read_digits(c, 1, 2, &m->hour) || !accept(c, ':') ||
+	    !read_digits(c, 2, 2, &m->minute) || !accept(c, ':') ||
+	    !read_digits(c, 2, 2, &m->second))
+		return false;
+	if (accept(c, '.'))
+		while (!at_end(c) && is_digit(c->s[c->pos]))
+			c->pos++;
+	return at_end(c) || read_zone(c, m);
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
 static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
 {
 	y -= m <= 2;
@@ -211,382 +386,481 @@ static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
 	return era * 146097 + doe - 719468;
 }
 
-/* Reads up to max digits (at least min) at s[*i]; returns -1 if too few. */
-static long read_digits(const char *s, size_t len, size_t *i, int min, int max)
+/* Out-of-range fields make PHP's DateTime fail, so such text stays a
+ * string. Days past the month's end roll over, as in PHP. */
+static bool moment_in_range(const struct moment *m)
 {
-	long v = 0;
-	int n = 0;
-	while (*i < len && n < max && isdigit((unsigned char)s[*i])) {
-		v = v * 10 + (s[*i] - '0');
-		(*i)++;
-		n++;
-	}
-	return n >= min ? v : -1;
-}
-
-static bool expect_char(const char *s, size_t len, size_t *i, char c)
-{
-	if (*i < len && s[*i] == c) {
-		(*i)++;
-		return true;
-	}
-	return false;
-}
-
-/* The zone part of a timestamp: Z or [+-]HH(:?MM)?; *offset in seconds. */
-static bool read_zone(const char *s, size_t len, size_t *i, long *offset)
-{
-	while (*i < len && (s[*i] == ' ' || s[*i] == '\t'))
-		(*i)++;
-	if (*i == len)
-		return true;
-	if (s[*i] == 'Z') {
-		(*i)++;
-		return true;
-	}
-	if (s[*i] != '+' && s[*i] != '-')
-		return false;
-	int sign = s[(*i)++] == '-' ? -1 : 1;
-	long hours = read_digits(s, len, i, 1, 2), minutes = 0;
-	if (hours < 0)
-		return false;
-	if (*i < len && s[*i] == ':')
-		(*i)++;
-	if (*i < len) {
-		minutes = read_digits(s, len, i, 2, 2);
-		if (minutes < 0)
-			return false;
-	}
-	*offset = sign * (hours * 3600 + minutes * 60);
-	return true;
-}
-
-/* Parses Symfony's timestamp forms; *fraction gets the fractional second. */
-static int parse_timestamp_parts(const char *s, size_t len, long long *out, double *fraction)
-{
-	size_t i = 0;
-	long year = read_digits(s, len, &i, 4, 4), month, day, hour = 0, minute = 0, second = 0;
-	long zone = 0;
-	*fraction = 0;
-	if (year < 0 || !expect_char(s, len, &i, '-') || (month = read_digits(s, len, &i, 1, 2)) < 0 ||
-	    !expect_char(s, len, &i, '-') || (day = read_digits(s, len, &i, 1, 2)) < 0)
-		return -1;
-	if (i < len) {
-		if (s[i] == 'T' || s[i] == 't') {
-			i++;
-		} else if (s[i] == ' ' || s[i] == '\t') {
-			while (i < len && (s[i] == ' ' || s[i] == '\t'))
-				i++;
-		} else {
-			return -1;
-		}
-		if ((hour = read_digits(s, len, &i, 1, 2)) < 0 || !expect_char(s, len, &i, ':') ||
-		    (minute = read_digits(s, len, &i, 2, 2)) < 0 || !expect_char(s, len, &i, ':') ||
-		    (second = read_digits(s, len, &i, 2, 2)) < 0)
-			return -1;
-		if (expect_char(s, len, &i, '.')) {
-			double scale = 0.1;
-			while (i < len && isdigit((unsigned char)s[i])) {
-				*fraction += (s[i++] - '0') * scale;
-				scale /= 10;
-			}
-		}
-		if (!read_zone(s, len, &i, &zone))
-			return -1;
-	}
-	if (i != len || month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 ||
-	    minute > 59 || second > 60)
-		return -1;
-	int64_t days = days_from_civil(year, month, 1) + day - 1;
-	*out = days * 86400 + hour * 3600 + minute * 60 + second - zone;
-	return 0;
+	return m->month >= 1 && m->month <= 12 && m->day >= 1 && m->day <= 31 &&
+	       m->hour <= 24 && m->minute <= 59 && m->second <= 60;
 }
 
 int yaml_parse_timestamp(const char *s, size_t len, long long *out)
 {
-	double fraction;
-	return parse_timestamp_parts(s, len, out, &fraction);
+	struct cursor c = {s, len, 0};
+	struct moment m = {0};
+	if (!read_date(&c, &m) || (!at_end(&c) && !read_time(&c, &m)) || !at_end(&c) ||
+	    !moment_in_range(&m))
+		return -1;
+	int64_t days = days_from_civil(m.year, m.month, 1) + m.day - 1;
+	*out = days * 86400 + m.hour * 3600 + m.minute * 60 + m.second - m.zone;
+	return 0;
 }
 
-void yaml_type_plain_scalar(const char *s, size_t len, struct value_builder *out)
+/* --- name tables: the keys of one mapping, the anchors of a document --- */
+
+struct name_slot {
+	char *name; /* owned; NULL in an empty slot */
+	size_t len;
+	uint64_t hash;
+	size_t value; /* the anchor's index; unused for keys */
+};
+
+/* Open addressing; cap is 0 or a power of two, at most half full. */
+struct name_table {
+	struct name_slot *slots;
+	size_t cap, count;
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
 {
-	int64_t i;
-	double d;
-	long long ts;
-	if (len == 0 || equals_nocase(s, len, "null") || (len == 1 && s[0] == '~')) {
-		vb_null(out);
-	} else if (equals_nocase(s, len, "true") || equals_nocase(s, len, "false")) {
-		vb_bool(out, tolower((unsigned char)s[0]) == 't');
-	} else if (parse_round_trip_int(s, len, &i)) {
-		vb_int(out, i);
-	} else if (all_digits(s + (s[0] == '-'), len - (s[0] == '-'))) {
-		vb_str(out, s, len); /* "0123", or too large for an integer */
-	} else if (parse_radix(s, len, "0x", 16, &i) || parse_radix(s, len, "0o", 8, &i)) {
-		vb_int(out, i);
-	} else if (is_php_numeric(s, len)) {
-		char buf[64];
-		snprintf(buf, sizeof buf, "%.*s", (int)(len < 63 ? len : 63), s);
-		vb_double(out, strtod(buf, NULL));
-	} else if (equals_nocase(s, len, ".inf") || equals_nocase(s, len, "+.inf")) {
-		vb_double(out, INFINITY);
-	} else if (equals_nocase(s, len, "-.inf")) {
-		vb_double(out, -INFINITY);
-	} else if (equals_nocase(s, len, ".nan")) {
-		vb_double(out, NAN);
-	} else if (parse_underscored_number(s, len, &d)) {
-		vb_double(out, d);
-	} else if (parse_timestamp_parts(s, len, &ts, &d) == 0) {
-		if (d > 0)
-			vb_double(out, (double)ts + d);
-		else
-			vb_int(out, ts);
-	} else {
-		vb_str(out, s, len);
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, as hash.h but sized */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The slot holding name, or the empty slot where it belongs. */
+static struct name_slot *find_slot(const struct name_table *t, const char *name, size_t len,
+                                   uint64_t h)
+{
+	size_t mask = t->cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct name_slot *slot = &t->slots[i];
+		if (!slot->name ||
+		    (slot->hash == h && slot->len == len && memcmp(slot->name, name, len) == 0))
+			return slot;
 	}
 }
 
-/* --- nodes --- */
-
-static void remember_anchor(struct yaml_reader *r, const yaml_char_t *name, size_t start)
+static void grow_table(struct name_table *t)
 {
-	if (!name)
-		return;
-	r->anchors = xrealloc(r->anchors, (r->nanchors + 1) * sizeof *r->anchors);
-	r->anchors[r->nanchors].name = xstrdup((const char *)name);
-	r->anchors[r->nanchors].start = start;
-	r->anchors[r->nanchors].end = r->out->buf.len;
-	r->nanchors++;
+	struct name_table bigger = {NULL, t->cap ? t->cap * 2 : 16, t->count};
+	bigger.slots = xcalloc(bigger.cap, sizeof *bigger.slots);
+	for (size_t i = 0; i < t->cap; i++) {
+		struct name_slot *old = &t->slots[i];
+		if (old->name)
+			*find_slot(&bigger, old->name, old->len, old->hash) = *old;
+	}
+	free(t->slots);
+	*t = bigger;
 }
 
-static bool check_limit(struct yaml_reader *r, int line)
+/* The slot for name, added (value 0) when new; *added says which. */
+static struct name_slot *put_name(struct name_table *t, const char *name, size_t len, bool *added)
 {
-	if (r->out->buf.len > r->limit) {
-		fail(r, line, "alias expansion too large");
+	if ((t->count + 1) * 2 > t->cap)
+		grow_table(t);
+	uint64_t h = hash_bytes(name, len);
+	struct name_slot *slot = find_slot(t, name, len, h);
+	*added = !slot->name;
+	if (*added) {
+		*slot = (struct name_slot){xstrndup(name, len), len, h, 0};
+		t->count++;
+	}
+	return slot;
+}
+
+static const struct name_slot *get_name(const struct name_table *t, const char *name)
+{
+	size_t len = strlen(name);
+	if (t->cap == 0)
+		return NULL;
+	const struct name_slot *slot = find_slot(t, name, len, hash_bytes(name, len));
+	return slot->name ? slot : NULL;
+}
+
+static void free_table(struct name_table *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slots[i].name);
+	free(t->slots);
+}
+
+/* --- the event reader --- */
+
+/* An anchored node's packed bytes in reader.anchored. */
+struct anchor {
+	size_t at, size;
+};
+
+struct reader {
+	yaml_parser_t parser;
+	const char *text; /* the input, to place encoding errors */
+	size_t text_len;
+	struct value_builder *out;
+	size_t out_start;        /* out's length on entry */
+	size_t budget;           /* bound on output growth plus anchored copies */
+	struct strbuf anchored;  /* copies of anchored nodes */
+	struct anchor *anchors;  /* owned */
+	size_t nanchors, anchors_cap;
+	struct name_table names; /* anchor name to index; a redefinition wins */
+	int line_offset;
+	struct yaml_error *err;
+	bool failed;
+};
+
+static void fail(struct reader *r, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Records the first error only: later ones are its consequences. */
+static void fail(struct reader *r, int line, const char *fmt, ...)
+{
+	va_list ap;
+	if (r->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->err->message, sizeof r->err->message, fmt, ap);
+	va_end(ap);
+	r->err->line = line > 0 ? line + r->line_offset : 0;
+	r->failed = true;
+}
+
+static int event_line(const yaml_event_t *ev)
+{
+	return (int)ev->start_mark.line + 1;
+}
+
+/* libyaml leaves the mark unset for encoding errors; count the lines up
+ * to the offending byte instead. */
+static int line_at_offset(const struct reader *r, size_t offset)
+{
+	int line = 1;
+	for (size_t i = 0; i < offset && i < r->text_len; i++)
+		line += r->text[i] == '\n';
+	return line;
+}
+
+static void fail_from_parser(struct reader *r)
+{
+	const yaml_parser_t *p = &r->parser;
+	int line = p->error == YAML_READER_ERROR ? line_at_offset(r, p->problem_offset)
+	                                         : (int)p->problem_mark.line + 1;
+	if (!p->problem)
+		fail(r, line, "YAML parser error");
+	else if (p->context)
+		fail(r, line, "%s (%s)", p->problem, p->context);
+	else
+		fail(r, line, "%s", p->problem);
+}
+
+/* The next event, which the caller deletes; false after an error. */
+static bool next_event(struct reader *r, yaml_event_t *ev)
+{
+	if (r->failed)
+		return false;
+	if (!yaml_parser_parse(&r->parser, ev)) {
+		fail_from_parser(r);
 		return false;
 	}
 	return true;
 }
 
-static void read_alias(struct yaml_reader *r, const yaml_event_t *ev)
+static bool within_budget(const struct reader *r, size_t more)
 {
-	const char *name = (const char *)ev->data.alias.anchor;
-	for (size_t i = r->nanchors; i-- > 0;) {
-		if (strcmp(r->anchors[i].name, name) != 0)
-			continue;
-		size_t n = r->anchors[i].end - r->anchors[i].start;
-		if (r->out->buf.len + n > r->limit) {
-			fail(r, event_line(ev), "alias expansion too large");
-			return;
-		}
-		/* Copy out first: appending may move the buffer we copy from. */
-		unsigned char *copy = xmalloc(n);
-		memcpy(copy, r->out->buf.ptr + r->anchors[i].start, n);
-		vb_value(r->out, (value_t){copy});
-		free(copy);
-		return;
-	}
-	fail(r, event_line(ev), "unknown alias *%s", name);
+	size_t used = r->out->buf.len - r->out_start + r->anchored.len;
+	return more <= r->budget && used <= r->budget - more;
 }
 
-static void read_scalar(struct yaml_reader *r, const yaml_event_t *ev)
+/* The builder refuses containers past VALUE_MAX_DEPTH; stop there. */
+static bool depth_ok(struct reader *r, const yaml_event_t *ev)
 {
-	const char *s = (const char *)ev->data.scalar.value;
-	size_t len = ev->data.scalar.length;
-	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && ev->data.scalar.plain_implicit)
-		yaml_type_plain_scalar(s, len, r->out);
-	else
-		vb_str(r->out, s, len);
-}
-
-static void read_node(struct yaml_reader *r, yaml_event_t *ev);
-
-static void read_sequence(struct yaml_reader *r)
-{
-	yaml_event_t ev;
-	vb_array_begin(r->out);
-	while (next_event(r, &ev)) {
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&ev);
-			break;
-		}
-		read_node(r, &ev);
-		yaml_event_delete(&ev);
-	}
-	vb_array_end(r->out);
-}
-
-/* PHP turns a canonical decimal key ("8", "-2", not "08") into an int. */
-static bool is_integer_key(const char *s, size_t len)
-{
-	size_t neg = len > 0 && s[0] == '-';
-	if (!all_digits(s + neg, len - neg))
-		return false;
-	return s[neg] != '0' || len - neg == 1;
-}
-
-struct key_list {
-	char **keys;
-	size_t n;
-};
-
-static bool key_seen(struct key_list *kl, const char *key)
-{
-	for (size_t i = 0; i < kl->n; i++)
-		if (strcmp(kl->keys[i], key) == 0)
-			return true;
-	kl->keys = xrealloc(kl->keys, (kl->n + 1) * sizeof *kl->keys);
-	kl->keys[kl->n++] = xstrdup(key);
+	if (!r->out->error)
+		return true;
+	fail(r, event_line(ev), "nesting too deep");
 	return false;
 }
 
-static void free_keys(struct key_list *kl)
+static void remember_anchor(struct reader *r, const yaml_char_t *name, const void *bytes,
+                            size_t size, int line)
 {
-	for (size_t i = 0; i < kl->n; i++)
-		free(kl->keys[i]);
-	free(kl->keys);
+	bool added;
+	if (!within_budget(r, size)) {
+		fail(r, line, "alias expansion too large");
+		return;
+	}
+	if (r->nanchors == r->anchors_cap) {
+		r->anchors_cap = r->anchors_cap ? r->anchors_cap * 2 : 16;
+		r->anchors = xrealloc(r->anchors, r->anchors_cap * sizeof *r->anchors);
+	}
+	r->anchors[r->nanchors] = (struct anchor){r->anchored.len, size};
+	strbuf_add(&r->anchored, bytes, size);
+	const char *s = (const char *)name;
+	put_name(&r->names, s, strlen(s), &added)->value = r->nanchors++;
 }
 
-/* Reads one key; returns false at the end of the mapping or on error. */
-static bool read_key(struct yaml_reader *r, struct key_list *seen, bool *all_int)
+static void read_alias(struct reader *r, const yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	const struct name_slot *slot = get_name(&r->names, name);
+	const struct anchor *a = slot ? &r->anchors[slot->value] : NULL;
+	if (!a)
+		fail(r, event_line(ev), "unknown alias *%s", name);
+	else if (!within_budget(r, a->size))
+		fail(r, event_line(ev), "alias expansion too large");
+	else
+		vb_value(r->out, (value_t){(const unsigned char *)r->anchored.ptr + a->at});
+}
+
+static bool is_plain(const yaml_event_t *ev)
+{
+	return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && ev->data.scalar.plain_implicit;
+}
+
+/* Quoted, block and tagged scalars are strings; only plain ones are typed. */
+static void emit_scalar(struct value_builder *out, const yaml_event_t *ev)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	if (is_plain(ev))
+		yaml_type_plain_scalar(s, len, out);
+	else
+		vb_str(out, s, len);
+}
+
+static void read_node(struct reader *r, const yaml_event_t *ev);
+
+/* Reads the next node; false after an error. */
+static bool read_value(struct reader *r)
 {
 	yaml_event_t ev;
 	if (!next_event(r, &ev))
 		return false;
-	if (ev.type == YAML_MAPPING_END_EVENT) {
-		yaml_event_delete(&ev);
-		return false;
-	}
-	if (ev.type != YAML_SCALAR_EVENT) {
-		fail(r, event_line(&ev), "only plain keys are supported in a mapping");
-		yaml_event_delete(&ev);
-		return false;
-	}
-	const char *key = (const char *)ev.data.scalar.value;
-	size_t len = ev.data.scalar.length;
-	bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-	if (plain && (len == 0 || (len == 1 && key[0] == '~') || equals_nocase(key, len, "null")))
-		key = "", len = 0;
-	if (key_seen(seen, key)) {
-		fail(r, event_line(&ev), "duplicate key \"%s\"", key);
-		yaml_event_delete(&ev);
-		return false;
-	}
-	*all_int = *all_int && is_integer_key(key, len);
-	vb_key(r->out, key, len);
+	read_node(r, &ev);
 	yaml_event_delete(&ev);
-	return true;
+	return !r->failed;
 }
 
-static void read_mapping(struct yaml_reader *r)
+/* Reads the next sequence item; false at the end or after an error. */
+static bool read_item(struct reader *r)
 {
-	size_t start = r->out->buf.len;
-	struct key_list seen = {NULL, 0};
-	bool all_int = true;
-	vb_map_begin(r->out);
-	while (read_key(r, &seen, &all_int)) {
-		yaml_event_t ev;
-		if (!next_event(r, &ev))
-			break;
+	yaml_event_t ev;
+	if (!next_event(r, &ev))
+		return false;
+	bool more = ev.type != YAML_SEQUENCE_END_EVENT;
+	if (more)
 		read_node(r, &ev);
-		yaml_event_delete(&ev);
-	}
-	vb_map_end(r->out);
-	/* Statamic reads {8: a, 9: b} where a list was meant, in file order. */
-	if (!r->failed && !r->out->error && all_int && seen.n > 0)
-		vb_map_to_array(r->out, start);
-	free_keys(&seen);
+	yaml_event_delete(&ev);
+	return more && !r->failed;
 }
 
-static void read_node(struct yaml_reader *r, yaml_event_t *ev)
+static void read_sequence(struct reader *r, const yaml_event_t *start)
 {
-	size_t start = r->out->buf.len;
-	if (r->failed)
+	vb_array_begin(r->out);
+	if (!depth_ok(r, start))
 		return;
-	if (++r->depth > VALUE_MAX_DEPTH) {
-		fail(r, event_line(ev), "nesting too deep");
-		r->depth--;
+	while (read_item(r))
+		;
+	vb_array_end(r->out);
+}
+
+/* An anchored key may be aliased later as a value, so its value is kept. */
+static void remember_key_anchor(struct reader *r, const yaml_event_t *key)
+{
+	struct value_builder tmp = VALUE_BUILDER_INIT;
+	emit_scalar(&tmp, key);
+	remember_anchor(r, key->data.scalar.anchor, tmp.buf.ptr, tmp.buf.len, event_line(key));
+	vb_release(&tmp);
+}
+
+/* Writes one key as written, a null key as "" (what PHP makes of it).
+ * *int_keys stays true while every key is a plain canonical integer: "8"
+ * and "-2", not "08". */
+static void write_key(struct reader *r, const yaml_event_t *ev, struct name_table *keys,
+                      bool *int_keys)
+{
+	if (ev->type != YAML_SCALAR_EVENT) {
+		fail(r, event_line(ev), "only scalar mapping keys are supported");
 		return;
 	}
+	const char *key = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	int64_t unused;
+	bool added;
+	if (is_plain(ev) && is_null_word(key, len))
+		len = 0;
+	put_name(keys, key, len, &added);
+	if (!added) {
+		fail(r, event_line(ev), "duplicate key \"%.*s\"", (int)len, key);
+		return;
+	}
+	*int_keys = *int_keys && is_plain(ev) && read_round_trip_int(key, len, &unused);
+	vb_key(r->out, key, len);
+	if (ev->data.scalar.anchor)
+		remember_key_anchor(r, ev);
+}
+
+/* Reads the next key; false at the end of the mapping or after an error. */
+static bool read_key(struct reader *r, struct name_table *keys, bool *int_keys)
+{
+	yaml_event_t ev;
+	if (!next_event(r, &ev))
+		return false;
+	bool more = ev.type != YAML_MAPPING_END_EVENT;
+	if (more)
+		write_key(r, &ev, keys, int_keys);
+	yaml_event_delete(&ev);
+	return more && !r->failed;
+}
+
+static void read_mapping(struct reader *r, const yaml_event_t *start)
+{
+	size_t at = r->out->buf.len;
+	struct name_table keys = {NULL, 0, 0};
+	bool int_keys = true;
+	vb_map_begin(r->out);
+	if (!depth_ok(r, start))
+		return;
+	while (read_key(r, &keys, &int_keys) && read_value(r))
+		;
+	vb_map_end(r->out);
+	/* {8: a, 9: b} is how a PHP array writes a list: Statamic iterates
+	 * its values in file order. */
+	if (!r->failed && int_keys && keys.count > 0)
+		vb_map_to_array(r->out, at);
+	free_table(&keys);
+}
+
+static void read_node(struct reader *r, const yaml_event_t *ev)
+{
+	size_t start = r->out->buf.len;
+	const yaml_char_t *anchor;
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
-		read_scalar(r, ev);
-		remember_anchor(r, ev->data.scalar.anchor, start);
+		emit_scalar(r->out, ev);
+		anchor = ev->data.scalar.anchor;
 		break;
 	case YAML_SEQUENCE_START_EVENT:
-		read_sequence(r);
-		remember_anchor(r, ev->data.sequence_start.anchor, start);
+		read_sequence(r, ev);
+		anchor = ev->data.sequence_start.anchor;
 		break;
 	case YAML_MAPPING_START_EVENT:
-		read_mapping(r);
-		remember_anchor(r, ev->data.mapping_start.anchor, start);
+		read_mapping(r, ev);
+		anchor = ev->data.mapping_start.anchor;
 		break;
 	case YAML_ALIAS_EVENT:
 		read_alias(r, ev);
-		break;
+		return;
 	default:
 		fail(r, event_line(ev), "unexpected YAML event");
-		break;
-	}
-	r->depth--;
-	if (!r->failed && r->out->error)
-		fail(r, event_line(ev), "nesting too deep");
-	if (!r->failed)
-		check_limit(r, event_line(ev));
-}
-
-/* Skips stream and document starts; reads the first document's root. */
-static void read_document(struct yaml_reader *r)
-{
-	yaml_event_t ev;
-	while (next_event(r, &ev)) {
-		yaml_event_type_t type = ev.type;
-		if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_START_EVENT) {
-			yaml_event_delete(&ev);
-			continue;
-		}
-		if (type == YAML_STREAM_END_EVENT) {
-			vb_map_begin(r->out); /* an empty file is an empty map */
-			vb_map_end(r->out);
-		} else {
-			read_node(r, &ev);
-		}
-		yaml_event_delete(&ev);
 		return;
 	}
+	if (anchor && !r->failed)
+		remember_anchor(r, anchor, r->out->buf.ptr + start, r->out->buf.len - start,
+		                event_line(ev));
+}
+
+/* "---" alone, or nothing but comments after it: an empty plain scalar. */
+static bool is_empty_document(const yaml_event_t *ev)
+{
+	return ev->type == YAML_SCALAR_EVENT && is_plain(ev) && ev->data.scalar.length == 0 &&
+	       !ev->data.scalar.anchor;
+}
+
+/* Skips the stream and document starts: the root's event, or the
+ * stream's end when there is no document. */
+static bool next_root_event(struct reader *r, yaml_event_t *ev)
+{
+	while (next_event(r, ev)) {
+		if (ev->type != YAML_STREAM_START_EVENT && ev->type != YAML_DOCUMENT_START_EVENT)
+			return true;
+		yaml_event_delete(ev);
+	}
+	return false;
+}
+
+static void read_first_document(struct reader *r)
+{
+	yaml_event_t ev;
+	if (!next_root_event(r, &ev))
+		return;
+	bool no_document = ev.type == YAML_STREAM_END_EVENT;
+	if (no_document || is_empty_document(&ev)) {
+		vb_map_begin(r->out);
+		vb_map_end(r->out);
+	} else {
+		read_node(r, &ev);
+	}
+	yaml_event_delete(&ev);
+	/* The document's end and the start of whatever follows: libyaml
+	 * reports trailing garbage only there. Later documents are not read. */
+	for (int i = 0; i < 2 && !no_document && next_event(r, &ev); i++)
+		yaml_event_delete(&ev);
+}
+
+/* What a failed parse puts back into the caller's builder. */
+struct builder_mark {
+	size_t len;
+	int depth;
+	uint32_t count; /* items of the caller's open container */
+	bool error;
+};
+
+static struct builder_mark mark_builder(const struct value_builder *b)
+{
+	return (struct builder_mark){b->buf.len, b->depth,
+	                             b->depth > 0 ? b->count[b->depth - 1] : 0, b->error};
+}
+
+static void restore_builder(struct value_builder *b, const struct builder_mark *m)
+{
+	strbuf_truncate(&b->buf, m->len);
+	b->depth = m->depth;
+	if (m->depth > 0)
+		b->count[m->depth - 1] = m->count;
+	b->error = m->error;
+}
+
+/* max(1 MiB, 64 * input length) */
+static size_t expansion_budget(size_t len)
+{
+	size_t floor = (size_t)1 << 20;
+	if (len > SIZE_MAX / 64)
+		return SIZE_MAX;
+	return len * 64 > floor ? len * 64 : floor;
+}
+
+static void free_reader(struct reader *r)
+{
+	yaml_parser_delete(&r->parser);
+	free(r->anchors);
+	free_table(&r->names);
+	strbuf_release(&r->anchored);
 }
 
 int yaml_parse(const char *text, size_t len, int line_offset, struct value_builder *out,
                struct yaml_error *err)
 {
-	struct yaml_reader r;
-	memset(&r, 0, sizeof r);
+	struct builder_mark mark = mark_builder(out);
+	struct reader r = {
+		.text = text,
+		.text_len = len,
+		.out = out,
+		.out_start = out->buf.len,
+		.anchored = STRBUF_INIT,
+		.budget = expansion_budget(len),
+		.line_offset = line_offset,
+		.err = err,
+	};
 	memset(err, 0, sizeof *err);
-	r.out = out;
-	r.err = err;
-	r.line_offset = line_offset;
-	r.start_len = out->buf.len;
-	int start_depth = out->depth;
-	/* A failed parse closes what it opened, which counts as an item of the
-	 * caller's open container; the count is put back with the length. */
-	uint32_t start_count = start_depth > 0 ? out->count[start_depth - 1] : 0;
-	size_t budget = len * 64 > (1u << 20) ? len * 64 : (1u << 20);
-	r.limit = r.start_len + budget;
 	if (!yaml_parser_initialize(&r.parser)) {
 		snprintf(err->message, sizeof err->message, "cannot start the YAML parser");
 		return -1;
 	}
 	yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
-	read_document(&r);
-	yaml_parser_delete(&r.parser);
-	for (size_t i = 0; i < r.nanchors; i++)
-		free(r.anchors[i].name);
-	free(r.anchors);
+	read_first_document(&r);
+	free_reader(&r);
 	if (r.failed) {
-		strbuf_truncate(&out->buf, r.start_len);
-		out->depth = start_depth;
-		if (start_depth > 0)
-			out->count[start_depth - 1] = start_count;
-		out->error = false;
+		restore_builder(out, &mark);
 		return -1;
 	}
 	return 0;
