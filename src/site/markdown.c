@@ -6,8 +6,8 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
-#include <stdlib.h>
 
+/* league/commonmark's GitHub set, less tagfilter (GitHub-only). */
 static const char *const extensions[] = {"table", "strikethrough", "tasklist", "autolink"};
 
 void markdown_init(void)
@@ -19,6 +19,7 @@ void markdown_init(void)
 	}
 }
 
+/* A parser with every extension attached, or NULL. */
 static cmark_parser *new_parser(int options)
 {
 	cmark_parser *parser = cmark_parser_new(options);
@@ -39,17 +40,22 @@ int markdown_to_html(const char *md, size_t len, bool line_breaks, struct strbuf
 	if (len > MARKDOWN_MAX_INPUT)
 		return -1;
 	markdown_init();
-	int options = CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | (line_breaks ? CMARK_OPT_HARDBREAKS : 0);
+	int options = CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES;
+	if (line_breaks)
+		options |= CMARK_OPT_HARDBREAKS;
 	cmark_parser *parser = new_parser(options);
 	if (!parser)
 		return -1;
-	cmark_parser_feed(parser, md, len);
+	if (len > 0)
+		cmark_parser_feed(parser, md, len);
 	cmark_node *doc = cmark_parser_finish(parser);
 	int rc = -1;
 	if (doc) {
 		char *html = cmark_render_html(doc, options, cmark_parser_get_syntax_extensions(parser));
 		if (html) {
+			/* cmark turns NUL into U+FFFD, so html is one C string. */
 			strbuf_addstr(out, html);
+			/* The parser, hence doc and html, use the default allocator. */
 			cmark_get_default_mem_allocator()->free(html);
 			rc = 0;
 		}
