@@ -17,6 +17,7 @@
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
+#include "site/augment.h"
 #include "strbuf.h"
 
 /* The keys Statamic computes for every entry, sorted; a data key of the
@@ -61,16 +62,6 @@ enum entry_status entries_status(const struct entries_req *r, const struct snap_
 	return ENTRY_PUBLISHED;
 }
 
-static void iso(struct value_builder *b, long long t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char buf[40];
-	gmtime_r(&tt, &tm);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
-	vb_strz(b, buf);
-}
-
 static void title_handle(struct value_builder *b, const char *title, const char *handle)
 {
 	vb_map_begin(b);
@@ -79,17 +70,6 @@ static void title_handle(struct value_builder *b, const char *title, const char 
 	vb_keyz(b, "handle");
 	vb_strz(b, handle);
 	vb_map_end(b);
-}
-
-static void site_url(const struct snapshot *s, const struct snap_entry *e, struct strbuf *out)
-{
-	const char *base = snap_site_at(s, e->site).url;
-	if (strcmp(base, "/") == 0)
-		strbuf_addstr(out, e->uri);
-	else if (strcmp(e->uri, "/") == 0)
-		strbuf_addstr(out, base);
-	else
-		strbuf_addf(out, "%s%s", base, e->uri);
 }
 
 static void user_ref(const struct snapshot *s, value_t id, struct value_builder *b)
@@ -149,7 +129,7 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 		title_handle(b, c.title, c.handle);
 	} else if (strcmp(key, "date") == 0) {
 		if (c.dated && e->has_date)
-			iso(b, e->date);
+			augment_iso8601(e->date, b);
 		else
 			vb_value(b, value_map_getz(e->data, "date"));
 	} else if (strcmp(key, "id") == 0) {
@@ -157,7 +137,7 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	} else if (strcmp(key, "is_entry") == 0) {
 		vb_bool(b, true);
 	} else if (strcmp(key, "last_modified") == 0 || strcmp(key, "updated_at") == 0) {
-		iso(b, value_type(updated_at) == VALUE_INT ? value_int(updated_at) : e->mtime);
+		augment_iso8601(value_type(updated_at) == VALUE_INT ? value_int(updated_at) : e->mtime, b);
 	} else if (strcmp(key, "locale") == 0) {
 		vb_strz(b, snap_site_at(s, e->site).handle);
 	} else if (strcmp(key, "mount") == 0) {
@@ -176,7 +156,7 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 		if (e->uri) {
 			if (key[0] == 'p')
 				strbuf_addch(&t, '\x01');
-			site_url(s, e, &t);
+			augment_site_url(snap_site_at(s, e->site).url, e->uri, &t);
 			vb_str(b, t.ptr, t.len);
 		} else {
 			vb_null(b);

@@ -13,16 +13,6 @@
 #include "api/entries.h"
 #include "strbuf.h"
 
-static value_t find_taxonomy(const struct api_ctx *ctx, const char *handle)
-{
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(ctx->snap, "taxonomies"));
-	while (value_iter_next(&it))
-		if (strcmp(value_str(value_map_getz(it.value, "handle"), NULL), handle) == 0)
-			return it.value;
-	return VALUE_MISSING;
-}
-
 static bool listed(const uint32_t *items, size_t n, uint32_t v)
 {
 	for (size_t i = 0; i < n; i++)
@@ -91,7 +81,7 @@ static bool common_filters(struct api_ctx *ctx, const uint32_t *items, size_t n,
 void api_term_entries(struct api_ctx *ctx)
 {
 	const char *taxonomy_handle = ctx->params[0], *slug = ctx->params[1];
-	value_t taxonomy = find_taxonomy(ctx, taxonomy_handle);
+	value_t taxonomy = snap_extras_find(ctx->snap, "taxonomies", taxonomy_handle);
 	uint32_t *items = NULL;
 	long n = -1;
 	if (!value_is_missing(taxonomy) && handle_enabled(ctx->cfg, RES_TAXONOMIES, taxonomy_handle) &&

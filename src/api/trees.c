@@ -158,16 +158,6 @@ void api_collection_tree(struct api_ctx *ctx)
 
 /* --- navigations --- */
 
-static value_t find_nav(const struct api_ctx *ctx, const char *handle)
-{
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(ctx->snap, "navs"));
-	while (value_iter_next(&it))
-		if (strcmp(value_str(value_map_getz(it.value, "handle"), NULL), handle) == 0)
-			return it.value;
-	return VALUE_MISSING;
-}
-
 static void write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
 {
 	const char *handle = value_str(value_map_getz(nav, "handle"), NULL);
@@ -208,7 +198,7 @@ void api_navs_index(struct api_ctx *ctx)
 
 static value_t open_nav(struct api_ctx *ctx)
 {
-	value_t nav = find_nav(ctx, ctx->params[0]);
+	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
 	if (value_is_missing(nav) || !handle_enabled(ctx->cfg, RES_NAVS, ctx->params[0]))
 		response_not_found(ctx->res);
 	return nav;

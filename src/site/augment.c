@@ -92,19 +92,23 @@ static int date_seconds(value_t v, long long *out)
 	return -1;
 }
 
-static void iso_date(value_t v, struct value_builder *out)
+void augment_iso8601(long long secs, struct value_builder *out)
 {
-	long long secs;
-	if (date_seconds(v, &secs) != 0) {
-		vb_value(out, v);
-		return;
-	}
 	time_t t = (time_t)secs;
 	struct tm tm;
 	char buf[40];
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
 	vb_strz(out, buf);
+}
+
+static void iso_date(value_t v, struct value_builder *out)
+{
+	long long secs;
+	if (date_seconds(v, &secs) != 0)
+		vb_value(out, v);
+	else
+		augment_iso8601(secs, out);
 }
 
 static void date_value(value_t v, struct value_builder *out)
@@ -220,11 +224,8 @@ static void marked(struct value_builder *out, char mark, const char *text)
 	strbuf_release(&s);
 }
 
-/* An entry's url: its site's url and its uri ("/de" + "/" is "/de"). */
-static void site_url(const struct site_index *idx, size_t site, const char *uri,
-                     struct strbuf *out)
+void augment_site_url(const char *base, const char *uri, struct strbuf *out)
 {
-	const char *base = idx->sites[site].url;
 	if (strcmp(base, "/") == 0)
 		strbuf_addstr(out, uri);
 	else if (strcmp(uri, "/") == 0)
@@ -245,7 +246,7 @@ static bool write_entry_ref(const struct augment_ctx *ctx, value_t id, struct va
 	vb_value(out, entry_field(ctx->idx, e, "title"));
 	struct strbuf url = STRBUF_INIT;
 	if (e->uri)
-		site_url(ctx->idx, e->site, e->uri, &url);
+		augment_site_url(ctx->idx->sites[e->site].url, e->uri, &url);
 	vb_keyz(out, "url");
 	if (e->uri)
 		vb_str(out, url.ptr, url.len);
@@ -476,7 +477,7 @@ static void link_value(const struct augment_ctx *ctx, value_t v, struct value_bu
 		const struct entry *e = site_index_entry(ctx->idx, s + 7);
 		if (e && e->uri) {
 			struct strbuf url = STRBUF_INIT;
-			site_url(ctx->idx, e->site, e->uri, &url);
+			augment_site_url(ctx->idx->sites[e->site].url, e->uri, &url);
 			vb_str(out, url.ptr, url.len);
 			strbuf_release(&url);
 		} else {

@@ -41,6 +41,13 @@ struct augment_ctx {
 	long long now; /* for which related entries are published */
 };
 
+/* Appends a Unix time as Statamic's JSON dates read, ISO 8601 in UTC with
+ * microseconds: "2024-01-10T00:00:00.000000Z". */
+void augment_iso8601(long long secs, struct value_builder *out);
+
+/* An entry's url: its site's url and its uri ("/de" + "/" is "/de"). */
+void augment_site_url(const char *site_base, const char *uri, struct strbuf *out);
+
 /* Appends the delivered form of the field key = v to out; field is its
  * blueprint config (missing when the blueprint has no such field). */
 void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,

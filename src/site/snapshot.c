@@ -823,6 +823,16 @@ uint32_t snap_entry_find_slug(const struct snapshot *s, uint32_t collection, uin
 	return SNAP_NONE;
 }
 
+value_t snap_extras_find(const struct snapshot *s, const char *kind, const char *handle)
+{
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(s, kind));
+	while (value_iter_next(&it))
+		if (strcmp(value_str(value_map_getz(it.value, "handle"), NULL), handle) == 0)
+			return it.value;
+	return VALUE_MISSING;
+}
+
 struct snap_problem snap_problem_at(const struct snapshot *s, uint32_t i)
 {
 	const struct rec_problem *r = &s->problems[i];

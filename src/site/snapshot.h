@@ -113,6 +113,8 @@ uint32_t snap_entry_find_slug(const struct snapshot *snap, uint32_t collection, 
  * "globals", "forms", "users", "assets" (shapes in taxonomies.c, navs.c,
  * globals.c, people.c and assets.c). Missing when the kind is unknown. */
 value_t snap_extras(const struct snapshot *snap, const char *kind);
+/* The item of that kind whose "handle" is handle, or missing. */
+value_t snap_extras_find(const struct snapshot *snap, const char *kind, const char *handle);
 
 uint32_t snap_problem_count(const struct snapshot *snap);
 struct snap_problem snap_problem_at(const struct snapshot *snap, uint32_t i);
