@@ -37,6 +37,16 @@ wait_for "watch: an added collection" /api/collections/news '{"data":{"handle":"
 rm "$WSITE/content/collections/news.yaml"
 wait_for "watch: a removed collection" /api/collections/news '{"message":"Not found."}'
 # A dot file is not content: no new generation.
+# Polls up to 3 s for the generation file to move past $gen_before;
+# leaves the last value read in $gen_after.
+wait_for_generation_bump() {
+	for _ in $(seq 1 30); do
+		gen_after=$(cat "$WCACHE"/generation-*)
+		[ "${gen_before%% *}" != "${gen_after%% *}" ] && return 0
+		sleep 0.1
+	done
+}
+
 gen_before=$(cat "$WCACHE"/generation-*)
 touch "$WSITE/content/collections/.team.yaml.swp"
 sleep 1.2
@@ -46,19 +56,11 @@ ls "$WCACHE"/index-*.snap | wc -l | grep -qx 1 && pass || fail "watch: old snaps
 # An asset file and its .meta data live outside content/: AssetSaved.
 gen_before=$(cat "$WCACHE"/generation-*)
 echo "new" >"$WSITE/public/assets/new.txt"
-for _ in $(seq 1 30); do
-	gen_after=$(cat "$WCACHE"/generation-*)
-	[ "${gen_before%% *}" != "${gen_after%% *}" ] && break
-	sleep 0.1
-done
+wait_for_generation_bump
 [ "${gen_before%% *}" != "${gen_after%% *}" ] && pass || fail "watch: an asset file was not noticed" "$gen_before"
 gen_before=$gen_after
 printf 'data:\n  alt: New\n' >"$WSITE/public/assets/img/.meta/dot.gif.yaml"
-for _ in $(seq 1 30); do
-	gen_after=$(cat "$WCACHE"/generation-*)
-	[ "${gen_before%% *}" != "${gen_after%% *}" ] && break
-	sleep 0.1
-done
+wait_for_generation_bump
 [ "${gen_before%% *}" != "${gen_after%% *}" ] && pass || fail "watch: asset .meta data was not noticed" "$gen_before"
 stop_lighttpd
 
