@@ -562,7 +562,9 @@ static value_t cached_value(void *ctx, uint32_t position, const struct sort_key 
 	return (value_t){(const unsigned char *)c->values.buf.ptr + c->offsets[position * c->nkeys + k]};
 }
 
-static void sort_entries(struct entries_req *r, uint32_t *items, size_t n,
+/* Puts the first `first` of the n items in sorted order (all that a page
+ * ending there shows). */
+static void sort_entries(struct entries_req *r, uint32_t *items, size_t n, size_t first,
                          const struct sort_spec *spec)
 {
 	if (spec->n == 0 || n < 2)
@@ -576,11 +578,11 @@ static void sort_entries(struct entries_req *r, uint32_t *items, size_t n,
 			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k]));
 		}
 	}
-	sort_items(positions, n, spec, cached_value, &c);
-	uint32_t *sorted = xmalloc(n * sizeof *sorted);
-	for (size_t i = 0; i < n; i++)
+	sort_items_first(positions, n, first, spec, cached_value, &c);
+	uint32_t *sorted = xmalloc(first * sizeof *sorted);
+	for (size_t i = 0; i < first; i++)
 		sorted[i] = items[positions[i]];
-	memcpy(items, sorted, n * sizeof *items);
+	memcpy(items, sorted, first * sizeof *items);
 	free(sorted);
 	free(positions);
 	free(c.offsets);
@@ -638,9 +640,12 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 		if (entries_pass(r, &filters, &e))
 			items[kept++] = items[i];
 	}
+	/* Only the entries up to the page's end need their order; a page past
+	 * the last shows none. */
+	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 	struct sort_spec sort;
 	sort_parse(request_param(ctx->req, "sort"), &sort);
-	sort_entries(r, items, kept, &sort);
+	sort_entries(r, items, kept, page_end, &sort);
 	write_page(r, items, kept, limit, page, path);
 	sort_free(&sort);
 	entries_free_filters(&filters);

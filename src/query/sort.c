@@ -101,72 +101,209 @@ static void text_of(value_t v, struct strbuf *out)
 	}
 }
 
-int sort_compare(value_t a, value_t b)
+/* A value as the comparator sees it, worked out once per item and key
+ * rather than once per comparison. */
+struct datum {
+	value_t v;    /* a list's first item */
+	int rank;
+	bool is_bool;
+	bool has_number;
+	double number;
+};
+
+static struct datum decorate(value_t v)
 {
 	/* A list sorts by its first item. */
-	if (value_type(a) == VALUE_ARRAY && value_count(a))
-		a = value_array_get(a, 0);
-	if (value_type(b) == VALUE_ARRAY && value_count(b))
-		b = value_array_get(b, 0);
-	int ra = rank(a), rb = rank(b);
-	if (ra != rb || ra != 1)
-		return ra - rb;
-	if (value_is_bool(a) && value_is_bool(b))
-		return (int)value_bool(a) - (int)value_bool(b);
-	double x, y;
-	if (numeric(a, &x) && numeric(b, &y))
-		return (x > y) - (x < y);
+	if (value_type(v) == VALUE_ARRAY && value_count(v))
+		v = value_array_get(v, 0);
+	struct datum d = {v, rank(v), value_is_bool(v), false, 0};
+	d.has_number = d.rank == 1 && numeric(v, &d.number);
+	return d;
+}
+
+static int compare_data(const struct datum *a, const struct datum *b)
+{
+	if (a->rank != b->rank || a->rank != 1)
+		return a->rank - b->rank;
+	if (a->is_bool && b->is_bool)
+		return (int)value_bool(a->v) - (int)value_bool(b->v);
+	if (a->has_number && b->has_number)
+		return (a->number > b->number) - (a->number < b->number);
+	if (value_type(a->v) == VALUE_STRING && value_type(b->v) == VALUE_STRING) {
+		int cmp = strcasecmp(value_str(a->v, NULL), value_str(b->v, NULL));
+		return (cmp > 0) - (cmp < 0);
+	}
 	struct strbuf s = STRBUF_INIT, t = STRBUF_INIT;
-	text_of(a, &s);
-	text_of(b, &t);
+	text_of(a->v, &s);
+	text_of(b->v, &t);
 	int cmp = strcasecmp(strbuf_str(&s), strbuf_str(&t));
 	strbuf_release(&s);
 	strbuf_release(&t);
 	return (cmp > 0) - (cmp < 0);
 }
 
+int sort_compare(value_t a, value_t b)
+{
+	struct datum x = decorate(a), y = decorate(b);
+	return compare_data(&x, &y);
+}
+
+/* The items' values for every key, decorated; positions index items. */
 struct sort_run {
 	const struct sort_spec *spec;
-	sort_value_fn get;
-	void *ctx;
+	struct datum *data; /* [position * spec->n + key] */
 };
 
-static int compare_items(uint32_t x, uint32_t y, const struct sort_run *run)
+static void run_init(struct sort_run *run, const uint32_t *items, size_t n,
+                     const struct sort_spec *spec, sort_value_fn get, void *ctx)
 {
-	for (size_t i = 0; i < run->spec->n; i++) {
-		const struct sort_key *k = &run->spec->keys[i];
-		int cmp = sort_compare(run->get(run->ctx, x, k), run->get(run->ctx, y, k));
+	run->spec = spec;
+	run->data = xmalloc(n * spec->n * sizeof *run->data);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < spec->n; k++)
+			run->data[i * spec->n + k] = decorate(get(ctx, items[i], &spec->keys[k]));
+}
+
+static int compare_positions(uint32_t x, uint32_t y, const struct sort_run *run)
+{
+	const struct datum *a = &run->data[(size_t)x * run->spec->n];
+	const struct datum *b = &run->data[(size_t)y * run->spec->n];
+	for (size_t k = 0; k < run->spec->n; k++) {
+		int cmp = compare_data(&a[k], &b[k]);
 		if (cmp)
-			return k->descending ? -cmp : cmp;
+			return run->spec->keys[k].descending ? -cmp : cmp;
 	}
 	return 0;
 }
 
 /* A merge sort: stable, and n log n however the comparisons fall. */
-static void merge_sort(uint32_t *items, uint32_t *tmp, size_t n, const struct sort_run *run)
+static void merge_sort(uint32_t *pos, uint32_t *tmp, size_t n, const struct sort_run *run)
 {
 	if (n < 2)
 		return;
 	size_t half = n / 2;
-	merge_sort(items, tmp, half, run);
-	merge_sort(items + half, tmp, n - half, run);
+	merge_sort(pos, tmp, half, run);
+	merge_sort(pos + half, tmp, n - half, run);
 	size_t i = 0, j = half, k = 0;
 	while (i < half && j < n)
-		tmp[k++] = compare_items(items[j], items[i], run) < 0 ? items[j++] : items[i++];
+		tmp[k++] = compare_positions(pos[j], pos[i], run) < 0 ? pos[j++] : pos[i++];
 	while (i < half)
-		tmp[k++] = items[i++];
+		tmp[k++] = pos[i++];
 	while (j < n)
-		tmp[k++] = items[j++];
-	memcpy(items, tmp, n * sizeof *items);
+		tmp[k++] = pos[j++];
+	memcpy(pos, tmp, n * sizeof *pos);
+}
+
+/* The sort's order made total by position: equal items keep the order
+ * they came in, whatever algorithm arranges them. */
+static bool before(uint32_t a, uint32_t b, const struct sort_run *run)
+{
+	int cmp = compare_positions(a, b, run);
+	return cmp < 0 || (cmp == 0 && a < b);
+}
+
+static void swap_positions(uint32_t *pos, size_t a, size_t b)
+{
+	uint32_t t = pos[a];
+	pos[a] = pos[b];
+	pos[b] = t;
+}
+
+/* Moves the median of pos[lo], pos[mid] and pos[hi - 1] to pos[hi - 1]. */
+static void median_of_three_last(uint32_t *pos, size_t lo, size_t hi, const struct sort_run *run)
+{
+	size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+	if (before(pos[mid], pos[lo], run))
+		swap_positions(pos, mid, lo);
+	if (before(pos[last], pos[lo], run))
+		swap_positions(pos, last, lo);
+	if (before(pos[mid], pos[last], run))
+		swap_positions(pos, mid, last);
+}
+
+/* Partitions pos[lo, hi) around the pivot chosen at its end; returns
+ * where the pivot lands. */
+static size_t partition(uint32_t *pos, size_t lo, size_t hi, const struct sort_run *run)
+{
+	median_of_three_last(pos, lo, hi, run);
+	uint32_t pivot = pos[hi - 1];
+	size_t store = lo;
+	for (size_t i = lo; i + 1 < hi; i++)
+		if (before(pos[i], pivot, run))
+			swap_positions(pos, i, store++);
+	swap_positions(pos, store, hi - 1);
+	return store;
+}
+
+static int by_position(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Puts positions back in their original order, so that the stable merge
+ * sort breaks ties by position as the total order does. */
+static void sort_positions_ascending(uint32_t *pos, size_t n)
+{
+	qsort(pos, n, sizeof *pos, by_position);
+}
+
+/*
+ * Brings the first `first` of pos[0, n) (in the total order) to its
+ * front, in no particular order, by quickselect: about 3n comparisons
+ * whatever order the items came in. Returns false when the partitions
+ * keep coming out lopsided (an input built against the median of three);
+ * the caller then sorts everything.
+ */
+static bool select_first(uint32_t *pos, size_t n, size_t first, const struct sort_run *run)
+{
+	size_t lo = 0, hi = n, budget = 64;
+	while (hi - lo > 1 && budget-- > 0) {
+		size_t p = partition(pos, lo, hi, run);
+		if (p == first || p + 1 == first)
+			return true;
+		if (p > first)
+			hi = p;
+		else
+			lo = p + 1;
+	}
+	return hi - lo <= 1;
+}
+
+void sort_items_first(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
+                      sort_value_fn get, void *ctx)
+{
+	if (first > n)
+		first = n;
+	if (spec->n == 0 || n < 2 || first == 0)
+		return;
+	struct sort_run run;
+	run_init(&run, items, n, spec, get, ctx);
+	uint32_t *pos = xmalloc(n * sizeof *pos);
+	for (uint32_t i = 0; i < n; i++)
+		pos[i] = i;
+	/* Choosing pays when the chosen are few among many; the chosen come
+	 * out of it unordered, and merge_sort keeps positions apart by the
+	 * total order's tie-break only when they are in position order. */
+	size_t to_sort = n;
+	if (first < n / 8 && select_first(pos, n, first, &run)) {
+		to_sort = first;
+		sort_positions_ascending(pos, first);
+	}
+	uint32_t *tmp = xmalloc(to_sort * sizeof *tmp);
+	merge_sort(pos, tmp, to_sort, &run);
+	free(tmp);
+	uint32_t *ordered = xmalloc(first * sizeof *ordered);
+	for (size_t i = 0; i < first; i++)
+		ordered[i] = items[pos[i]];
+	memcpy(items, ordered, first * sizeof *items);
+	free(ordered);
+	free(pos);
+	free(run.data);
 }
 
 void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_value_fn get,
                 void *ctx)
 {
-	if (spec->n == 0 || n < 2)
-		return;
-	uint32_t *tmp = xmalloc(n * sizeof *tmp);
-	struct sort_run run = {spec, get, ctx};
-	merge_sort(items, tmp, n, &run);
-	free(tmp);
+	sort_items_first(items, n, n, spec, get, ctx);
 }

@@ -33,12 +33,21 @@ void sort_free(struct sort_spec *spec);
 /* The ascending comparison of two values (<0, 0, >0), null last. */
 int sort_compare(value_t a, value_t b);
 
-/* Where an item's value for a key comes from. */
+/* Where an item's value for a key comes from. Each is asked for once, and
+ * must stay valid until the sort returns. */
 typedef value_t (*sort_value_fn)(void *ctx, uint32_t item, const struct sort_key *key);
 
 /* Sorts items (item numbers) in place by spec, stably. */
 void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_value_fn get,
                 void *ctx);
+
+/* The same as far as the first `first` items go: they end up at the front
+ * in the order sort_items gives them; the rest are left in no particular
+ * order. A page needs only the items up to its end, and choosing those
+ * costs n log first comparisons at worst where sorting everything costs
+ * n log n. */
+void sort_items_first(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
+                      sort_value_fn get, void *ctx);
 
 /* The value at key's path in a map (the usual sort_value_fn building
  * block). */
