@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,9 @@ int shared_paths_init(struct shared_paths *p, const struct config *cfg)
 	memset(p, 0, sizeof *p);
 	if (!cfg->cache_dir || !*cfg->cache_dir || !cfg->content_root)
 		return -1;
-	if (mkdir(cfg->cache_dir, 0755) != 0 && errno != EEXIST)
+	/* Only the workers' user may look inside: the snapshot holds drafts,
+	 * and answers cached behind a token are not for other local users. */
+	if (mkdir(cfg->cache_dir, 0700) != 0 && errno != EEXIST)
 		return -1;
 	if (access(cfg->cache_dir, W_OK | X_OK) != 0)
 		return -1;
@@ -58,29 +61,87 @@ char *shared_snapshot_path(const struct shared_paths *p, uint64_t n)
 	return strbuf_detach(&b, NULL);
 }
 
-void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
+char *shared_responses_dir(const struct shared_paths *p, uint64_t n)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/responses-%s-%" PRIu64, p->dir, p->site, n);
+	return strbuf_detach(&b, NULL);
+}
+
+/* The generation in a name "<kind>-<site>-<N><suffix>"; false when name
+ * is not one of this site's files of that kind. */
+static bool generation_of(const struct shared_paths *p, const char *name, const char *kind,
+                          const char *suffix, uint64_t *n)
+{
+	size_t kind_len = strlen(kind), site_len = strlen(p->site);
+	if (strncmp(name, kind, kind_len) != 0 || name[kind_len] != '-' ||
+	    strncmp(name + kind_len + 1, p->site, site_len) != 0 ||
+	    name[kind_len + 1 + site_len] != '-')
+		return false;
+	const char *digits = name + kind_len + site_len + 2;
+	char *end;
+	if (*digits < '0' || *digits > '9')
+		return false;
+	errno = 0;
+	*n = strtoull(digits, &end, 10);
+	return errno == 0 && strcmp(end, suffix) == 0;
+}
+
+/* Calls remove on every path of this site's files of a kind whose
+ * generation is before keep. */
+static void remove_older(const struct shared_paths *p, const char *kind, const char *suffix,
+                         uint64_t keep, void (*remove)(const char *path))
 {
 	DIR *d = opendir(p->dir);
 	if (!d)
 		return;
-	struct strbuf prefix = STRBUF_INIT;
-	strbuf_addf(&prefix, "index-%s-", p->site);
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		uint64_t n;
-		char tail[8];
-		if (strncmp(e->d_name, prefix.ptr, prefix.len) != 0 ||
-		    sscanf(e->d_name + prefix.len, "%" SCNu64 "%7s", &n, tail) != 2 ||
-		    strcmp(tail, ".snap") != 0 || n >= keep)
+		if (!generation_of(p, e->d_name, kind, suffix, &n) || n >= keep)
 			continue;
-		/* Workers that still map it keep their mapping; the name goes. */
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", p->dir, e->d_name);
+		remove(path.ptr);
+		strbuf_release(&path);
+	}
+	closedir(d);
+}
+
+static void unlink_file(const char *path)
+{
+	/* Workers that still map a snapshot keep their mapping; the name goes. */
+	unlink(path);
+}
+
+/* Removes a response directory: its entries (and any temporary files of
+ * writes in flight, whose rename then fails harmlessly), then itself. */
+static void remove_responses(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
 		unlink(path.ptr);
 		strbuf_release(&path);
 	}
 	closedir(d);
-	strbuf_release(&prefix);
+	rmdir(dir);
+}
+
+void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
+{
+	remove_older(p, "index", ".snap", keep, unlink_file);
+}
+
+void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep)
+{
+	remove_older(p, "responses", "", keep, remove_responses);
 }
 
 int shared_write_file(const char *path, const struct strbuf *content)

@@ -5,6 +5,7 @@
  *   watch-<site>.lock    held by the running watcher
  *   index-<site>.lock    held by the worker building a snapshot
  *   index-<site>-<N>.snap  the index snapshot of generation N
+ *   responses-<site>-<N>/  the file cache's entries of cache generation N
  */
 #ifndef CMS_API_SHARED_H
 #define CMS_API_SHARED_H
@@ -33,6 +34,13 @@ char *shared_snapshot_path(const struct shared_paths *paths, uint64_t n);
 
 /* Removes this site's snapshots of generations before keep. */
 void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
+
+/* The response directory of cache generation n; the caller frees it. */
+char *shared_responses_dir(const struct shared_paths *paths, uint64_t n);
+
+/* Removes this site's response directories of cache generations before
+ * keep, with their entries. */
+void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep);
 
 /* Writes content to path through a temporary file in the same directory
  * and rename(), so readers see the old file or the new one. 0 or -1. */

@@ -212,6 +212,8 @@ int watch_scan_once(const struct config *cfg)
 		g.cache++;
 		g.signature = signature;
 		rc = generation_write(paths.generation, &g) == 0 ? 1 : -1;
+		if (rc == 1)
+			shared_remove_old_responses(&paths, g.cache);
 	}
 	shared_paths_free(&paths);
 	return rc;
@@ -322,6 +324,19 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	strbuf_release(&rel);
 }
 
+/* True when ev is the first half of a rename whose second half (the same
+ * cookie) follows at next: an editor's or sed's atomic save renames a
+ * temporary file over the real one, which Statamic would see as a save
+ * (the second half), not a deletion. */
+static bool renamed_within_site(const struct inotify_event *ev, const char *next,
+                                const char *end)
+{
+	if (!(ev->mask & IN_MOVED_FROM) || next + sizeof *ev > end)
+		return false;
+	const struct inotify_event *to = (const struct inotify_event *)next;
+	return (to->mask & IN_MOVED_TO) && to->cookie == ev->cookie;
+}
+
 /* Reads what inotify has, waiting up to timeout_ms for the first event. */
 static void drain(struct watch_table *t, const struct config *cfg, int timeout_ms,
                   struct change *ch)
@@ -334,8 +349,9 @@ static void drain(struct watch_table *t, const struct config *cfg, int timeout_m
 			break;
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
-			note_event(t, cfg, ev, ch);
 			p += sizeof *ev + ev->len;
+			if (!renamed_within_site(ev, p, buf + n))
+				note_event(t, cfg, ev, ch);
 		}
 		timeout_ms = 50; /* gather the rest of a burst (a deploy, a git pull) */
 	}
@@ -354,6 +370,8 @@ static void publish(const struct config *cfg, const struct change *ch)
 	g.signature = content_signature(cfg);
 	if (generation_write(paths.generation, &g) != 0)
 		log_error("cannot write %s", paths.generation);
+	else if (ch->cache)
+		shared_remove_old_responses(&paths, g.cache);
 	shared_paths_free(&paths);
 }
 
