@@ -124,7 +124,11 @@ void app_refresh(struct app *app)
 		return;
 	if (!app->snap || g.index != app->generation)
 		load_generation(app, g.index);
-	if (app->snap && app->generation == g.index) {
+	/* Answers from an older index must not be filed under a newer cache
+	 * generation. */
+	app->cache_current = app->snap && app->generation == g.index;
+	app->cache_generation = g.cache;
+	if (app->cache_current) {
 		app->seen_mtime_ns = mtime;
 		app->seen_ino = (unsigned long)st.st_ino;
 	}
@@ -163,10 +167,13 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 		build_snapshot_bytes(&app->cfg, 0, &bytes);
 		use_snapshot(app, open_own_bytes(&bytes), 0);
 	}
+	if (app->mode != APP_PRIVATE)
+		cache_init(&app->cache, &app->cfg, &app->paths);
 }
 
 void app_close(struct app *app)
 {
+	strbuf_release(&app->pending_key);
 	snapshot_close(app->snap);
 	shared_paths_free(&app->paths);
 	config_free(&app->cfg);
@@ -258,9 +265,31 @@ static void dispatch(struct app *app, const struct request *req, struct response
 	free(base);
 }
 
+/* Answers from the cache when it holds the request; otherwise leaves the
+ * key for app_finish. */
+static bool answer_from_cache(struct app *app, const struct request *req, struct response *res)
+{
+	if (!app->cache.on || !app->cache_current)
+		return false;
+	strbuf_reset(&app->pending_key);
+	cache_key(&app->cfg, req, &app->pending_key);
+	if (cache_get(&app->cache, app->cache_generation, app->pending_key.ptr, res))
+		return true;
+	app->pending = true;
+	return false;
+}
+
+void app_finish(struct app *app, const struct response *res)
+{
+	if (app->pending)
+		cache_put(&app->cache, app->cache_generation, app->pending_key.ptr, res);
+	app->pending = false;
+}
+
 void app_handle(struct app *app, const struct request *req, struct response *res)
 {
 	response_reset(res);
+	app->pending = false;
 	app_refresh(app);
 	const char *rest = below_route(req->path, app->cfg.route ? app->cfg.route : "");
 	/* A disabled API has no routes at all, so even a POST is a 404. */
@@ -274,5 +303,7 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		response_method_not_allowed(res);
 		return;
 	}
+	if (answer_from_cache(app, req, res))
+		return;
 	dispatch(app, req, res, rest);
 }

@@ -1,12 +1,14 @@
 /*
  * app: one cms-api instance, a loaded config plus the site index, and the
  * request pipeline of DESIGN.md: enabled? route prefix, token guard,
- * method, route, handler. The FastCGI server, CGI mode and `cms-api get`
+ * method, response cache, route, handler; after the answer is sent,
+ * app_finish stores it in the cache. The FastCGI server, CGI mode and `cms-api get`
  * all answer through app_handle, so they behave the same.
  */
 #ifndef CMS_API_APP_H
 #define CMS_API_APP_H
 
+#include "cache.h"
 #include "config.h"
 #include "request.h"
 #include "response.h"
@@ -30,6 +32,11 @@ struct app {
 	long long seen_mtime_ns;   /* the generation file as last seen */
 	unsigned long seen_ino;
 	long long next_watch_check; /* when to make sure a watcher runs again */
+	struct cache cache;        /* off in APP_PRIVATE: nothing follows its generation */
+	uint64_t cache_generation; /* the generation file's, when it names app->generation */
+	bool cache_current;        /* cache_generation goes with the index in use */
+	struct strbuf pending_key; /* owned: the key app_finish stores the answer under */
+	bool pending;
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
@@ -49,5 +56,10 @@ void app_close(struct app *app);
 /* Answers one request into res (which must be initialised). Never fails:
  * anything unexpected becomes a 500 and a log line. */
 void app_handle(struct app *app, const struct request *req, struct response *res);
+
+/* Stores the answer app_handle just gave in the response cache when it was
+ * computed (not itself a hit) and may be cached. Call it after the answer
+ * was sent, so the client never waits for the write. */
+void app_finish(struct app *app, const struct response *res);
 
 #endif

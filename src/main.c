@@ -75,6 +75,7 @@ static int command_get(struct app *app, const char *uri)
 	response_render(&res, true, "\n", &out);
 	fwrite(out.ptr, 1, out.len, stdout);
 	fputc('\n', stdout);
+	app_finish(app, &res);
 	int rc = res.status < 400 ? EXIT_SUCCESS : EXIT_FAILURE;
 	strbuf_release(&out);
 	response_free(&res);

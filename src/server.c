@@ -118,6 +118,7 @@ int server_run_fastcgi(struct app *app)
 		app_handle(app, &req, &res);
 		send_fastcgi(&fr, &req, &res, &out);
 		FCGX_Finish_r(&fr);
+		app_finish(app, &res);
 		request_free(&req);
 		sigprocmask(SIG_UNBLOCK, &stop_signals, NULL);
 	}
@@ -139,6 +140,7 @@ int server_run_cgi(struct app *app)
 	int rc = fwrite(out.ptr, 1, out.len, stdout) == out.len && fflush(stdout) == 0
 	                 ? EXIT_SUCCESS
 	                 : EXIT_FAILURE;
+	app_finish(app, &res);
 	strbuf_release(&out);
 	response_free(&res);
 	request_free(&req);

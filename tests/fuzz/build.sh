@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang, ASan and UBSan into $1
-# (default ./fuzz-build): fuzz_frontmatter (front matter and YAML) and
-# fuzz_config (the INI file). Run one with, e.g.:
+# (default ./fuzz-build): fuzz_frontmatter (front matter and YAML),
+# fuzz_config (the INI file) and fuzz_cache_entry (a stored cache entry). Run one with, e.g.:
 #   fuzz-build/fuzz_frontmatter -max_total_time=120 tests/fuzz/corpus/frontmatter
 # Needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev).
 set -e
@@ -22,4 +22,8 @@ clang $flags "$top/tests/fuzz/fuzz_frontmatter.c" "$top/src/strbuf.c" "$top/src/
 	$(pkg-config --cflags --libs yaml-0.1) -lm -o "$out/fuzz_frontmatter"
 clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_config.c" "$top/src/config.c" \
 	"$top/src/strbuf.c" $(pkg-config --cflags --libs inih) -o "$out/fuzz_config"
-echo "built $out/fuzz_frontmatter $out/fuzz_config"
+clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_cache_entry.c" "$top/src/cache.c" \
+	"$top/src/cache_file.c" "$top/src/site/shared.c" "$top/src/response.c" "$top/src/request.c" \
+	"$top/src/jsonw.c" "$top/src/value.c" "$top/src/log.c" "$top/src/config.c" "$top/src/strbuf.c" \
+	$(pkg-config --cflags --libs inih) -o "$out/fuzz_cache_entry"
+echo "built $out/fuzz_frontmatter $out/fuzz_config $out/fuzz_cache_entry"

@@ -116,6 +116,7 @@ int main(void)
 	suite_paginate();
 	suite_property();
 	suite_app();
+	suite_cache();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();

@@ -93,6 +93,58 @@ static void test_several_keys_nested_and_stable(void)
 	assert_order(items, "seo->t", "b,c,d,a");  /* ties keep their order */
 }
 
+/* Items whose value at "v" is values[item]: many ties, some nulls. */
+static value_t int_item(void *ctx, uint32_t item, const struct sort_key *key)
+{
+	(void)key;
+	return value_array_get(*(value_t *)ctx, item);
+}
+
+/* sort_items_first must give exactly the first items sort_items gives,
+ * however the input is ordered (ascending, descending, random, all
+ * equal), for every page end. */
+static void test_first_items_match_a_full_sort(void)
+{
+	enum { N = 400 };
+	static const char *const orders[] = {"up", "down", "random", "equal"};
+	uint32_t seed = 12345;
+	for (size_t o = 0; o < 4; o++) {
+		struct value_builder b = VALUE_BUILDER_INIT;
+		vb_array_begin(&b);
+		for (int i = 0; i < N; i++) {
+			seed = seed * 1103515245u + 12345u;
+			int v = o == 0 ? i / 3 : o == 1 ? (N - i) / 3 : o == 2 ? (int)(seed >> 16) % 37 : 7;
+			if (o == 2 && v == 0)
+				vb_null(&b);
+			else
+				vb_int(&b, v);
+		}
+		vb_array_end(&b);
+		value_t list = vb_result(&b);
+		for (const char *const *param = (const char *const[]){"v", "-v", NULL}; *param; param++) {
+			struct sort_spec spec;
+			sort_parse(*param, &spec);
+			uint32_t full[N], part[N];
+			for (uint32_t i = 0; i < N; i++)
+				full[i] = i;
+			sort_items(full, N, &spec, int_item, &list);
+			static const size_t firsts[] = {1, 2, 10, 25, 49, 50, 51, 399};
+			for (size_t f = 0; f < sizeof firsts / sizeof firsts[0]; f++) {
+				for (uint32_t i = 0; i < N; i++)
+					part[i] = i;
+				sort_items_first(part, N, firsts[f], &spec, int_item, &list);
+				bool same = memcmp(full, part, firsts[f] * sizeof *part) == 0;
+				CU_ASSERT_TRUE(same);
+				if (!same)
+					fprintf(stderr, "\n%s, sort=%s, first %zu differ\n", orders[o], *param,
+					        firsts[f]);
+			}
+			sort_free(&spec);
+		}
+		vb_release(&b);
+	}
+}
+
 void suite_sort(void)
 {
 	CU_pSuite s = unit_add_suite("sort");
@@ -100,4 +152,5 @@ void suite_sort(void)
 	unit_add_test(s, "text and numbers", test_text_and_numbers);
 	unit_add_test(s, "nulls, lists, booleans", test_nulls_lists_booleans);
 	unit_add_test(s, "several keys, nested, stable", test_several_keys_nested_and_stable);
+	unit_add_test(s, "a page's first items match a full sort", test_first_items_match_a_full_sort);
 }

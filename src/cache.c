@@ -1,0 +1,242 @@
+/* cache: keys, entries and the driver choice; see cache.h. */
+#include "autoconfig.h"
+
+#include "cache.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cache_file.h"
+#include "hash.h"
+#include "log.h"
+
+#define ENTRY_MAGIC "cms-api-cache 1 "
+
+void cache_init(struct cache *c, const struct config *cfg, const struct shared_paths *paths)
+{
+	memset(c, 0, sizeof *c);
+	if (!cfg->cache_enabled || cfg->cache_driver == CACHE_NONE || cfg->cache_expiry <= 0)
+		return;
+	if (cfg->cache_driver == CACHE_REDIS) {
+		log_warning("[cache] driver = redis is not available in this version: "
+		            "responses are not cached");
+		return;
+	}
+	if (!paths) {
+		log_warning("cache directory %s is not usable: responses are not cached",
+		            cfg->cache_dir);
+		return;
+	}
+	c->on = true;
+	c->expiry_seconds = cfg->cache_expiry * 60LL;
+	c->paths = paths;
+}
+
+/* --- keys --- */
+
+/* RFC 3986 unreserved characters stay; everything else is %XX, so '&'
+ * and '=' inside a name or value cannot fake another parameter. */
+static void add_encoded(struct strbuf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_' || *p == '~') {
+			strbuf_addch(b, (char)*p);
+		} else {
+			strbuf_addch(b, '%');
+			strbuf_addch(b, hex[*p >> 4]);
+			strbuf_addch(b, hex[*p & 15]);
+		}
+	}
+}
+
+static bool collects(const char *name)
+{
+	size_t n = strlen(name);
+	return n >= 2 && strcmp(name + n - 2, "[]") == 0;
+}
+
+/* Orders parameters by name, then by position, so that the sort is stable
+ * and a repeated name keeps the order the request gave its values. */
+static int by_name_then_position(const void *a, const void *b)
+{
+	const struct query_param *const *pa = a, *const *pb = b;
+	int c = strcmp((*pa)->name, (*pb)->name);
+	if (c != 0)
+		return c;
+	return *pa < *pb ? -1 : *pa > *pb;
+}
+
+static void add_param(struct strbuf *key, const struct query_param *p, bool *first)
+{
+	strbuf_addch(key, *first ? '?' : '&');
+	*first = false;
+	add_encoded(key, p->name);
+	strbuf_addch(key, '=');
+	add_encoded(key, p->value);
+}
+
+/* The query as PHP's $_GET sees it (a repeated name keeps its last value
+ * unless it ends in "[]"), sorted by name. */
+static void add_normalised_query(struct strbuf *key, const struct request *req)
+{
+	if (req->nparams == 0)
+		return;
+	const struct query_param **sorted = xmalloc(req->nparams * sizeof *sorted);
+	for (size_t i = 0; i < req->nparams; i++)
+		sorted[i] = &req->params[i];
+	qsort(sorted, req->nparams, sizeof *sorted, by_name_then_position);
+	bool first = true;
+	for (size_t i = 0; i < req->nparams; i++) {
+		bool last_of_name = i + 1 == req->nparams ||
+		                    strcmp(sorted[i]->name, sorted[i + 1]->name) != 0;
+		if (last_of_name || collects(sorted[i]->name))
+			add_param(key, sorted[i], &first);
+	}
+	free(sorted);
+}
+
+void cache_key(const struct config *cfg, const struct request *req, struct strbuf *key)
+{
+	if (!cfg->base_url || !*cfg->base_url)
+		strbuf_addf(key, "%s://%s", req->scheme, req->host);
+	strbuf_addstr(key, req->path);
+	add_normalised_query(key, req);
+}
+
+/* --- entries ---
+ *
+ * "cms-api-cache 1 <expires> <status> <nheaders> <key length> <body length>\n"
+ * then the key, "\n", one "Name: value\n" per header, and the body.
+ */
+
+static bool header_storable(const struct header *h)
+{
+	return !strpbrk(h->name, "\r\n:") && !strpbrk(h->value, "\r\n");
+}
+
+void cache_entry_encode(const char *key, long long expires, const struct response *res,
+                        struct strbuf *out)
+{
+	size_t nheaders = 0;
+	for (size_t i = 0; i < res->nheaders; i++)
+		nheaders += header_storable(&res->headers[i]);
+	strbuf_addf(out, ENTRY_MAGIC "%lld %d %zu %zu %zu\n", expires, res->status, nheaders,
+	            strlen(key), res->body.len);
+	strbuf_addstr(out, key);
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < res->nheaders; i++)
+		if (header_storable(&res->headers[i]))
+			strbuf_addf(out, "%s: %s\n", res->headers[i].name, res->headers[i].value);
+	strbuf_add(out, res->body.ptr, res->body.len);
+}
+
+struct entry_head {
+	long long expires;
+	int status;
+	size_t nheaders, key_len, body_len;
+};
+
+/* Parses the first line; returns the offset after it, or 0. */
+static size_t parse_head(const char *data, size_t len, struct entry_head *h)
+{
+	const size_t magic_len = sizeof ENTRY_MAGIC - 1;
+	const char *nl = memchr(data, '\n', len < 128 ? len : 128);
+	if (!nl || (size_t)(nl - data) <= magic_len || memcmp(data, ENTRY_MAGIC, magic_len) != 0)
+		return 0;
+	char line[128];
+	size_t line_len = (size_t)(nl - data);
+	memcpy(line, data, line_len);
+	line[line_len] = '\0';
+	char end;
+	if (sscanf(line + magic_len, "%lld %d %zu %zu %zu%c", &h->expires, &h->status,
+	           &h->nheaders, &h->key_len, &h->body_len, &end) != 5)
+		return 0;
+	if ((h->status != 200 && h->status != 404) || h->nheaders > RESPONSE_MAX_HEADERS)
+		return 0;
+	return line_len + 1;
+}
+
+/* Reads one "Name: value\n" line at data[*at]; 0 or -1. A line with a
+ * CR or NUL is refused: sent on, it could forge headers. */
+static int parse_header(const char *data, size_t len, size_t *at, char **name, char **value)
+{
+	const char *line = data + *at;
+	const char *nl = memchr(line, '\n', len - *at);
+	const char *colon = nl ? memchr(line, ':', (size_t)(nl - line)) : NULL;
+	if (!colon || colon == line || colon + 2 > nl || colon[1] != ' ' ||
+	    memchr(line, '\r', (size_t)(nl - line)) || memchr(line, '\0', (size_t)(nl - line)))
+		return -1;
+	*name = xstrndup(line, (size_t)(colon - line));
+	*value = xstrndup(colon + 2, (size_t)(nl - colon - 2));
+	*at = (size_t)(nl - data) + 1;
+	return 0;
+}
+
+int cache_entry_decode(const char *data, size_t len, const char *key, long long now,
+                       struct response *res)
+{
+	struct entry_head h;
+	size_t at = parse_head(data, len, &h);
+	size_t key_len = strlen(key);
+	if (at == 0 || now >= h.expires || h.key_len != key_len || len - at < key_len + 1 ||
+	    memcmp(data + at, key, key_len) != 0 || data[at + key_len] != '\n')
+		return -1;
+	at += key_len + 1;
+	struct header headers[RESPONSE_MAX_HEADERS];
+	size_t n = 0;
+	for (; n < h.nheaders; n++)
+		if (parse_header(data, len, &at, &headers[n].name, &headers[n].value) != 0)
+			break;
+	if (n < h.nheaders || len - at != h.body_len) {
+		for (size_t i = 0; i < n; i++) {
+			free(headers[i].name);
+			free(headers[i].value);
+		}
+		return -1;
+	}
+	response_reset(res);
+	res->status = h.status;
+	for (size_t i = 0; i < n; i++) {
+		res->headers[i] = headers[i];
+		res->nheaders++;
+	}
+	strbuf_add(&res->body, data + at, h.body_len);
+	return 0;
+}
+
+/* --- the driver --- */
+
+static long long epoch_seconds(void)
+{
+	return (long long)time(NULL);
+}
+
+bool cache_get(const struct cache *c, uint64_t generation, const char *key, struct response *res)
+{
+	if (!c->on)
+		return false;
+	struct strbuf entry = STRBUF_INIT;
+	bool hit = cache_file_read(c->paths, generation, hash_fnv1a(key), &entry) == 0 &&
+	           cache_entry_decode(entry.ptr, entry.len, key, epoch_seconds(), res) == 0;
+	strbuf_release(&entry);
+	return hit;
+}
+
+void cache_put(const struct cache *c, uint64_t generation, const char *key,
+               const struct response *res)
+{
+	if (!c->on || (res->status != 200 && res->status != 404))
+		return;
+	struct strbuf entry = STRBUF_INIT;
+	cache_entry_encode(key, epoch_seconds() + c->expiry_seconds, res, &entry);
+	if (cache_file_write(c->paths, generation, hash_fnv1a(key), &entry) != 0)
+		log_warning("cannot store a cached response in %s: %s", c->paths->dir,
+		            strerror(errno));
+	strbuf_release(&entry);
+}

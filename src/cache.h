@@ -1,0 +1,64 @@
+/*
+ * cache: the response cache of spec §7, after cgit's cache.c, fixed for a
+ * pool of workers.
+ *
+ * The key is the request's path and its normalised query (parameter order
+ * does not matter), plus scheme and host when [api] base_url is empty,
+ * because absolute URLs in the body then come from the request's Host
+ * header and one host's answer must never be served to another.
+ *
+ * An entry stores its full key (checked on read, so a 64-bit hash names
+ * it), its expiry and the response. Entries are filed under the cache
+ * generation that watch.h publishes: a change to the site that is not an
+ * ignored event bumps it, and every older entry stops matching at once.
+ * Only 200 and 404 answers are stored. A failed read is a miss and a
+ * failed write is only logged: the cache never fails a request.
+ *
+ * Drivers: file (one file per entry in [cache] dir, published by rename,
+ * never locked) and none. With driver redis, which is not built yet,
+ * nothing is cached and the worker says so in its log.
+ */
+#ifndef CMS_API_CACHE_H
+#define CMS_API_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "request.h"
+#include "response.h"
+#include "site/shared.h"
+#include "strbuf.h"
+
+struct cache {
+	bool on;                          /* false: every get misses, put does nothing */
+	long long expiry_seconds;         /* > 0 when on */
+	const struct shared_paths *paths; /* borrowed: the file driver's directory */
+};
+
+/* Sets c up for cfg. paths is NULL when the cache directory is unusable,
+ * which turns the file driver off. */
+void cache_init(struct cache *c, const struct config *cfg, const struct shared_paths *paths);
+
+/* The cache key of req (appended to key). */
+void cache_key(const struct config *cfg, const struct request *req, struct strbuf *key);
+
+/* On a hit fills res (reset first) with the stored answer and returns
+ * true. A miss, an expired or foreign entry, or an unreadable one leaves
+ * res untouched and returns false. */
+bool cache_get(const struct cache *c, uint64_t generation, const char *key, struct response *res);
+
+/* Stores res under key when its status is 200 or 404. */
+void cache_put(const struct cache *c, uint64_t generation, const char *key,
+               const struct response *res);
+
+/* The stored form of an entry, exposed for the tests and the fuzzer.
+ * decode returns 0 and fills res (reset first) when data is a whole entry
+ * for key that has not expired at now (seconds since the epoch), else -1
+ * with res untouched. */
+void cache_entry_encode(const char *key, long long expires, const struct response *res,
+                        struct strbuf *out);
+int cache_entry_decode(const char *data, size_t len, const char *key, long long now,
+                       struct response *res);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * cache_file: where the file driver keeps its entries. One file per entry,
+ * named by the 64-bit hash of its key, in the directory of its cache
+ * generation (shared_responses_dir): a new generation starts an empty
+ * directory and the watcher removes the old ones. Files are published by
+ * rename, so a reader sees a whole entry or none, and nothing is locked.
+ */
+#ifndef CMS_API_CACHE_FILE_H
+#define CMS_API_CACHE_FILE_H
+
+#include <stdint.h>
+
+#include "site/shared.h"
+#include "strbuf.h"
+
+/* Appends the entry's bytes to out. 0, or -1 when there is none or it
+ * cannot be read. */
+int cache_file_read(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
+                    struct strbuf *out);
+
+/* Publishes entry, creating the generation's directory when needed.
+ * 0, or -1 (errno set) when it could not be written. */
+int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
+                     const struct strbuf *entry);
+
+#endif

@@ -1,0 +1,257 @@
+/* Unit tests: the response cache's keys, entries and file driver. */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cache.h"
+#include "site/shared.h"
+#include "strbuf.h"
+#include "unit.h"
+
+/* The key of a GET of uri on host, with or without a base_url. */
+static char *key_of(const char *uri, const char *host, const char *base_url)
+{
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.base_url = (char *)base_url;
+	struct request req;
+	request_from_uri(&req, "GET", uri);
+	free(req.host);
+	req.host = xstrdup(host);
+	struct strbuf key = STRBUF_INIT;
+	cache_key(&cfg, &req, &key);
+	request_free(&req);
+	return strbuf_detach(&key, NULL);
+}
+
+static void assert_same_key(const char *a, const char *b, int same)
+{
+	char *ka = key_of(a, "h", NULL), *kb = key_of(b, "h", NULL);
+	CU_ASSERT_EQUAL(strcmp(ka, kb) == 0, same);
+	if ((strcmp(ka, kb) == 0) != same)
+		fprintf(stderr, "\n%s vs %s: keys %s and %s\n", a, b, ka, kb);
+	free(ka);
+	free(kb);
+}
+
+static void test_key_normalises_the_query(void)
+{
+	char *k = key_of("/api/collections/blog/entries?sort=-date&limit=2", "example.org", NULL);
+	CU_ASSERT_STRING_EQUAL(k, "http://example.org/api/collections/blog/entries?limit=2&sort=-date");
+	free(k);
+	assert_same_key("/api/x?a=1&b=2", "/api/x?b=2&a=1", 1);
+	assert_same_key("/api/x?a=1&a=2", "/api/x?a=2", 1);          /* the last value counts */
+	assert_same_key("/api/x?fields[]=a&fields[]=b", "/api/x?fields[]=b&fields[]=a", 0);
+	assert_same_key("/api/x?filter[title]=a", "/api/x?filter%5Btitle%5D=a", 1); /* decoded */
+	assert_same_key("/api/x?a=1%262", "/api/x?a=1&2=", 0);       /* '&' in a value */
+	assert_same_key("/api/x?a=1", "/api/y?a=1", 0);
+	assert_same_key("/api/x", "/api/x?", 1);
+}
+
+static void test_key_names_the_host_unless_base_url(void)
+{
+	char *a = key_of("/api/ping", "one.example", NULL);
+	char *b = key_of("/api/ping", "two.example", NULL);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b); /* URLs in the body come from Host */
+	free(a);
+	free(b);
+	a = key_of("/api/ping", "one.example", "https://cms.example");
+	b = key_of("/api/ping", "two.example", "https://cms.example");
+	CU_ASSERT_STRING_EQUAL(a, b);
+	CU_ASSERT_STRING_EQUAL(a, "/api/ping");
+	free(a);
+	free(b);
+}
+
+static void make_response(struct response *res, int status, const char *body)
+{
+	response_init(res);
+	response_json(res, status);
+	response_set_header(res, "X-Extra", "a: b");
+	strbuf_addstr(&res->body, body);
+}
+
+static void test_entry_round_trip(void)
+{
+	struct response res, back;
+	make_response(&res, 200, "{\"data\":[]}\n\x01binary\0");
+	struct strbuf e = STRBUF_INIT;
+	cache_entry_encode("k?a=1", 1000, &res, &e);
+	response_init(&back);
+	CU_ASSERT_EQUAL_FATAL(cache_entry_decode(e.ptr, e.len, "k?a=1", 999, &back), 0);
+	CU_ASSERT_EQUAL(back.status, 200);
+	CU_ASSERT_EQUAL(back.nheaders, 2);
+	CU_ASSERT_STRING_EQUAL(response_header(&back, "Content-Type"), "application/json");
+	CU_ASSERT_STRING_EQUAL(response_header(&back, "X-Extra"), "a: b");
+	CU_ASSERT_EQUAL(back.body.len, res.body.len);
+	CU_ASSERT_EQUAL(memcmp(back.body.ptr, res.body.ptr, res.body.len), 0);
+	strbuf_release(&e);
+	response_free(&back);
+	response_free(&res);
+}
+
+static void test_entry_refused(void)
+{
+	struct response res, back;
+	make_response(&res, 404, "{\"message\":\"Not found.\"}");
+	struct strbuf e = STRBUF_INIT;
+	cache_entry_encode("key", 1000, &res, &e);
+	response_init(&back);
+	back.status = 299; /* untouched on refusal */
+	CU_ASSERT_EQUAL(cache_entry_decode(e.ptr, e.len, "kez", 10, &back), -1);  /* other key */
+	CU_ASSERT_EQUAL(cache_entry_decode(e.ptr, e.len, "key2", 10, &back), -1); /* longer key */
+	CU_ASSERT_EQUAL(cache_entry_decode(e.ptr, e.len, "key", 1000, &back), -1); /* expired */
+	for (size_t cut = 0; cut < e.len; cut++)                                  /* truncated */
+		CU_ASSERT_EQUAL(cache_entry_decode(e.ptr, cut, "key", 10, &back), -1);
+	strbuf_addch(&e, 'x'); /* trailing bytes */
+	CU_ASSERT_EQUAL(cache_entry_decode(e.ptr, e.len, "key", 10, &back), -1);
+	CU_ASSERT_EQUAL(back.status, 299);
+	const char *forged = "cms-api-cache 1 99 500 0 3 2\nkey\n{}";
+	CU_ASSERT_EQUAL(cache_entry_decode(forged, strlen(forged), "key", 10, &back), -1);
+	const char *crlf = "cms-api-cache 1 99 200 1 3 2\nkey\nX-A: a\rSet-Cookie: b\n{}";
+	CU_ASSERT_EQUAL(cache_entry_decode(crlf, strlen(crlf), "key", 10, &back), -1);
+	const char *too_many = "cms-api-cache 1 99 200 17 3 0\nkey\n";
+	CU_ASSERT_EQUAL(cache_entry_decode(too_many, strlen(too_many), "key", 10, &back), -1);
+	strbuf_release(&e);
+	response_free(&back);
+	response_free(&res);
+}
+
+/* A config with the file cache in a fresh directory, and its paths. */
+struct fixture {
+	char *dir;
+	struct config cfg;
+	struct shared_paths paths;
+	struct cache cache;
+};
+
+static void fixture_open(struct fixture *f, enum cache_driver driver, long expiry)
+{
+	f->dir = unit_tempdir();
+	memset(&f->cfg, 0, sizeof f->cfg);
+	f->cfg.cache_enabled = true;
+	f->cfg.cache_driver = driver;
+	f->cfg.cache_expiry = expiry;
+	f->cfg.cache_dir = f->dir;
+	f->cfg.content_root = f->dir;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&f->paths, &f->cfg), 0);
+	cache_init(&f->cache, &f->cfg, &f->paths);
+}
+
+static void fixture_close(struct fixture *f)
+{
+	shared_paths_free(&f->paths);
+	unit_rmtree(f->dir);
+	free(f->dir);
+}
+
+static void test_file_driver(void)
+{
+	struct fixture f;
+	fixture_open(&f, CACHE_FILE, 60);
+	CU_ASSERT_TRUE(f.cache.on);
+	struct response res, got;
+	make_response(&res, 200, "{\"ping\":\"pong\"}");
+	response_init(&got);
+	CU_ASSERT_FALSE(cache_get(&f.cache, 3, "/api/ping", &got));
+	cache_put(&f.cache, 3, "/api/ping", &res);
+	CU_ASSERT_TRUE(cache_get(&f.cache, 3, "/api/ping", &got));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&got.body), "{\"ping\":\"pong\"}");
+	CU_ASSERT_FALSE(cache_get(&f.cache, 4, "/api/ping", &got)); /* a newer generation */
+	CU_ASSERT_FALSE(cache_get(&f.cache, 3, "/api/pong", &got));
+
+	/* Only 200 and 404 are kept. */
+	response_error(&res, 422, "Forbidden filter: title");
+	cache_put(&f.cache, 3, "/api/422", &res);
+	CU_ASSERT_FALSE(cache_get(&f.cache, 3, "/api/422", &got));
+	response_error(&res, 404, "Not found.");
+	cache_put(&f.cache, 3, "/api/404", &res);
+	CU_ASSERT_TRUE(cache_get(&f.cache, 3, "/api/404", &got));
+	CU_ASSERT_EQUAL(got.status, 404);
+
+	/* Older generations go, with their entries; the current one stays. */
+	cache_put(&f.cache, 1, "/api/ping", &res);
+	cache_put(&f.cache, 2, "/api/ping", &res);
+	shared_remove_old_responses(&f.paths, 3);
+	struct stat st;
+	char *old = shared_responses_dir(&f.paths, 2), *cur = shared_responses_dir(&f.paths, 3);
+	CU_ASSERT_NOT_EQUAL(stat(old, &st), 0);
+	CU_ASSERT_EQUAL(stat(cur, &st), 0);
+	CU_ASSERT_TRUE(cache_get(&f.cache, 3, "/api/404", &got));
+	free(old);
+	free(cur);
+	response_free(&got);
+	response_free(&res);
+	fixture_close(&f);
+}
+
+static void test_damaged_entry_is_a_miss(void)
+{
+	struct fixture f;
+	fixture_open(&f, CACHE_FILE, 60);
+	struct response res, got;
+	make_response(&res, 200, "{}");
+	response_init(&got);
+	cache_put(&f.cache, 1, "/api/a", &res);
+	CU_ASSERT_TRUE(cache_get(&f.cache, 1, "/api/a", &got));
+	/* Overwrite every entry of the generation with garbage. */
+	char *dir = shared_responses_dir(&f.paths, 1);
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "for f in '%s'/*; do printf garbage >\"$f\"; done", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	got.status = 299;
+	CU_ASSERT_FALSE(cache_get(&f.cache, 1, "/api/a", &got));
+	CU_ASSERT_EQUAL(got.status, 299);
+	cache_put(&f.cache, 1, "/api/a", &res);
+	CU_ASSERT_TRUE(cache_get(&f.cache, 1, "/api/a", &got));
+	free(dir);
+	response_free(&got);
+	response_free(&res);
+	fixture_close(&f);
+}
+
+static void test_drivers_that_store_nothing(void)
+{
+	static const struct {
+		enum cache_driver driver;
+		long expiry;
+	} cases[] = {{CACHE_NONE, 60}, {CACHE_REDIS, 60}, {CACHE_FILE, 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fixture f;
+		fixture_open(&f, cases[i].driver, cases[i].expiry);
+		CU_ASSERT_FALSE(f.cache.on);
+		struct response res, got;
+		make_response(&res, 200, "{}");
+		response_init(&got);
+		cache_put(&f.cache, 1, "/api/a", &res);
+		CU_ASSERT_FALSE(cache_get(&f.cache, 1, "/api/a", &got));
+		response_free(&got);
+		response_free(&res);
+		fixture_close(&f);
+	}
+	/* No usable directory: off. */
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.cache_enabled = true;
+	cfg.cache_expiry = 60;
+	struct cache c;
+	cache_init(&c, &cfg, NULL);
+	CU_ASSERT_FALSE(c.on);
+}
+
+void suite_cache(void)
+{
+	CU_pSuite s = unit_add_suite("cache");
+	unit_add_test(s, "key normalises the query", test_key_normalises_the_query);
+	unit_add_test(s, "key names the host unless base_url", test_key_names_the_host_unless_base_url);
+	unit_add_test(s, "entry round trip", test_entry_round_trip);
+	unit_add_test(s, "entry refused", test_entry_refused);
+	unit_add_test(s, "file driver", test_file_driver);
+	unit_add_test(s, "damaged entry is a miss", test_damaged_entry_is_a_miss);
+	unit_add_test(s, "drivers that store nothing", test_drivers_that_store_nothing);
+}
