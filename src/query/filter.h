@@ -42,8 +42,9 @@ struct filter {
 	void *regex;             /* owned pcre2_code for like/regex/is_* conditions */
 	void *match_data;        /* owned, made once for every match */
 	void *match_context;     /* owned: carries the match limit */
-	char *needle;            /* owned: contains of plain ASCII text, matched without
-	                          * the regex engine; NULL otherwise */
+	char *needle;            /* owned: contains of plain ASCII text, lowercased and
+	                          * matched without the regex engine; NULL otherwise */
+	size_t needle_len;
 	long long when;          /* FILTER_DATE: the moment compared with */
 	bool after;              /* FILTER_DATE: item must be after `when` */
 };

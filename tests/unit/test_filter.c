@@ -78,6 +78,8 @@ static void test_like(void)
 	CU_ASSERT_EQUAL(count("[{t: \"Caf\u00c9 Noir\"}, {t: caf\u00e9}]", "t:contains", "caf\u00e9"), 2);
 	CU_ASSERT_EQUAL(count("[{t: [Tag, Other]}, {t: 3}]", "t:contains", "tag"), 1);
 	CU_ASSERT_EQUAL(count("[{t: \"line one\\nline two\"}]", "t:contains", "two"), 1);
+	/* The plain-text search: a false start, the very end, too long. */
+	CU_ASSERT_EQUAL(count("[{t: aaaB}, {t: xaab}, {t: ab}, {t: a}]", "t:contains", "AAB"), 2);
 }
 
 static void test_comparisons(void)
