@@ -173,7 +173,7 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	} else if (strcmp(key, "status") == 0) {
 		vb_strz(b, entry_status_name(status));
 	} else if (strcmp(key, "title") == 0) {
-		vb_value(b, value_map_getz(e->data, "title"));
+		vb_value(b, e->title); /* the data's, found without a walk */
 	} else if (strcmp(key, "updated_by") == 0) {
 		value_t by = value_map_getz(e->data, "updated_by");
 		if (value_is_null(by))
@@ -226,9 +226,75 @@ static void add_name(char ***names, size_t *n, const char *name, size_t len)
 	(*names)[(*n)++] = xstrndup(name, len);
 }
 
+/* strcmp's order for counted names. */
+static int compare_counted(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+	int c = memcmp(a, b, a_len < b_len ? a_len : b_len);
+	if (c != 0)
+		return c;
+	return (a_len > b_len) - (a_len < b_len);
+}
+
+static bool excluded_counted(const struct config *cfg, const char *key, size_t len)
+{
+	if (cfg->excluded_keys.len == 0)
+		return false;
+	char *name = xstrndup(key, len);
+	bool out = excluded(cfg, name);
+	free(name);
+	return out;
+}
+
+/*
+ * The item of an entry without extras: the computed keys and the data's,
+ * both already sorted, merged in one walk (a computed key replaces a data
+ * key of its name). Returns false, having written nothing, when the data's
+ * keys turn out not to be in order; the caller then takes the long way.
+ */
+static bool build_item_merged(struct entries_req *r, const struct snap_entry *e,
+                              struct value_builder *out)
+{
+	const struct config *cfg = r->ctx->cfg;
+	struct value_iter it;
+	value_iter_init(&it, e->data);
+	const char *prev = NULL;
+	size_t prev_len = 0;
+	while (value_iter_next(&it)) {
+		if (prev && compare_counted(prev, prev_len, it.key, it.key_len) >= 0)
+			return false;
+		prev = it.key, prev_len = it.key_len;
+	}
+	size_t c = 0;
+	value_iter_init(&it, e->data);
+	bool more = value_iter_next(&it);
+	vb_map_begin(out);
+	while (c < NCOMPUTED || more) {
+		int order = c == NCOMPUTED ? 1
+		            : !more        ? -1
+		                           : compare_counted(computed_keys[c], strlen(computed_keys[c]),
+		                                             it.key, it.key_len);
+		if (order <= 0) {
+			if (!excluded(cfg, computed_keys[c])) {
+				vb_keyz(out, computed_keys[c]);
+				computed_value(r, e, computed_keys[c], out);
+			}
+			c++;
+		} else if (!excluded_counted(cfg, it.key, it.key_len)) {
+			vb_key(out, it.key, it.key_len);
+			vb_value(out, it.value);
+		}
+		if (order >= 0)
+			more = value_iter_next(&it);
+	}
+	vb_map_end(out);
+	return true;
+}
+
 void entries_build_item(struct entries_req *r, const struct snap_entry *e, value_t extras,
                         struct value_builder *out)
 {
+	if (value_is_missing(extras) && build_item_merged(r, e, out))
+		return;
 	char **names = NULL;
 	size_t n = 0;
 	struct value_iter it;
@@ -526,20 +592,30 @@ bool entries_pass(struct entries_req *r, const struct entry_filters *f, const st
 
 /* --- sorting --- */
 
-static value_t sort_value(void *ctx, uint32_t item, const struct sort_key *key)
+static bool is_date_key(const struct sort_key *key)
 {
-	struct entries_req *r = ctx;
-	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
+	return key->npath == 1 && strcmp(key->path[0], "date") == 0;
+}
+
+/* The item's value for key; by_date says key is is_date_key(). */
+static value_t sort_value(struct entries_req *r, uint32_t item, const struct sort_key *key,
+                          bool by_date)
+{
 	/* An entry's date sorts as its timestamp: the same order as its ISO
 	 * text, without formatting it. */
-	if (key->npath == 1 && strcmp(key->path[0], "date") == 0 && e.has_date &&
-	    collection_of(r, &e).dated) {
+	long long date;
+	uint32_t collection;
+	if (by_date && snap_entry_date(r->ctx->snap, item, &date, &collection) &&
+	    (collection == r->collection_number ? r->collection
+	                                        : snap_collection_at(r->ctx->snap, collection))
+	            .dated) {
 		struct value_builder *b = &r->scratch[r->next_scratch];
 		r->next_scratch ^= 1;
 		vb_reset(b);
-		vb_int(b, e.date);
+		vb_int(b, date);
 		return vb_result(b);
 	}
+	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
 	value_t v = entry_value(r, &e, key->path[0]);
 	for (size_t p = 1; p < key->npath; p++)
 		v = value_map_getz(v, key->path[p]);
@@ -570,20 +646,20 @@ static void sort_entries(struct entries_req *r, uint32_t *items, size_t n, size_
 	if (spec->n == 0 || n < 2)
 		return;
 	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec->n, spec};
+	bool *by_date = xmalloc(spec->n * sizeof *by_date);
+	for (size_t k = 0; k < spec->n; k++)
+		by_date[k] = is_date_key(&spec->keys[k]);
 	uint32_t *positions = xmalloc(n * sizeof *positions);
 	for (size_t i = 0; i < n; i++) {
 		positions[i] = (uint32_t)i;
 		for (size_t k = 0; k < spec->n; k++) {
 			c.offsets[i * spec->n + k] = c.values.buf.len;
-			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k]));
+			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k], by_date[k]));
 		}
 	}
+	free(by_date);
 	sort_items_first(positions, n, first, spec, cached_value, &c);
-	uint32_t *sorted = xmalloc(first * sizeof *sorted);
-	for (size_t i = 0; i < first; i++)
-		sorted[i] = items[positions[i]];
-	memcpy(items, sorted, first * sizeof *items);
-	free(sorted);
+	sort_reorder(items, positions, first);
 	free(positions);
 	free(c.offsets);
 	vb_release(&c.values);

@@ -152,7 +152,23 @@ int sort_compare(value_t a, value_t b)
 struct sort_run {
 	const struct sort_spec *spec;
 	struct datum *data; /* [position * spec->n + key] */
+	double *numbers;    /* [position] when one key holds only numbers, else NULL */
 };
+
+/* One key and nothing but numbers (dates, ratings: the usual sorts):
+ * comparisons then read one packed array of doubles. */
+static double *numbers_only(const struct datum *data, size_t n, const struct sort_spec *spec)
+{
+	if (spec->n != 1)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (data[i].rank != 1 || data[i].is_bool || !data[i].has_number)
+			return NULL;
+	double *numbers = xmalloc(n * sizeof *numbers);
+	for (size_t i = 0; i < n; i++)
+		numbers[i] = spec->keys[0].descending ? -data[i].number : data[i].number;
+	return numbers;
+}
 
 static void run_init(struct sort_run *run, const uint32_t *items, size_t n,
                      const struct sort_spec *spec, sort_value_fn get, void *ctx)
@@ -162,10 +178,15 @@ static void run_init(struct sort_run *run, const uint32_t *items, size_t n,
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < spec->n; k++)
 			run->data[i * spec->n + k] = decorate(get(ctx, items[i], &spec->keys[k]));
+	run->numbers = numbers_only(run->data, n, spec);
 }
 
 static int compare_positions(uint32_t x, uint32_t y, const struct sort_run *run)
 {
+	if (run->numbers) {
+		double a = run->numbers[x], b = run->numbers[y];
+		return (a > b) - (a < b);
+	}
 	const struct datum *a = &run->data[(size_t)x * run->spec->n];
 	const struct datum *b = &run->data[(size_t)y * run->spec->n];
 	for (size_t k = 0; k < run->spec->n; k++) {
@@ -293,13 +314,19 @@ void sort_items_first(uint32_t *items, size_t n, size_t first, const struct sort
 	uint32_t *tmp = xmalloc(to_sort * sizeof *tmp);
 	merge_sort(pos, tmp, to_sort, &run);
 	free(tmp);
-	uint32_t *ordered = xmalloc(first * sizeof *ordered);
-	for (size_t i = 0; i < first; i++)
-		ordered[i] = items[pos[i]];
-	memcpy(items, ordered, first * sizeof *items);
-	free(ordered);
+	sort_reorder(items, pos, first);
 	free(pos);
+	free(run.numbers);
 	free(run.data);
+}
+
+void sort_reorder(uint32_t *items, const uint32_t *order, size_t n)
+{
+	uint32_t *ordered = xmalloc(n * sizeof *ordered);
+	for (size_t i = 0; i < n; i++)
+		ordered[i] = items[order[i]];
+	memcpy(items, ordered, n * sizeof *items);
+	free(ordered);
 }
 
 void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_value_fn get,

@@ -49,6 +49,10 @@ void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_va
 void sort_items_first(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
                       sort_value_fn get, void *ctx);
 
+/* Makes items[i] what items[order[i]] was, for i < n (order holds
+ * positions in items). */
+void sort_reorder(uint32_t *items, const uint32_t *order, size_t n);
+
 /* The value at key's path in a map (the usual sort_value_fn building
  * block). */
 value_t sort_key_value(const struct sort_key *key, value_t map);

@@ -791,6 +791,14 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 	};
 }
 
+bool snap_entry_date(const struct snapshot *s, uint32_t i, long long *date, uint32_t *collection)
+{
+	const struct rec_entry *r = &s->entries[i];
+	*date = r->date;
+	*collection = r->collection;
+	return r->flags & E_HAS_DATE;
+}
+
 uint32_t snap_entry_find(const struct snapshot *s, const char *id)
 {
 	uint32_t n = s->h->nslots;

@@ -101,6 +101,10 @@ uint32_t snap_collection_find(const struct snapshot *snap, const char *handle);
 
 uint32_t snap_entry_count(const struct snapshot *snap);
 struct snap_entry snap_entry_at(const struct snapshot *snap, uint32_t i);
+/* An entry's date and collection without the rest of it (a sort by date
+ * reads every candidate's). Returns false when the entry has no date. */
+bool snap_entry_date(const struct snapshot *s, uint32_t i, long long *date, uint32_t *collection);
+
 /* The entry's index by id, or SNAP_NONE. */
 uint32_t snap_entry_find(const struct snapshot *snap, const char *id);
 
