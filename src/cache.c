@@ -28,7 +28,7 @@ void cache_init(struct cache *c, const struct config *cfg, const struct shared_p
 	}
 	if (!paths) {
 		log_warning("cache directory %s is not usable: responses are not cached",
-		            cfg->cache_dir);
+		            cfg->cache_dir ? cfg->cache_dir : "(none set)");
 		return;
 	}
 	c->on = true;
