@@ -23,7 +23,7 @@ echo "| entries | list, in-process | list, lighttpd | by id, in-process | by slu
 echo "|---:|---:|---:|---:|---:|"
 for n in 10000 100000; do
 	"$here/gen-site" "$n" "$work/site"
-	printf '[api]\nenabled = true\n[content]\nroot = %s\n[cache]\ndir = %s/cache-%s\n[log]\ntarget = %s/log\n[resources]\ncollections = true\n[resources.collections.articles]\nallowed_filters = title\n' \
+	printf '[api]\nenabled = true\n[content]\nroot = %s\n[cache]\nenabled = false\ndir = %s/cache-%s\n[log]\ntarget = %s/log\n[resources]\ncollections = true\n[resources.collections.articles]\nallowed_filters = title\n' \
 		"$work/site" "$work" "$n" "$work" >"$work/$n.ini"
 	in_list=$("$work/query-bench" "$work/$n.ini" "$list" 51 | cut -d' ' -f1)
 	in_id=$("$work/query-bench" "$work/$n.ini" "$one" 1001 | cut -d' ' -f1)
