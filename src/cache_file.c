@@ -6,7 +6,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,4 +62,72 @@ int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint
 	rc = shared_write_file(path, entry);
 	free(path);
 	return rc;
+}
+
+/* A file of a generation's directory, as prune sees it. */
+struct stored {
+	char *path; /* owned */
+	long long mtime, size;
+};
+
+static int by_age(const void *a, const void *b)
+{
+	const struct stored *x = a, *y = b;
+	return (x->mtime > y->mtime) - (x->mtime < y->mtime);
+}
+
+/* A writer's temporary file ("<hash>.tmp-XXXXXX") is left only by a
+ * writer that died; a minute is far longer than any write. */
+static bool stale_temporary(const char *name, long long mtime, long long now)
+{
+	return strstr(name, ".tmp-") && mtime + 60 < now;
+}
+
+size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
+                        long long max_bytes, long long expiry_seconds, long long now)
+{
+	char *dir = shared_responses_dir(paths, generation);
+	DIR *d = opendir(dir);
+	if (!d) {
+		free(dir);
+		return 0;
+	}
+	struct stored *kept = NULL;
+	size_t nkept = 0, removed = 0;
+	long long total = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		struct stat st;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || lstat(path.ptr, &st) != 0 || !S_ISREG(st.st_mode)) {
+			strbuf_release(&path);
+			continue;
+		}
+		long long mtime = (long long)st.st_mtime;
+		if (stale_temporary(e->d_name, mtime, now) ||
+		    (!strstr(e->d_name, ".tmp-") && mtime + expiry_seconds <= now)) {
+			removed += unlink(path.ptr) == 0;
+			strbuf_release(&path);
+			continue;
+		}
+		kept = xrealloc(kept, (nkept + 1) * sizeof *kept);
+		kept[nkept++] = (struct stored){strbuf_detach(&path, NULL), mtime, (long long)st.st_size};
+		total += (long long)st.st_size;
+	}
+	closedir(d);
+	free(dir);
+	if (max_bytes > 0 && total > max_bytes) {
+		qsort(kept, nkept, sizeof *kept, by_age);
+		for (size_t i = 0; i < nkept && total > max_bytes / 10 * 9; i++) {
+			if (unlink(kept[i].path) == 0) {
+				removed++;
+				total -= kept[i].size;
+			}
+		}
+	}
+	for (size_t i = 0; i < nkept; i++)
+		free(kept[i].path);
+	free(kept);
+	return removed;
 }

@@ -23,4 +23,15 @@ int cache_file_read(const struct shared_paths *paths, uint64_t generation, uint6
 int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
                      const struct strbuf *entry);
 
+/*
+ * Keeps the generation's directory in bounds, since every distinct query
+ * makes an entry and a client can invent queries without end: removes the
+ * entries written more than expiry_seconds before now and temporary files
+ * a writer left behind, then, while the rest take more than max_bytes
+ * (0: no limit), the oldest until they take 90 % of it. Returns how many
+ * files it removed. The watcher runs it now and then.
+ */
+size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
+                        long long max_bytes, long long expiry_seconds, long long now);
+
 #endif

@@ -164,6 +164,7 @@ void config_init_defaults(struct config *cfg)
 	cfg->cache_expiry = 60;
 	strlist_split(&cfg->ignored_events, "UserSaved, UserDeleted");
 	cfg->cache_dir = xstrdup("/var/cache/cms-api");
+	cfg->cache_max_size = 256;
 	cfg->rate_per_minute = 60;
 	cfg->rate_by = RATE_BY_IP;
 	cfg->auth_database = xstrdup("");
@@ -263,6 +264,7 @@ static const struct key_def keys[] = {
 	{"cache", "expiry", K_LONG, AT(cache_expiry), 0, 5256000, NULL},
 	{"cache", "ignored_events", K_LIST, AT(ignored_events), 0, 0, NULL},
 	{"cache", "dir", K_PATH, AT(cache_dir), 0, 0, NULL},
+	{"cache", "max_size", K_LONG, AT(cache_max_size), 0, 1048576, NULL},
 	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
 	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
 	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},

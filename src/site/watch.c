@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_file.h"
 #include "hash.h"
 #include "log.h"
 #include "site/shared.h"
@@ -375,6 +376,25 @@ static void publish(const struct config *cfg, const struct change *ch)
 	shared_paths_free(&paths);
 }
 
+/* Keeps the file cache's current directory within [cache] max_size and
+ * rid of expired answers (see cache_file_prune). */
+static void maintain_cache(const struct config *cfg)
+{
+	if (!cfg->cache_enabled || cfg->cache_driver != CACHE_FILE || cfg->cache_expiry <= 0)
+		return;
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return;
+	struct generation g;
+	if (generation_read(paths.generation, &g) == 0) {
+		size_t n = cache_file_prune(&paths, g.cache, cfg->cache_max_size * 1024LL * 1024LL,
+		                            cfg->cache_expiry * 60LL, (long long)time(NULL));
+		if (n)
+			log_debug("removed %zu cached answers", n);
+	}
+	shared_paths_free(&paths);
+}
+
 void watch_run(const struct config *cfg)
 {
 	watch_scan_once(cfg);
@@ -386,7 +406,7 @@ void watch_run(const struct config *cfg)
 	for (size_t i = 0; t.fd >= 0 && i < cfg->ndisks; i++)
 		if (cfg->disks[i].root)
 			watch_tree(&t, cfg->disks[i].root, true, "", 0);
-	time_t last_scan = time(NULL);
+	time_t last_scan = time(NULL), last_prune = 0;
 	for (;;) {
 		struct change ch = {false, false, false};
 		if (t.fd >= 0)
@@ -401,6 +421,10 @@ void watch_run(const struct config *cfg)
 		}
 		if (ch.index)
 			publish(cfg, &ch);
+		if (time(NULL) - last_prune >= 60) {
+			maintain_cache(cfg);
+			last_prune = time(NULL);
+		}
 	}
 }
 

@@ -149,3 +149,28 @@ expect "cache: driver none answers" GET "$ONE" 200 '{"data":{"title":"Hello Igno
 sleep 0.3
 expect_stored "cache: driver none stores nothing" 0
 stop_lighttpd
+
+# The watcher keeps the answers in bounds: once a minute, and when it
+# starts, it removes those older than the expiry.
+ini=$(cache_ini pruned <<INI
+[api]
+enabled = true
+[cache]
+expiry = 1
+[resources]
+collections = true
+INI
+)
+start_lighttpd "$ini" /api
+expect "cache: filled before pruning" GET "$ONE" 200 '{"data":{"title":"Hello Ignored"}}'
+expect_stored "cache: one answer to prune" 1
+stop_lighttpd
+find "$CCACHE" -path '*/responses-*/*' -type f -exec touch -d '2 minutes ago' {} +
+# No request: it would store its answer. The workers start the watcher.
+start_lighttpd "$ini" /api
+for _ in $(seq 1 60); do
+	[ "$(stored)" -eq 1 ] || break
+	sleep 0.1
+done
+expect_stored "cache: an expired answer is removed by the watcher" 0
+stop_lighttpd

@@ -5,10 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "cache.h"
+#include "cache_file.h"
+#include "hash.h"
 #include "site/shared.h"
 #include "strbuf.h"
 #include "unit.h"
@@ -215,6 +219,62 @@ static void test_damaged_entry_is_a_miss(void)
 	fixture_close(&f);
 }
 
+/* Sets the modification time of dir/name. */
+static void set_mtime(const char *dir, const char *name, long long when)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	struct timespec times[2] = {{(time_t)when, 0}, {(time_t)when, 0}};
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+static void test_prune_keeps_the_directory_in_bounds(void)
+{
+	struct fixture f;
+	fixture_open(&f, CACHE_FILE, 60);
+	struct response res, got;
+	make_response(&res, 200, "{\"data\":[1,2,3]}");
+	response_init(&got);
+	char *dir = shared_responses_dir(&f.paths, 1);
+	long long now = (long long)time(NULL);
+	char key[32], name[32];
+	/* Ten answers written a second apart, 100 to 91 seconds ago. */
+	for (int i = 0; i < 10; i++) {
+		snprintf(key, sizeof key, "/api/k%d", i);
+		cache_put(&f.cache, 1, key, &res);
+		snprintf(name, sizeof name, "%016" PRIx64, hash_fnv1a(key));
+		set_mtime(dir, name, now - 100 + i);
+	}
+	struct stat st;
+	snprintf(name, sizeof name, "%016" PRIx64, hash_fnv1a("/api/k0"));
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	long long size = (long long)st.st_size;
+	/* A dead writer's temporary file, and one being written now. */
+	CU_ASSERT_EQUAL(unit_write_file(dir, "0000000000000001.tmp-dead00", "x"), 0);
+	set_mtime(dir, "0000000000000001.tmp-dead00", now - 120);
+	CU_ASSERT_EQUAL(unit_write_file(dir, "0000000000000002.tmp-live00", ""), 0);
+
+	/* Expired after 95 s: k0 to k5 go, and the dead writer's file. */
+	CU_ASSERT_EQUAL(cache_file_prune(&f.paths, 1, 0, 95, now), 7);
+	CU_ASSERT_FALSE(cache_get(&f.cache, 1, "/api/k5", &got));
+	CU_ASSERT_TRUE(cache_get(&f.cache, 1, "/api/k6", &got));
+	/* Four left; a limit of three entries' size keeps the newest two
+	 * (90 % of the limit). */
+	CU_ASSERT_EQUAL(cache_file_prune(&f.paths, 1, 3 * size, 3600, now), 2);
+	CU_ASSERT_FALSE(cache_get(&f.cache, 1, "/api/k7", &got));
+	CU_ASSERT_TRUE(cache_get(&f.cache, 1, "/api/k8", &got));
+	CU_ASSERT_TRUE(cache_get(&f.cache, 1, "/api/k9", &got));
+	CU_ASSERT_EQUAL(cache_file_prune(&f.paths, 1, 3 * size, 3600, now), 0);
+	/* No directory yet: nothing to do. */
+	CU_ASSERT_EQUAL(cache_file_prune(&f.paths, 7, 1, 1, now), 0);
+	free(dir);
+	response_free(&got);
+	response_free(&res);
+	fixture_close(&f);
+}
+
 static void test_drivers_that_store_nothing(void)
 {
 	static const struct {
@@ -254,4 +314,5 @@ void suite_cache(void)
 	unit_add_test(s, "file driver", test_file_driver);
 	unit_add_test(s, "damaged entry is a miss", test_damaged_entry_is_a_miss);
 	unit_add_test(s, "drivers that store nothing", test_drivers_that_store_nothing);
+	unit_add_test(s, "prune keeps the directory in bounds", test_prune_keeps_the_directory_in_bounds);
 }

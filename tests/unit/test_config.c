@@ -85,6 +85,7 @@ static void test_defaults(void)
 	CU_ASSERT_TRUE(cfg.cache_enabled);
 	CU_ASSERT_EQUAL(cfg.cache_driver, CACHE_FILE);
 	CU_ASSERT_EQUAL(cfg.cache_expiry, 60);
+	CU_ASSERT_EQUAL(cfg.cache_max_size, 256);
 	CU_ASSERT_EQUAL(cfg.ignored_events.len, 2);
 	CU_ASSERT_STRING_EQUAL(cfg.ignored_events.items[1], "UserDeleted");
 	CU_ASSERT_STRING_EQUAL(cfg.cache_dir, "/var/cache/cms-api");
@@ -102,7 +103,7 @@ static void test_every_section(void)
 	                           "middleware = auth:token\nbase_url = https://x.example/\n"
 	                           "default_limit = 10\nmax_limit = 50\nexcluded_keys = a, b ; note\n"
 	                           "[content]\nroot = ROOT\napp_name = Shop\n"
-	                           "[cache]\nenabled = off\ndriver = redis\nexpiry = 5\n"
+	                           "[cache]\nenabled = off\ndriver = redis\nexpiry = 5\nmax_size = 0\n"
 	                           "ignored_events = EntrySaved\ndir = cache\nhost = 127.0.0.1\n"
 	                           "port = 6379\n"
 	                           "[rate_limit]\nper_minute = 0\nby = token\n"
@@ -123,6 +124,7 @@ static void test_every_section(void)
 	CU_ASSERT_FALSE(cfg.cache_enabled);
 	CU_ASSERT_EQUAL(cfg.cache_driver, CACHE_REDIS);
 	CU_ASSERT_EQUAL(cfg.cache_expiry, 5);
+	CU_ASSERT_EQUAL(cfg.cache_max_size, 0);
 	CU_ASSERT_EQUAL(cfg.ignored_events.len, 1);
 	CU_ASSERT_EQUAL_FATAL(cfg.ncache_options, 2);
 	CU_ASSERT_STRING_EQUAL(cfg.cache_options[0].key, "host");
@@ -282,6 +284,7 @@ static void test_errors(void)
 	assert_error("[api]\ndefault_limit = ten\n", ":2: [api] default_limit: not a whole number: ten");
 	assert_error("[api]\nmax_limit = 0\n", ":2: [api] max_limit: 0 is out of range (1 to 1000000)");
 	assert_error("[cache]\ndriver = memcached\n", ":2: [cache] driver: unknown value: memcached");
+	assert_error("[cache]\nmax_size = -1\n", ":2: [cache] max_size: -1 is out of range (0 to 1048576)");
 	assert_error("[api]\nenabled = true\n", ": [content] root is required");
 	assert_error("[api]\nroute = a b\n", ":2: [api] route: not a URL path: a b");
 	assert_error("[api]\nenabled = true\nenabled = false\n",
