@@ -665,6 +665,71 @@ static void sort_entries(struct entries_req *r, uint32_t *items, size_t n, size_
 	vb_release(&c.values);
 }
 
+/* Whether items (n of them) are dated entries of r's collection, in the
+ * collection's order; marks them in `in` (indexed from its first entry). */
+static bool own_dated_entries(struct entries_req *r, const uint32_t *items, size_t n, char *in)
+{
+	uint32_t base = r->collection.first_entry, count = r->collection.nentries;
+	for (size_t i = 0; i < n; i++) {
+		long long date;
+		uint32_t collection;
+		if (items[i] < base || items[i] - base >= count || (i > 0 && items[i] <= items[i - 1]) ||
+		    !snap_entry_date(r->ctx->snap, items[i], &date, &collection))
+			return false;
+		in[items[i] - base] = 1;
+	}
+	return true;
+}
+
+static long long date_of(const struct entries_req *r, uint32_t entry)
+{
+	long long date;
+	uint32_t collection;
+	snap_entry_date(r->ctx->snap, entry, &date, &collection);
+	return date;
+}
+
+/*
+ * sort=date or sort=-date over a dated collection's own entries needs no
+ * sorting: the snapshot keeps them in date order (ties by entry number,
+ * the order a stable sort keeps). Puts the first `first` items in that
+ * order and returns true; false when it does not apply (other keys, an
+ * entry without a date, entries from elsewhere).
+ */
+static bool take_in_date_order(struct entries_req *r, uint32_t *items, size_t n, size_t first,
+                               const struct sort_spec *spec)
+{
+	const uint32_t *order = r->collection.by_date;
+	if (spec->n != 1 || !is_date_key(&spec->keys[0]) || !order || n < 2)
+		return false;
+	uint32_t base = r->collection.first_entry, count = r->collection.nentries;
+	char *in = xcalloc(count, 1);
+	if (!own_dated_entries(r, items, n, in)) {
+		free(in);
+		return false;
+	}
+	size_t taken = 0;
+	if (!spec->keys[0].descending) {
+		for (size_t j = 0; j < count && taken < first; j++)
+			if (in[order[j] - base])
+				items[taken++] = order[j];
+	} else {
+		/* Latest first, but equal dates keep their ascending order. */
+		for (size_t end = count; end > 0 && taken < first;) {
+			size_t start = end - 1;
+			long long date = date_of(r, order[start]);
+			while (start > 0 && date_of(r, order[start - 1]) == date)
+				start--;
+			for (size_t j = start; j < end && taken < first; j++)
+				if (in[order[j] - base])
+					items[taken++] = order[j];
+			end = start;
+		}
+	}
+	free(in);
+	return true;
+}
+
 /* --- the endpoints --- */
 
 void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
@@ -721,7 +786,8 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 	struct sort_spec sort;
 	sort_parse(request_param(ctx->req, "sort"), &sort);
-	sort_entries(r, items, kept, page_end, &sort);
+	if (!take_in_date_order(r, items, kept, page_end, &sort))
+		sort_entries(r, items, kept, page_end, &sort);
 	write_page(r, items, kept, limit, page, path);
 	sort_free(&sort);
 	entries_free_filters(&filters);

@@ -19,7 +19,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 5
+#define SNAP_VERSION 6
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -35,6 +35,7 @@ struct rec_header {
 	uint64_t extras; /* blob offset of the extras map */
 	uint64_t slug_slots_off; /* entry number + 1 by (collection, site, slug) */
 	uint32_t nslug_slots, pad;
+	uint64_t by_date_off; /* nentries entry numbers: each collection's, by date */
 };
 
 struct rec_site {
@@ -77,6 +78,7 @@ struct snapshot {
 	const struct rec_problem *problems;
 	const uint32_t *slots;
 	const uint32_t *slug_slots;
+	const uint32_t *by_date;
 	const char *blob;
 };
 
@@ -436,6 +438,40 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 	gather_titles(idx->nentries, recs, blob);
 }
 
+/* Orders entry numbers by date, then number (a stable sort's order);
+ * entries without a date come last. entries is the index's array. */
+static int by_date_then_number(const void *a, const void *b, void *entries)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct entry *ex = (const struct entry *)entries + x, *ey = (const struct entry *)entries + y;
+	if (ex->has_date != ey->has_date)
+		return ex->has_date ? -1 : 1;
+	if (ex->has_date && ex->date != ey->date)
+		return ex->date < ey->date ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Every collection's entries in date order, where the collection's own
+ * entries sit in the entries array: a list sorted by date then walks this
+ * order instead of sorting (statamic sorts dated collections by date more
+ * than by anything else).
+ */
+static uint32_t *date_orders(const struct site_index *idx)
+{
+	uint32_t *order = xcalloc(idx->nentries ? idx->nentries : 1, sizeof *order);
+	for (size_t i = 0; i < idx->nentries; i++)
+		order[i] = (uint32_t)i;
+	for (size_t c = 0; c < idx->ncollections; c++) {
+		const struct collection_info *col = &idx->collections[c];
+		if (!col->dated || col->nentries < 2)
+			continue;
+		size_t first = (size_t)(col->entries[0] - idx->entries);
+		qsort_r(order + first, col->nentries, sizeof *order, by_date_then_number, idx->entries);
+	}
+	return order;
+}
+
 static uint32_t collection_flags(const struct collection_info *c)
 {
 	return (c->structured ? C_STRUCTURED : 0) | (c->expects_root ? C_EXPECTS_ROOT : 0) |
@@ -486,6 +522,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
 	for (size_t i = 0; i < idx->nslots; i++)
 		slots[i] = (uint32_t)idx->entry_slots[i];
+	uint32_t *by_date = date_orders(idx);
 	strbuf_addch(&blob, '\0'); /* every string ends inside the blob */
 
 	struct rec_header h;
@@ -508,7 +545,8 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.slots_off = align8(h.problems_off + idx->nproblems * sizeof *problems);
 	h.slug_slots_off = align8(h.slots_off + idx->nslots * sizeof *slots);
 	h.nslug_slots = (uint32_t)nslug_slots;
-	h.blob_off = align8(h.slug_slots_off + nslug_slots * sizeof *slug_slots);
+	h.by_date_off = align8(h.slug_slots_off + nslug_slots * sizeof *slug_slots);
+	h.blob_off = align8(h.by_date_off + idx->nentries * sizeof *by_date);
 	h.blob_size = blob.len;
 	h.extras = extras;
 	h.total_size = h.blob_off + blob.len;
@@ -523,6 +561,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	memcpy(out->ptr + base + h.problems_off, problems, idx->nproblems * sizeof *problems);
 	memcpy(out->ptr + base + h.slots_off, slots, idx->nslots * sizeof *slots);
 	memcpy(out->ptr + base + h.slug_slots_off, slug_slots, nslug_slots * sizeof *slug_slots);
+	memcpy(out->ptr + base + h.by_date_off, by_date, idx->nentries * sizeof *by_date);
 	memcpy(out->ptr + base + h.blob_off, blob.ptr, blob.len);
 	out->len = base + h.total_size;
 	out->ptr[out->len] = '\0';
@@ -532,6 +571,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	free(problems);
 	free(slots);
 	free(slug_slots);
+	free(by_date);
 	strbuf_release(&blob);
 }
 
@@ -571,6 +611,10 @@ static bool records_ok(const struct snapshot *s)
 		    !offset_ok(s, r->mount, true) || !value_ok(s, r->settings) ||
 		    r->first_entry > h->nentries || r->nentries > h->nentries - r->first_entry)
 			return false;
+		/* A collection's date order names its own entries only. */
+		for (uint32_t j = r->first_entry; j < r->first_entry + r->nentries; j++)
+			if (s->by_date[j] < r->first_entry || s->by_date[j] >= r->first_entry + r->nentries)
+				return false;
 	}
 	for (uint32_t i = 0; i < h->nentries; i++) {
 		const struct rec_entry *r = &s->entries[i];
@@ -616,6 +660,7 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	    !section_fits(h, h->problems_off, h->nproblems, sizeof(struct rec_problem)) ||
 	    !section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t)) ||
 	    !section_fits(h, h->slug_slots_off, h->nslug_slots, sizeof(uint32_t)) ||
+	    !section_fits(h, h->by_date_off, h->nentries, sizeof(uint32_t)) ||
 	    h->nslug_slots == 0 || (h->nslug_slots & (h->nslug_slots - 1)) != 0) {
 		snprintf(err, SNAP_ERR_LEN, "snapshot is truncated or damaged");
 		return NULL;
@@ -631,6 +676,7 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	s->problems = (const struct rec_problem *)(bytes + h->problems_off);
 	s->slots = (const uint32_t *)(bytes + h->slots_off);
 	s->slug_slots = (const uint32_t *)(bytes + h->slug_slots_off);
+	s->by_date = (const uint32_t *)(bytes + h->by_date_off);
 	s->blob = bytes + h->blob_off;
 	if (!records_ok(s)) {
 		free(s);
@@ -746,6 +792,7 @@ struct snap_collection snap_collection_at(const struct snapshot *s, uint32_t i)
 		.settings = value_at(s, r->settings),
 		.first_entry = r->first_entry,
 		.nentries = r->nentries,
+		.by_date = r->flags & C_DATED ? s->by_date + r->first_entry : NULL,
 	};
 }
 

@@ -42,6 +42,8 @@ struct snap_collection {
 	value_t settings;         /* the collection file */
 	uint32_t first_entry;     /* its entries are [first_entry, first_entry + nentries) */
 	uint32_t nentries;
+	const uint32_t *by_date;  /* dated collections: its nentries entry numbers by date,
+	                           * then number, undated last; NULL otherwise */
 };
 
 struct snap_entry {

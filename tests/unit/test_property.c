@@ -265,8 +265,137 @@ static void test_random_queries(void)
 	free(dir);
 }
 
+/* --- sorting a dated collection by date --- */
+
+struct post {
+	char id[8], file[32], title[16];
+	int day; /* 0: no date */
+	bool published;
+};
+
+static struct post posts[NENTRIES];
+
+static int by_file(const void *a, const void *b)
+{
+	return strcmp(((const struct post *)a)->file, ((const struct post *)b)->file);
+}
+
+/* Posts on a few days (many ties), some without a date when undated,
+ * kept in path order as the collection lists them. */
+static void make_dated_site(const char *dir, bool undated)
+{
+	unit_write_file(dir, "content/collections/posts.yaml", "title: Posts\ndate: true\n");
+	for (int i = 0; i < NENTRIES; i++) {
+		struct post *p = &posts[i];
+		snprintf(p->id, sizeof p->id, "p%02d", i);
+		snprintf(p->title, sizeof p->title, "%s", words[next_random(6)]);
+		p->day = undated && next_random(10) == 0 ? 0 : (int)next_random(4) + 1;
+		p->published = next_random(8) != 0;
+		if (p->day)
+			snprintf(p->file, sizeof p->file, "2024-01-0%d.%.7s.md", p->day, p->id);
+		else
+			snprintf(p->file, sizeof p->file, "%.7s.md", p->id);
+		struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+		strbuf_addf(&text, "---\nid: %s\ntitle: %s\n%s---\n", p->id, p->title,
+		            p->published ? "" : "published: false\n");
+		strbuf_addf(&name, "content/collections/posts/%s", p->file);
+		unit_write_file(dir, name.ptr, text.ptr);
+		strbuf_release(&text);
+		strbuf_release(&name);
+	}
+	qsort(posts, NENTRIES, sizeof posts[0], by_file);
+}
+
+/* Ascending by date, no date last (so first when descending). */
+static int by_day(const struct post *a, const struct post *b, bool descending)
+{
+	int c = a->day && b->day ? a->day - b->day : (a->day == 0) - (b->day == 0);
+	return descending ? -c : c;
+}
+
+static int reference_by_date(bool descending, char letter, int limit, int page, struct strbuf *out)
+{
+	const struct post *list[NENTRIES];
+	int n = 0;
+	for (int i = 0; i < NENTRIES; i++) {
+		char needle[2] = {letter, 0};
+		if (posts[i].published && (!letter || strcasestr(posts[i].title, needle)))
+			list[n++] = &posts[i];
+	}
+	for (int i = 1; i < n; i++) /* insertion sort: stable */
+		for (int j = i; j > 0 && by_day(list[j], list[j - 1], descending) < 0; j--) {
+			const struct post *t = list[j];
+			list[j] = list[j - 1];
+			list[j - 1] = t;
+		}
+	strbuf_reset(out);
+	for (int i = (page - 1) * limit; i < n && i < page * limit; i++)
+		strbuf_addf(out, "%s%s", out->len ? "," : "", list[i]->id);
+	return n;
+}
+
+/* sort=date and sort=-date, which walk the snapshot's date order when
+ * every candidate has a date and sort otherwise, against the reference. */
+static void run_date_queries(bool undated)
+{
+	char *dir = unit_tempdir();
+	make_dated_site(dir, undated);
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(dir);
+	cfg.enabled = true;
+	cfg.resources[RES_COLLECTIONS].type_set = cfg.resources[RES_COLLECTIONS].type_value = true;
+	cfg.resources[RES_COLLECTIONS].wildcard = calloc(1, sizeof(struct handle_rule));
+	struct handle_rule *w = cfg.resources[RES_COLLECTIONS].wildcard;
+	w->handle = strdup("*");
+	w->enabled = true;
+	w->filters_set = true;
+	strlist_split(&w->filters, "title");
+	struct app app;
+	app_open_with_config(&app, &cfg, APP_PRIVATE);
+	struct strbuf uri = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	int failures = 0;
+	for (int i = 0; i < NQUERIES / 2; i++) {
+		bool descending = next_random(2);
+		char letter = next_random(3) == 0 ? "aeirnx"[next_random(6)] : 0;
+		int limit = (int)next_random(10) + 1, page = (int)next_random(4) + 1;
+		strbuf_reset(&uri);
+		strbuf_addf(&uri, "/api/collections/posts/entries?fields=id&limit=%d&page=%d&sort=%s",
+		            limit, page, descending ? "-date" : "date");
+		if (letter)
+			strbuf_addf(&uri, "&filter[title:contains]=%c", letter);
+		int total = reference_by_date(descending, letter, limit, page, &want);
+		int got_total = answer(&app, uri.ptr, &got);
+		if (got_total != total || strcmp(strbuf_str(&want), strbuf_str(&got)) != 0) {
+			if (failures++ < 5)
+				fprintf(stderr, "\n%s\n want %d [%s]\n got  %d [%s]\n", uri.ptr, total,
+				        strbuf_str(&want), got_total, strbuf_str(&got));
+		}
+	}
+	CU_ASSERT_EQUAL(failures, 0);
+	strbuf_release(&uri);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	app_close(&app);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+static void test_date_sorts_every_entry_dated(void)
+{
+	run_date_queries(false);
+}
+
+static void test_date_sorts_some_undated(void)
+{
+	run_date_queries(true);
+}
+
 void suite_property(void)
 {
 	CU_pSuite s = unit_add_suite("entries property test");
 	unit_add_test(s, "400 random queries against a reference", test_random_queries);
+	unit_add_test(s, "date sorts, every entry dated", test_date_sorts_every_entry_dated);
+	unit_add_test(s, "date sorts, some entries undated", test_date_sorts_some_undated);
 }
