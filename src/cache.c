@@ -19,13 +19,11 @@
 void cache_init(struct cache *c, const struct config *cfg, const struct shared_paths *paths)
 {
 	memset(c, 0, sizeof *c);
-	if (!cfg->cache_enabled || cfg->cache_driver == CACHE_NONE || cfg->cache_expiry <= 0)
-		return;
-	if (cfg->cache_driver == CACHE_REDIS) {
+	if (cfg->cache_enabled && cfg->cache_expiry > 0 && cfg->cache_driver == CACHE_REDIS)
 		log_warning("[cache] driver = redis is not available in this version: "
 		            "responses are not cached");
+	if (!cache_file_in_use(cfg))
 		return;
-	}
 	if (!paths) {
 		log_warning("cache directory %s is not usable: responses are not cached",
 		            cfg->cache_dir ? cfg->cache_dir : "(none set)");
@@ -37,23 +35,6 @@ void cache_init(struct cache *c, const struct config *cfg, const struct shared_p
 }
 
 /* --- keys --- */
-
-/* RFC 3986 unreserved characters stay; everything else is %XX, so '&'
- * and '=' inside a name or value cannot fake another parameter. */
-static void add_encoded(struct strbuf *b, const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_' || *p == '~') {
-			strbuf_addch(b, (char)*p);
-		} else {
-			strbuf_addch(b, '%');
-			strbuf_addch(b, hex[*p >> 4]);
-			strbuf_addch(b, hex[*p & 15]);
-		}
-	}
-}
 
 static bool collects(const char *name)
 {
@@ -76,9 +57,11 @@ static void add_param(struct strbuf *key, const struct query_param *p, bool *fir
 {
 	strbuf_addch(key, *first ? '?' : '&');
 	*first = false;
-	add_encoded(key, p->name);
+	/* Encoded, so that '&' and '=' inside a name or value cannot fake
+	 * another parameter. */
+	url_encode(p->name, key);
 	strbuf_addch(key, '=');
-	add_encoded(key, p->value);
+	url_encode(p->value, key);
 }
 
 /* The query as PHP's $_GET sees it (a repeated name keeps its last value

@@ -13,6 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+bool cache_file_in_use(const struct config *cfg)
+{
+	return cfg->cache_enabled && cfg->cache_driver == CACHE_FILE && cfg->cache_expiry > 0;
+}
+
 static char *entry_path(const struct shared_paths *paths, uint64_t generation, uint64_t hash)
 {
 	char *dir = shared_responses_dir(paths, generation);

@@ -8,10 +8,16 @@
 #ifndef CMS_API_CACHE_FILE_H
 #define CMS_API_CACHE_FILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "site/shared.h"
 #include "strbuf.h"
+
+/* Whether cfg has workers store answers in files (cache on, file driver,
+ * a positive expiry), given a usable directory. */
+bool cache_file_in_use(const struct config *cfg);
 
 /* Appends the entry's bytes to out. 0, or -1 when there is none or it
  * cannot be read. */

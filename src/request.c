@@ -6,17 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "strbuf.h"
 
-static int hex_digit(char c)
+void url_encode(const char *s, struct strbuf *out)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		    strchr("-._~", *c)) {
+			strbuf_addch(out, (char)*c);
+		} else {
+			strbuf_addch(out, '%');
+			strbuf_addch(out, hex[*c >> 4]);
+			strbuf_addch(out, hex[*c & 15]);
+		}
+	}
 }
 
 char *url_decode(const char *s, size_t len, bool plus_as_space)
@@ -25,7 +30,8 @@ char *url_decode(const char *s, size_t len, bool plus_as_space)
 	size_t n = 0;
 	for (size_t i = 0; i < len; i++) {
 		int hi, lo;
-		if (s[i] == '%' && i + 2 < len && (hi = hex_digit(s[i + 1])) >= 0 && (lo = hex_digit(s[i + 2])) >= 0) {
+		if (s[i] == '%' && i + 2 < len && (hi = ascii_hex_value(s[i + 1])) >= 0 &&
+		    (lo = ascii_hex_value(s[i + 2])) >= 0) {
 			out[n++] = (char)(hi * 16 + lo);
 			i += 2;
 		} else if (s[i] == '+' && plus_as_space) {

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "strbuf.h"
+
 struct query_param {
 	char *name;  /* owned, decoded, e.g. "filter[title:contains]" */
 	char *value; /* owned, decoded */
@@ -50,5 +52,9 @@ const char *request_param(const struct request *req, const char *name);
 /* Percent-decodes s[0..len) into a new string; with plus_as_space '+'
  * becomes ' ' (query strings). Invalid escapes are kept literally. */
 char *url_decode(const char *s, size_t len, bool plus_as_space);
+
+/* Appends s percent-encoded as PHP's rawurlencode does (RFC 3986:
+ * letters, digits and -._~ stay; everything else is %XX). */
+void url_encode(const char *s, struct strbuf *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ascii.h"
 #include "jsonw.h"
 #include "site/yaml.h"
 #include "strbuf.h"
@@ -361,11 +362,6 @@ static bool plain_ascii_text(const char *s)
 		    *p == 'k' || *p == 'K' || *p == 's' || *p == 'S')
 			return false; /* Kelvin and long-s signs fold to k and s */
 	return true;
-}
-
-static char ascii_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
 /* Whether the lowercase ASCII needle occurs in text, ASCII letters

@@ -3,7 +3,6 @@
 
 #include "query/paginate.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,16 +27,6 @@ long page_to(const struct page *p)
 		return 0;
 	long to = from + p->per_page - 1;
 	return to < p->total ? to : p->total;
-}
-
-void url_encode(const char *s, struct strbuf *out)
-{
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (isalnum(*c) || strchr("-._~", *c))
-			strbuf_addch(out, (char)*c);
-		else
-			strbuf_addf(out, "%%%02X", *c);
-	}
 }
 
 /* path?every parameter but page&limit=N&page=n: the request's own

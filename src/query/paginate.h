@@ -29,8 +29,4 @@ long page_last(const struct page *p);
  * the writer has open. */
 void paginate_write(struct jsonw *w, const struct page *p, const struct request *req);
 
-/* Appends s percent-encoded as PHP's rawurlencode does (RFC 3986:
- * letters, digits and -._~ stay). */
-void url_encode(const char *s, struct strbuf *out);
-
 #endif

@@ -380,7 +380,7 @@ static void publish(const struct config *cfg, const struct change *ch)
  * rid of expired answers (see cache_file_prune). */
 static void maintain_cache(const struct config *cfg)
 {
-	if (!cfg->cache_enabled || cfg->cache_driver != CACHE_FILE || cfg->cache_expiry <= 0)
+	if (!cache_file_in_use(cfg))
 		return;
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)

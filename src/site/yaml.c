@@ -27,6 +27,7 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "ascii.h"
 #include "strbuf.h"
 
 /* --- scalar typing --- */
@@ -156,17 +157,6 @@ static double to_double(const char *s, size_t len)
 	return d;
 }
 
-static int digit_value(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* hexdec()/octdec() of validated digits (underscores skipped): an integer,
  * or a float once it no longer fits, as in PHP. */
 static void emit_radix(const char *s, size_t len, unsigned base, bool negative,
@@ -178,7 +168,7 @@ static void emit_radix(const char *s, size_t len, unsigned base, bool negative,
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '_')
 			continue;
-		unsigned digit = (unsigned)digit_value(s[i]);
+		unsigned digit = (unsigned)ascii_hex_value(s[i]);
 		if (v > ((uint64_t)INT64_MAX - digit) / base)
 			fits = false;
 		v = v * base + digit;
@@ -209,7 +199,7 @@ static bool emit_hex(const char *s, size_t len, struct value_builder *out)
 	if (len < 3 || s[0] != '0' || s[1] != 'x')
 		return false;
 	for (size_t i = 2; i < len; i++)
-		if (digit_value(s[i]) < 0 && s[i] != '_')
+		if (ascii_hex_value(s[i]) < 0 && s[i] != '_')
 			return false;
 	emit_radix(s + 2, len - 2, 16, false, out);
 	return true;
