@@ -40,12 +40,16 @@ static bool is_computed(const char *key, size_t len)
 	return false;
 }
 
-/* The entry's own collection (a term's entries come from several). */
+/* Collection number n, the request's own without a lookup (a term's
+ * entries come from several). */
+static struct snap_collection collection_numbered(const struct entries_req *r, uint32_t n)
+{
+	return n == r->collection_number ? r->collection : snap_collection_at(r->ctx->snap, n);
+}
+
 static struct snap_collection collection_of(const struct entries_req *r, const struct snap_entry *e)
 {
-	if (e->collection == r->collection_number)
-		return r->collection;
-	return snap_collection_at(r->ctx->snap, e->collection);
+	return collection_numbered(r, e->collection);
 }
 
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
@@ -597,18 +601,14 @@ static bool is_date_key(const struct sort_key *key)
 	return key->npath == 1 && strcmp(key->path[0], "date") == 0;
 }
 
-/* The item's value for key; by_date says key is is_date_key(). */
-static value_t sort_value(struct entries_req *r, uint32_t item, const struct sort_key *key,
-                          bool by_date)
+static value_t sort_value(struct entries_req *r, uint32_t item, const struct sort_key *key)
 {
 	/* An entry's date sorts as its timestamp: the same order as its ISO
 	 * text, without formatting it. */
 	long long date;
 	uint32_t collection;
-	if (by_date && snap_entry_date(r->ctx->snap, item, &date, &collection) &&
-	    (collection == r->collection_number ? r->collection
-	                                        : snap_collection_at(r->ctx->snap, collection))
-	            .dated) {
+	if (is_date_key(key) && snap_entry_date(r->ctx->snap, item, &date, &collection) &&
+	    collection_numbered(r, collection).dated) {
 		struct value_builder *b = &r->scratch[r->next_scratch];
 		r->next_scratch ^= 1;
 		vb_reset(b);
@@ -646,18 +646,14 @@ static void sort_entries(struct entries_req *r, uint32_t *items, size_t n, size_
 	if (spec->n == 0 || n < 2)
 		return;
 	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec->n, spec};
-	bool *by_date = xmalloc(spec->n * sizeof *by_date);
-	for (size_t k = 0; k < spec->n; k++)
-		by_date[k] = is_date_key(&spec->keys[k]);
 	uint32_t *positions = xmalloc(n * sizeof *positions);
 	for (size_t i = 0; i < n; i++) {
 		positions[i] = (uint32_t)i;
 		for (size_t k = 0; k < spec->n; k++) {
 			c.offsets[i * spec->n + k] = c.values.buf.len;
-			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k], by_date[k]));
+			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k]));
 		}
 	}
-	free(by_date);
 	sort_items_first(positions, n, first, spec, cached_value, &c);
 	sort_reorder(items, positions, first);
 	free(positions);

@@ -197,7 +197,15 @@ static int compare_positions(uint32_t x, uint32_t y, const struct sort_run *run)
 	return 0;
 }
 
-/* A merge sort: stable, and n log n however the comparisons fall. */
+/* The sort's order made total by position: equal items keep the order
+ * they came in, whatever algorithm arranges them. */
+static bool before(uint32_t a, uint32_t b, const struct sort_run *run)
+{
+	int cmp = compare_positions(a, b, run);
+	return cmp < 0 || (cmp == 0 && a < b);
+}
+
+/* A merge sort in the total order: n log n however the comparisons fall. */
 static void merge_sort(uint32_t *pos, uint32_t *tmp, size_t n, const struct sort_run *run)
 {
 	if (n < 2)
@@ -207,20 +215,12 @@ static void merge_sort(uint32_t *pos, uint32_t *tmp, size_t n, const struct sort
 	merge_sort(pos + half, tmp, n - half, run);
 	size_t i = 0, j = half, k = 0;
 	while (i < half && j < n)
-		tmp[k++] = compare_positions(pos[j], pos[i], run) < 0 ? pos[j++] : pos[i++];
+		tmp[k++] = before(pos[j], pos[i], run) ? pos[j++] : pos[i++];
 	while (i < half)
 		tmp[k++] = pos[i++];
 	while (j < n)
 		tmp[k++] = pos[j++];
 	memcpy(pos, tmp, n * sizeof *pos);
-}
-
-/* The sort's order made total by position: equal items keep the order
- * they came in, whatever algorithm arranges them. */
-static bool before(uint32_t a, uint32_t b, const struct sort_run *run)
-{
-	int cmp = compare_positions(a, b, run);
-	return cmp < 0 || (cmp == 0 && a < b);
 }
 
 static void swap_positions(uint32_t *pos, size_t a, size_t b)
@@ -254,19 +254,6 @@ static size_t partition(uint32_t *pos, size_t lo, size_t hi, const struct sort_r
 			swap_positions(pos, i, store++);
 	swap_positions(pos, store, hi - 1);
 	return store;
-}
-
-static int by_position(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Puts positions back in their original order, so that the stable merge
- * sort breaks ties by position as the total order does. */
-static void sort_positions_ascending(uint32_t *pos, size_t n)
-{
-	qsort(pos, n, sizeof *pos, by_position);
 }
 
 /*
@@ -303,14 +290,8 @@ void sort_items_first(uint32_t *items, size_t n, size_t first, const struct sort
 	uint32_t *pos = xmalloc(n * sizeof *pos);
 	for (uint32_t i = 0; i < n; i++)
 		pos[i] = i;
-	/* Choosing pays when the chosen are few among many; the chosen come
-	 * out of it unordered, and merge_sort keeps positions apart by the
-	 * total order's tie-break only when they are in position order. */
-	size_t to_sort = n;
-	if (first < n / 8 && select_first(pos, n, first, &run)) {
-		to_sort = first;
-		sort_positions_ascending(pos, first);
-	}
+	/* Choosing pays when the chosen are few among many. */
+	size_t to_sort = first < n / 8 && select_first(pos, n, first, &run) ? first : n;
 	uint32_t *tmp = xmalloc(to_sort * sizeof *tmp);
 	merge_sort(pos, tmp, to_sort, &run);
 	free(tmp);
