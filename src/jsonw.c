@@ -154,8 +154,18 @@ void json_format_double(struct strbuf *out, double d)
 
 void jsonw_init(struct jsonw *w, struct strbuf *out)
 {
-	memset(w, 0, sizeof *w);
+	/* need_comma is set as each container opens: no need to clear it. */
 	w->out = out;
+	w->env = NULL;
+	w->depth = 0;
+	w->after_key = false;
+}
+
+/* The comma flag of the innermost open container. */
+static bool *comma_flag(struct jsonw *w)
+{
+	int i = w->depth - 1;
+	return &w->need_comma[i < JSONW_MAX_DEPTH ? i : JSONW_MAX_DEPTH - 1];
 }
 
 /* Emits the comma that separates this value from the previous one. */
@@ -165,19 +175,20 @@ static void before_value(struct jsonw *w)
 		w->after_key = false;
 		return;
 	}
-	if (w->depth > 0 && w->need_comma[w->depth - 1])
+	if (w->depth == 0)
+		return;
+	bool *flag = comma_flag(w);
+	if (*flag)
 		strbuf_addch(w->out, ',');
-	if (w->depth > 0)
-		w->need_comma[w->depth - 1] = true;
+	*flag = true;
 }
 
 static void open_container(struct jsonw *w, char c)
 {
 	before_value(w);
 	strbuf_addch(w->out, c);
-	if (w->depth < JSONW_MAX_DEPTH)
-		w->need_comma[w->depth] = false;
 	w->depth++;
+	*comma_flag(w) = false;
 }
 
 static void close_container(struct jsonw *w, char c)
@@ -230,26 +241,44 @@ void jsonw_double(struct jsonw *w, double v)
 	json_format_double(w->out, v);
 }
 
-void jsonw_set_bases(struct jsonw *w, const char *site_base, const char *api_base)
+void jsonw_set_env(struct jsonw *w, const struct jsonw_env *env)
 {
-	w->site_base = site_base;
-	w->api_base = api_base;
+	w->env = env;
 }
 
 void jsonw_string(struct jsonw *w, const char *s, size_t len)
 {
 	before_value(w);
 	strbuf_addch(w->out, '"');
-	if (len > 0 && s[0] == '\x01' && w->site_base) {
-		json_escape(w->out, w->site_base, strlen(w->site_base));
-		s++, len--;
-	} else if (len > 0 && s[0] == '\x02' && w->api_base) {
-		json_escape(w->out, w->api_base, strlen(w->api_base));
-		strbuf_add(w->out, "\\/", 2);
-		s++, len--;
-	}
 	json_escape(w->out, s, len);
 	strbuf_addch(w->out, '"');
+}
+
+void jsonw_url(struct jsonw *w, enum url_base base, const char *path, size_t len)
+{
+	const char *prefix = !w->env ? NULL : base == URL_API ? w->env->api_base : w->env->site_base;
+	before_value(w);
+	strbuf_addch(w->out, '"');
+	if (prefix) {
+		json_escape(w->out, prefix, strlen(prefix));
+		if (base == URL_API)
+			strbuf_add(w->out, "\\/", 2);
+	}
+	json_escape(w->out, path, len);
+	strbuf_addch(w->out, '"');
+}
+
+/* A reference through the env's writer; a hidden one still owes a value
+ * where a key (or nothing) came before it. */
+static void write_ref(struct jsonw *w, value_t ref)
+{
+	if (!w->env || !w->env->write_ref) {
+		jsonw_value(w, value_ref_raw(ref));
+		return;
+	}
+	bool owed = w->after_key || w->depth == 0;
+	if (!w->env->write_ref(w, ref, w->env->ref_ctx) && owed)
+		jsonw_null(w);
 }
 
 void jsonw_stringz(struct jsonw *w, const char *s)
@@ -285,6 +314,13 @@ void jsonw_value(struct jsonw *w, value_t v)
 	case VALUE_STRING:
 		s = value_str(v, &len);
 		jsonw_string(w, s, len);
+		break;
+	case VALUE_URL:
+		s = value_str(v, &len);
+		jsonw_url(w, value_url_base(v), s, len);
+		break;
+	case VALUE_REF:
+		write_ref(w, v);
 		break;
 	case VALUE_ARRAY:
 		jsonw_array_begin(w);

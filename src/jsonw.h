@@ -19,23 +19,39 @@
 #include "strbuf.h"
 #include "value.h"
 
-#define JSONW_MAX_DEPTH 128
+/* Containers nest this deep at most (packed values nest 64 deep; trees
+ * cut their levels to stay within it). Deeper, commas go wrong but
+ * nothing is read or written out of bounds. */
+#define JSONW_MAX_DEPTH 1024
+
+struct jsonw;
+
+/*
+ * What a response completes per request (value.h's URL and REF values):
+ * the absolute bases that URL paths are written below, and the writer of
+ * references. The same environment serves every handler of a request.
+ */
+struct jsonw_env {
+	const char *site_base; /* e.g. "http://localhost"; not owned */
+	const char *api_base;  /* e.g. "http://localhost/api"; not owned */
+	/* Writes the delivered form of the reference ref at w's position and
+	 * returns true, or returns false having written nothing when the
+	 * reference is not shown (an unpublished entry). NULL: references are
+	 * written as their raw values. */
+	bool (*write_ref)(struct jsonw *w, value_t ref, const void *ctx);
+	const void *ref_ctx;
+};
 
 struct jsonw {
 	struct strbuf *out;           /* not owned */
-	const char *site_base;        /* completes marked site URLs (augment.h); not owned */
-	const char *api_base;         /* completes marked API URLs; not owned */
+	const struct jsonw_env *env;  /* not owned; NULL: URLs as bare paths, raw references */
 	bool need_comma[JSONW_MAX_DEPTH];
 	int depth;
 	bool after_key;               /* a key was written; its value is next */
 };
 
 void jsonw_init(struct jsonw *w, struct strbuf *out);
-
-/* Strings that start with the byte 0x01 are written as site_base + the
- * rest, those with 0x02 as api_base + "/" + the rest: absolute URLs stored
- * in the index without the request's host (see augment.h). */
-void jsonw_set_bases(struct jsonw *w, const char *site_base, const char *api_base);
+void jsonw_set_env(struct jsonw *w, const struct jsonw_env *env);
 void jsonw_object_begin(struct jsonw *w);
 void jsonw_object_end(struct jsonw *w);
 void jsonw_array_begin(struct jsonw *w);
@@ -51,8 +67,13 @@ void jsonw_stringz(struct jsonw *w, const char *s);
 /* A string or null when s is NULL. */
 void jsonw_stringz_or_null(struct jsonw *w, const char *s);
 /* Writes a packed value; an empty map prints as [] like an empty PHP
- * array, a missing value as null. */
+ * array, a missing value as null; a URL as its base (from the env) and
+ * path; a reference through the env's writer (a hidden one is left out
+ * of a list, and is null where a value must stand). */
 void jsonw_value(struct jsonw *w, value_t v);
+/* Writes a URL: base + "/" + path below the API root, base + path below
+ * the site root (as jsonw_value writes a URL value). */
+void jsonw_url(struct jsonw *w, enum url_base base, const char *path, size_t len);
 /* Appends already-encoded JSON text as one value. */
 void jsonw_raw(struct jsonw *w, const char *json, size_t len);
 

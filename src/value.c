@@ -39,12 +39,6 @@ bool value_is_bool(value_t v)
 	return t == VALUE_TRUE || t == VALUE_FALSE;
 }
 
-bool value_is_scalar(value_t v)
-{
-	enum value_type t = value_type(v);
-	return t != VALUE_ARRAY && t != VALUE_MAP;
-}
-
 bool value_bool(value_t v)
 {
 	return value_type(v) == VALUE_TRUE;
@@ -105,16 +99,28 @@ double value_double(value_t v)
 	}
 }
 
+/* Where a string's payload (u32 length, bytes) starts: a URL has its
+ * base byte first. NULL for other values. */
+static const unsigned char *string_payload(value_t v)
+{
+	switch (value_type(v)) {
+	case VALUE_STRING: return v.p + 1;
+	case VALUE_URL: return v.p + 2;
+	default: return NULL;
+	}
+}
+
 const char *value_str(value_t v, size_t *len)
 {
-	if (value_type(v) != VALUE_STRING) {
+	const unsigned char *payload = string_payload(v);
+	if (!payload) {
 		if (len)
 			*len = 0;
 		return "";
 	}
 	if (len)
-		*len = read_u32(v.p + 1);
-	return (const char *)v.p + 5;
+		*len = read_u32(payload);
+	return (const char *)payload + 4;
 }
 
 uint32_t value_count(value_t v)
@@ -133,8 +139,11 @@ size_t value_size(value_t v)
 		return 9;
 	case VALUE_STRING:
 		return 5 + (size_t)read_u32(v.p + 1) + 1;
+	case VALUE_URL:
+		return 6 + (size_t)read_u32(v.p + 2) + 1;
 	case VALUE_ARRAY:
 	case VALUE_MAP:
+	case VALUE_REF:
 		return 5 + (size_t)read_u32(v.p + 1);
 	default:
 		return v.p ? 1 : 0;
@@ -193,6 +202,45 @@ value_t value_array_get(value_t array, uint32_t n)
 		if (i == n)
 			return it.value;
 	return VALUE_MISSING;
+}
+
+enum url_base value_url_base(value_t v)
+{
+	return value_type(v) == VALUE_URL ? (enum url_base)v.p[1] : 0;
+}
+
+/* A reference: the container header (9 bytes), kind (1), target (4), then
+ * the raw value and the short object. */
+#define REF_HEADER 14
+
+enum ref_kind value_ref_kind(value_t v)
+{
+	return value_type(v) == VALUE_REF ? (enum ref_kind)v.p[9] : 0;
+}
+
+uint32_t value_ref_target(value_t v)
+{
+	return value_type(v) == VALUE_REF ? read_u32(v.p + 10) : UINT32_MAX;
+}
+
+value_t value_ref_raw(value_t v)
+{
+	if (value_type(v) != VALUE_REF)
+		return VALUE_MISSING;
+	return (value_t){v.p + REF_HEADER};
+}
+
+value_t value_ref_object(value_t v)
+{
+	value_t raw = value_ref_raw(v);
+	if (value_is_missing(raw))
+		return VALUE_MISSING;
+	return (value_t){raw.p + value_size(raw)};
+}
+
+value_t value_raw(value_t v)
+{
+	return value_type(v) == VALUE_REF ? value_ref_raw(v) : v;
 }
 
 bool value_equal(value_t a, value_t b)
@@ -318,6 +366,30 @@ void vb_map_begin(struct value_builder *b)
 }
 
 void vb_map_end(struct value_builder *b)
+{
+	close_container(b);
+}
+
+void vb_url(struct value_builder *b, enum url_base base, const char *path, size_t len)
+{
+	put_tag(b, VALUE_URL);
+	strbuf_addch(&b->buf, (char)base);
+	put_bytes(b, path, len);
+	count_item(b);
+}
+
+void vb_ref_begin(struct value_builder *b, enum ref_kind kind, uint32_t target)
+{
+	open_container(b, VALUE_REF);
+	if (b->error)
+		return;
+	unsigned char extra[5];
+	extra[0] = (unsigned char)kind;
+	write_u32(extra + 1, target);
+	strbuf_add(&b->buf, extra, sizeof extra);
+}
+
+void vb_ref_end(struct value_builder *b)
 {
 	close_container(b);
 }

@@ -15,7 +15,18 @@
  *   ARRAY, MAP             u32 payload size, u32 count, items;
  *                          a map item is a key (u32 length, bytes, NUL)
  *                          followed by its value
+ *   URL                    u8 base, then a string's payload (the path)
+ *   REF                    u32 payload size, u32 count (2), u8 kind,
+ *                          u32 target, then two values: the raw value
+ *                          and the short object
  * Map keys keep their insertion (file) order.
+ *
+ * URL and REF carry, out of band, what a response must complete per
+ * request: a URL is a path below the site's or the API's absolute base,
+ * which depends on the request (or base_url); a REF is a relation to
+ * another item, written as its short object only if it is visible at
+ * request time. No byte of a string's content ever changes how it is
+ * written: content is data, never markup.
  */
 #ifndef CMS_API_VALUE_H
 #define CMS_API_VALUE_H
@@ -35,7 +46,18 @@ enum value_type {
 	VALUE_STRING,
 	VALUE_ARRAY,
 	VALUE_MAP,
+	VALUE_URL,
+	VALUE_REF,
 };
+
+/* What a URL's path is relative to. */
+enum url_base {
+	URL_SITE = 1, /* the site root: http://host + "/blog/x" */
+	URL_API = 2,  /* the API root: http://host/api + "/" + "collections/blog" */
+};
+
+/* What a reference points at. */
+enum ref_kind { REF_ENTRY = 1, REF_TERM, REF_USER, REF_ASSET };
 
 /* A read-only view of one packed value. A view with p == NULL is the
  * "missing" value: it reads as null and iterates as empty. */
@@ -53,11 +75,11 @@ bool value_is_missing(value_t v);
 /* True for missing and null. */
 bool value_is_null(value_t v);
 bool value_is_bool(value_t v);
-bool value_is_scalar(value_t v);
 bool value_bool(value_t v);
 int64_t value_int(value_t v);
 double value_double(value_t v);
-/* The string's bytes (NUL-terminated) and length; "" for non-strings. */
+/* The string's bytes (NUL-terminated) and length; a URL's path; "" for
+ * anything else. */
 const char *value_str(value_t v, size_t *len);
 /* Items of an array or pairs of a map; 0 otherwise. */
 uint32_t value_count(value_t v);
@@ -83,6 +105,22 @@ value_t value_map_get(value_t map, const char *key, size_t key_len);
 value_t value_map_getz(value_t map, const char *key);
 /* The n-th item of an array (0-based), or VALUE_MISSING. */
 value_t value_array_get(value_t array, uint32_t n);
+
+/* A URL's base (0 for anything else). */
+enum url_base value_url_base(value_t v);
+
+/* A reference's parts: its kind, its target (an entry number for
+ * REF_ENTRY, else SNAP_NONE's value UINT32_MAX), the value stored in the
+ * content (an id, a slug, a path) and the short object delivered for it.
+ * Each reads as 0 / missing on a value that is not a reference. */
+enum ref_kind value_ref_kind(value_t v);
+uint32_t value_ref_target(value_t v);
+value_t value_ref_raw(value_t v);
+value_t value_ref_object(value_t v);
+
+/* The value a query compares: a reference's raw value (what the content
+ * stores, as Statamic's queries see it), anything else itself. */
+value_t value_raw(value_t v);
 
 /*
  * Builder: appends packed values to a strbuf.
@@ -121,6 +159,12 @@ void vb_map_begin(struct value_builder *b);
 void vb_key(struct value_builder *b, const char *k, size_t len);
 void vb_keyz(struct value_builder *b, const char *k);
 void vb_map_end(struct value_builder *b);
+/* A URL value: path below base. */
+void vb_url(struct value_builder *b, enum url_base base, const char *path, size_t len);
+/* A reference: after vb_ref_begin write exactly two values, the raw value
+ * and the short object (a map), then vb_ref_end. */
+void vb_ref_begin(struct value_builder *b, enum ref_kind kind, uint32_t target);
+void vb_ref_end(struct value_builder *b);
 /* The finished value (valid until the builder's buffer next grows). */
 value_t vb_result(const struct value_builder *b);
 void vb_reset(struct value_builder *b);

@@ -121,20 +121,107 @@ static void test_packed_values(void)
 	vb_release(&b);
 }
 
-static void test_url_marks(void)
+/* Content is data: a string that starts with the bytes the writer once
+ * took for URL marks is written as it is. URLs are values of their own. */
+static void test_urls_are_values_not_bytes(void)
+{
+	struct jsonw_env env = {"https://x.example", "https://x.example/api", NULL, NULL};
+	struct value_builder b = VALUE_BUILDER_INIT;
+	vb_array_begin(&b);
+	vb_url(&b, URL_SITE, "/blog/a", 7);
+	vb_url(&b, URL_API, "collections/blog/entries/1", 26);
+	vb_strz(&b, "\x01/evil");
+	vb_strz(&b, "\x02" "evil");
+	vb_array_end(&b);
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(&b));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), "[\"https:\\/\\/x.example\\/blog\\/a\","
+	                                         "\"https:\\/\\/x.example\\/api\\/collections\\/blog\\/entries\\/1\","
+	                                         "\"\\u0001\\/evil\",\"\\u0002evil\"]");
+	/* Without an environment a URL is its bare path. */
+	strbuf_reset(&out);
+	jsonw_init(&w, &out);
+	jsonw_value(&w, value_array_get(vb_result(&b), 0));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), "\"\\/blog\\/a\"");
+	strbuf_release(&out);
+	vb_release(&b);
+}
+
+/* A writer that shows references whose raw value is "yes" as {"id":...}. */
+static bool show_yes(struct jsonw *w, value_t ref, const void *ctx)
+{
+	(void)ctx;
+	if (strcmp(value_str(value_ref_raw(ref), NULL), "yes") != 0)
+		return false;
+	jsonw_value(w, value_ref_object(ref));
+	return true;
+}
+
+static void add_ref(struct value_builder *b, const char *raw)
+{
+	vb_ref_begin(b, REF_ENTRY, 7);
+	vb_strz(b, raw);
+	vb_map_begin(b);
+	vb_keyz(b, "id");
+	vb_strz(b, raw);
+	vb_map_end(b);
+	vb_ref_end(b);
+}
+
+/* A hidden reference is left out of a list and is null after a key. */
+static void test_references(void)
+{
+	struct value_builder b = VALUE_BUILDER_INIT;
+	vb_map_begin(&b);
+	vb_keyz(&b, "list");
+	vb_array_begin(&b);
+	add_ref(&b, "no");
+	add_ref(&b, "yes");
+	add_ref(&b, "no");
+	vb_array_end(&b);
+	vb_keyz(&b, "one");
+	add_ref(&b, "no");
+	vb_keyz(&b, "two");
+	add_ref(&b, "yes");
+	vb_map_end(&b);
+	value_t ref = value_array_get(value_map_getz(vb_result(&b), "list"), 1);
+	CU_ASSERT_EQUAL(value_type(ref), VALUE_REF);
+	CU_ASSERT_EQUAL(value_ref_kind(ref), REF_ENTRY);
+	CU_ASSERT_EQUAL(value_ref_target(ref), 7);
+	CU_ASSERT_STRING_EQUAL(value_str(value_raw(ref), NULL), "yes");
+
+	struct jsonw_env env = {"http://h", "http://h/api", show_yes, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(&b));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out),
+	                       "{\"list\":[{\"id\":\"yes\"}],\"one\":null,\"two\":{\"id\":\"yes\"}}");
+	/* Without a writer, references are their raw values. */
+	strbuf_reset(&out);
+	jsonw_init(&w, &out);
+	jsonw_value(&w, vb_result(&b));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out),
+	                       "{\"list\":[\"no\",\"yes\",\"no\"],\"one\":\"no\",\"two\":\"yes\"}");
+	strbuf_release(&out);
+	vb_release(&b);
+}
+
+/* Nesting deeper than the writer tracks never reads outside it. */
+static void test_deep_nesting(void)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct jsonw w;
 	jsonw_init(&w, &out);
-	jsonw_set_bases(&w, "https://x.example", "https://x.example/api");
-	jsonw_array_begin(&w);
-	jsonw_stringz(&w, "\x01/blog/a");
-	jsonw_stringz(&w, "\x02" "collections/blog/entries/1");
-	jsonw_stringz(&w, "plain");
-	jsonw_array_end(&w);
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), "[\"https:\\/\\/x.example\\/blog\\/a\","
-	                                         "\"https:\\/\\/x.example\\/api\\/collections\\/blog\\/entries\\/1\","
-	                                         "\"plain\"]");
+	for (int i = 0; i < JSONW_MAX_DEPTH + 10; i++)
+		jsonw_array_begin(&w);
+	for (int i = 0; i < JSONW_MAX_DEPTH + 10; i++)
+		jsonw_array_end(&w);
+	CU_ASSERT_EQUAL(out.len, 2 * (JSONW_MAX_DEPTH + 10));
 	strbuf_release(&out);
 }
 
@@ -146,5 +233,7 @@ void suite_jsonw(void)
 	unit_add_test(s, "doubles", test_doubles);
 	unit_add_test(s, "structure and commas", test_structure_and_commas);
 	unit_add_test(s, "packed values", test_packed_values);
-	unit_add_test(s, "marked URLs", test_url_marks);
+	unit_add_test(s, "URLs are values, not bytes of content", test_urls_are_values_not_bytes);
+	unit_add_test(s, "references", test_references);
+	unit_add_test(s, "deep nesting", test_deep_nesting);
 }
