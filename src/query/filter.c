@@ -13,6 +13,7 @@
 
 #include "ascii.h"
 #include "jsonw.h"
+#include "php.h"
 #include "site/yaml.h"
 #include "strbuf.h"
 
@@ -105,15 +106,12 @@ static const struct condition *find_condition(const char *name)
 
 static bool is_numeric(const char *s)
 {
-	char *end;
-	if (!*s || isspace((unsigned char)*s))
-		return false;
-	strtod(s, &end);
-	return *end == '\0';
+	return php_is_numeric(s, strlen(s));
 }
 
-/* Statamic's coercion: true/false, numbers (a '.' makes a float), an
- * empty value is null; everything else stays text. */
+/* Statamic's coercion: true/false, numbers (a '.' makes a float, anything
+ * else numeric is PHP's (int) of it), an empty value is null; everything
+ * else stays text. */
 static void coerce(const char *s, struct value_builder *out)
 {
 	if (!*s)
@@ -122,44 +120,12 @@ static void coerce(const char *s, struct value_builder *out)
 		vb_bool(out, true);
 	else if (strcmp(s, "false") == 0)
 		vb_bool(out, false);
-	else if (is_numeric(s) && !strpbrk(s, ".eE"))
-		vb_int(out, strtoll(s, NULL, 10));
+	else if (is_numeric(s) && !strchr(s, '.'))
+		vb_int(out, strpbrk(s, "eE") ? (int64_t)strtod(s, NULL) : strtoll(s, NULL, 10));
 	else if (is_numeric(s))
 		vb_double(out, strtod(s, NULL));
 	else
 		vb_strz(out, s);
-}
-
-/* PHP's (string) cast of a scalar; arrays and maps become JSON (what the
- * like and regex conditions see). */
-static void php_string(value_t v, struct strbuf *out)
-{
-	size_t len;
-	const char *s;
-	switch (value_type(v)) {
-	case VALUE_TRUE: strbuf_addch(out, '1'); break;
-	case VALUE_INT: strbuf_addf(out, "%lld", (long long)value_int(v)); break;
-	case VALUE_DOUBLE: {
-		/* PHP prints the shortest form, without json_encode's ".0". */
-		size_t at = out->len;
-		json_format_double(out, value_double(v));
-		if (out->len - at > 2 && strcmp(out->ptr + out->len - 2, ".0") == 0)
-			strbuf_truncate(out, out->len - 2);
-		break;
-	}
-	case VALUE_STRING:
-		s = value_str(v, &len);
-		strbuf_add(out, s, len);
-		break;
-	case VALUE_ARRAY:
-	case VALUE_MAP: {
-		struct jsonw w;
-		jsonw_init(&w, out);
-		jsonw_value(&w, v);
-		break;
-	}
-	default: break;
-	}
 }
 
 static bool is_container(value_t v)
@@ -489,7 +455,7 @@ int filter_parse(const char *key, const char *value, long long now, struct filte
 		rc = prepare_regex(out, c, value, key, err);
 		break;
 	case FILTER_EMPTY:
-		/* is_empty=true: must be empty; =false: must not be. */
+		/* negate: the value must be set (exists=true, is_empty=false). */
 		out->negate = c->negate == truthy_text(value);
 		break;
 	case FILTER_DATE:
@@ -514,7 +480,9 @@ done:
 
 /* --- matching --- */
 
-static bool is_empty_value(value_t v)
+/* Statamic's "= null", its equals test: (string) of null, missing, ''
+ * and false is '' alike. */
+static bool loosely_null(value_t v)
 {
 	switch (value_type(v)) {
 	case VALUE_NULL:
@@ -527,17 +495,13 @@ static bool is_empty_value(value_t v)
 	}
 }
 
-static bool numeric_value(value_t v, double *out)
+/* Statamic's "!= null", its not-equals test: case-folded text for a
+ * string, strict !== for anything else, so false, 0 and lists are set. */
+static bool strictly_set(value_t v)
 {
-	if (value_type(v) == VALUE_INT || value_type(v) == VALUE_DOUBLE) {
-		*out = value_double(v);
-		return true;
-	}
-	if (value_type(v) == VALUE_STRING && is_numeric(value_str(v, NULL))) {
-		*out = strtod(value_str(v, NULL), NULL);
-		return true;
-	}
-	return false;
+	if (value_type(v) == VALUE_STRING)
+		return value_str(v, NULL)[0] != '\0';
+	return !value_is_null(v);
 }
 
 static bool compare_matches(const struct filter *f, value_t item)
@@ -547,7 +511,10 @@ static bool compare_matches(const struct filter *f, value_t item)
 		return false;
 	double a, b;
 	int cmp;
-	if (numeric_value(item, &a) && numeric_value(want, &b)) {
+	if (value_is_bool(item) || value_is_bool(want)) {
+		/* PHP compares anything with a boolean as booleans. */
+		cmp = (int)php_truthy(item) - (int)php_truthy(want);
+	} else if (php_numeric(item, &a) && php_numeric(want, &b)) {
 		cmp = (a > b) - (a < b);
 	} else {
 		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
@@ -583,7 +550,7 @@ static bool overlaps(value_t list, value_t item)
 	struct value_iter it;
 	value_iter_init(&it, item);
 	while (value_iter_next(&it))
-		if (in_list(list, it.value))
+		if (in_list(list, value_raw(it.value)))
 			return true;
 	return false;
 }
@@ -609,7 +576,8 @@ static bool matches(const struct filter *f, value_t item)
 		/* not_in lets list values through; in never matches them. */
 		return is_container(item) ? f->negate : in_list(want, item);
 	case FILTER_EMPTY:
-		return is_empty_value(item);
+		/* Not one test and its negation: false is both empty and set. */
+		return f->negate ? strictly_set(item) : loosely_null(item);
 	case FILTER_DATE:
 		if (item_moment(item, &moment) != 0)
 			return false;
@@ -622,8 +590,9 @@ static bool matches(const struct filter *f, value_t item)
 
 bool filter_match(const struct filter *f, value_t item)
 {
+	item = value_raw(item);
 	bool m = matches(f, item);
-	if (f->kind == FILTER_DATE || f->kind == FILTER_COMPARE)
+	if (f->kind == FILTER_DATE || f->kind == FILTER_COMPARE || f->kind == FILTER_EMPTY)
 		return m;
 	if (f->kind == FILTER_IN)
 		return f->negate ? (is_container(item) || !m) : m;

@@ -14,7 +14,11 @@
  * The value is coerced as Statamic does (true/false, numbers). Like and
  * regex conditions are case-insensitive and multi-line, through PCRE2
  * with a match limit. The contract's decision holds: gt/gte/lt/lte never
- * match a missing or null value.
+ * match a missing or null value. is_empty=true and exists=false are
+ * Statamic's loose "= null" (null, missing, '' and false), exists=true and
+ * is_empty=false its strict "!= null" (anything but null, missing and ''),
+ * so false is both empty and set. Items are matched by their raw values
+ * (a relation by the id, slug or path the content stores).
  */
 #ifndef CMS_API_FILTER_H
 #define CMS_API_FILTER_H

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "php.h"
 #include "strbuf.h"
 
 static void add_key(struct sort_spec *spec, const char *text, size_t len)
@@ -64,69 +65,52 @@ value_t sort_key_value(const struct sort_key *key, value_t map)
 	return v;
 }
 
-static bool numeric(value_t v, double *out)
-{
-	if (value_type(v) == VALUE_INT || value_type(v) == VALUE_DOUBLE) {
-		*out = value_double(v);
-		return true;
-	}
-	if (value_type(v) != VALUE_STRING)
-		return false;
-	const char *s = value_str(v, NULL);
-	char *end;
-	if (!*s)
-		return false;
-	*out = strtod(s, &end);
-	return *end == '\0';
-}
-
-/* Ranks of the kinds of value, in ascending order. */
-static int rank(value_t v)
-{
-	switch (value_type(v)) {
-	case VALUE_NULL: return 3;
-	case VALUE_ARRAY:
-	case VALUE_MAP: return 2;
-	default: return 1;
-	}
-}
-
-static void text_of(value_t v, struct strbuf *out)
-{
-	switch (value_type(v)) {
-	case VALUE_STRING: strbuf_addstr(out, value_str(v, NULL)); break;
-	case VALUE_TRUE: strbuf_addch(out, '1'); break;
-	case VALUE_INT: strbuf_addf(out, "%lld", (long long)value_int(v)); break;
-	default: break;
-	}
-}
-
 /* A value as the comparator sees it, worked out once per item and key
  * rather than once per comparison. */
 struct datum {
-	value_t v;    /* a list's first item */
-	int rank;
+	value_t v;      /* normalised: never a list, a map or a reference */
+	bool is_null;
 	bool is_bool;
+	bool truthy;
 	bool has_number;
 	double number;
 };
 
-static struct datum decorate(value_t v)
+/* Statamic's normalisation before comparing: a list (or map) sorts by its
+ * first item, an empty one as null; a relation by its stored value. */
+static value_t normalise(value_t v)
 {
-	/* A list sorts by its first item. */
-	if (value_type(v) == VALUE_ARRAY && value_count(v))
-		v = value_array_get(v, 0);
-	struct datum d = {v, rank(v), value_is_bool(v), false, 0};
-	d.has_number = d.rank == 1 && numeric(v, &d.number);
+	for (int depth = 0; depth < VALUE_MAX_DEPTH; depth++) {
+		v = value_raw(v);
+		enum value_type t = value_type(v);
+		if (t != VALUE_ARRAY && t != VALUE_MAP)
+			return v;
+		struct value_iter it;
+		value_iter_init(&it, v);
+		if (!value_iter_next(&it))
+			return VALUE_MISSING;
+		v = it.value;
+	}
+	return VALUE_MISSING;
+}
+
+static struct datum decorate(value_t raw)
+{
+	value_t v = normalise(raw);
+	struct datum d = {v, value_is_null(v), value_is_bool(v), php_truthy(v), false, 0};
+	d.has_number = !d.is_null && !d.is_bool && php_numeric(v, &d.number);
 	return d;
 }
 
+/* Statamic's Comparator: nulls after everything (statamic-api.md §8);
+ * anything against a boolean as booleans; numbers (and numeric strings)
+ * numerically; the rest as lower-cased text. */
 static int compare_data(const struct datum *a, const struct datum *b)
 {
-	if (a->rank != b->rank || a->rank != 1)
-		return a->rank - b->rank;
-	if (a->is_bool && b->is_bool)
-		return (int)value_bool(a->v) - (int)value_bool(b->v);
+	if (a->is_null || b->is_null)
+		return (int)a->is_null - (int)b->is_null;
+	if (a->is_bool || b->is_bool)
+		return (int)a->truthy - (int)b->truthy;
 	if (a->has_number && b->has_number)
 		return (a->number > b->number) - (a->number < b->number);
 	if (value_type(a->v) == VALUE_STRING && value_type(b->v) == VALUE_STRING) {
@@ -134,8 +118,8 @@ static int compare_data(const struct datum *a, const struct datum *b)
 		return (cmp > 0) - (cmp < 0);
 	}
 	struct strbuf s = STRBUF_INIT, t = STRBUF_INIT;
-	text_of(a->v, &s);
-	text_of(b->v, &t);
+	php_string(a->v, &s);
+	php_string(b->v, &t);
 	int cmp = strcasecmp(strbuf_str(&s), strbuf_str(&t));
 	strbuf_release(&s);
 	strbuf_release(&t);
@@ -162,7 +146,7 @@ static double *numbers_only(const struct datum *data, size_t n, const struct sor
 	if (spec->n != 1)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (data[i].rank != 1 || data[i].is_bool || !data[i].has_number)
+		if (!data[i].has_number)
 			return NULL;
 	double *numbers = xmalloc(n * sizeof *numbers);
 	for (size_t i = 0; i < n; i++)

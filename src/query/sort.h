@@ -1,10 +1,12 @@
 /*
  * sort: the `sort` parameter of Statamic's API (statamic-api.md §8):
  * "one,-two,nested->field", '-' for descending, later keys breaking ties,
- * stable. Values compare as Statamic's Comparator does: numbers (and
- * numeric strings) numerically, other text case-insensitively, false
- * before true, a list by its first item, lists and maps after scalars;
- * null after everything ascending (so first descending).
+ * stable. Values are normalised as Statamic's DataCollection does (a list
+ * or map by its first item, an empty one as null, a relation by the value
+ * the content stores) and compare as its Comparator does: anything
+ * against a boolean by truthiness (false before true), numbers and
+ * numeric strings numerically, the rest as lower-cased text; null after
+ * everything ascending (so first descending), as statamic-api.md §8 says.
  */
 #ifndef CMS_API_SORT_H
 #define CMS_API_SORT_H

@@ -98,6 +98,7 @@ int main(void)
 		return EXIT_FAILURE;
 	}
 	suite_value();
+	suite_php();
 	suite_jsonw();
 	suite_yaml();
 	suite_frontmatter();

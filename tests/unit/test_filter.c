@@ -140,6 +140,36 @@ static void test_empty_and_exists(void)
 	CU_ASSERT_EQUAL(count(subs, "s:exists", "false"), 3);
 }
 
+/* false is both empty and set: "= null" is Statamic's loose equals test,
+ * "!= null" its not-equals test, strict for anything but strings. */
+static void test_false_is_empty_and_set(void)
+{
+	const char *flags = "[{flag: true}, {flag: false}, {flag: ~}, {}]";
+	CU_ASSERT_EQUAL(count(flags, "flag:exists", "true"), 2);    /* true, false */
+	CU_ASSERT_EQUAL(count(flags, "flag:is_empty", "false"), 2); /* true, false */
+	CU_ASSERT_EQUAL(count(flags, "flag:is_empty", "true"), 3);  /* false, null, missing */
+	CU_ASSERT_EQUAL(count(flags, "flag:exists", "false"), 3);   /* false, null, missing */
+	/* 0 and lists (even empty ones) are set and not empty; '' is empty. */
+	const char *others = "[{v: 0}, {v: []}, {v: [a]}, {v: ''}, {v: '0'}]";
+	CU_ASSERT_EQUAL(count(others, "v:exists", "true"), 4);
+	CU_ASSERT_EQUAL(count(others, "v:is_empty", "true"), 1);
+}
+
+/* Against a boolean, PHP compares booleans; numbers and numeric strings
+ * compare numerically; a numeric string is what PHP's is_numeric says. */
+static void test_comparisons_of_mixed_types(void)
+{
+	const char *mixed = "[{v: true}, {v: false}, {v: 5}, {v: '5'}, {v: ' 7'}, {v: '0x10'}, {v: apple}]";
+	CU_ASSERT_EQUAL(count(mixed, "v:gt", "false"), 6); /* every truthy one */
+	CU_ASSERT_EQUAL(count(mixed, "v:lt", "true"), 1);  /* false */
+	/* true (as booleans: equal), 5, '5', ' 7' (numeric), and 'apple' (as
+	 * text, 'apple' > '5'); not '0x10' ('0' < '5'), not false. */
+	CU_ASSERT_EQUAL(count(mixed, "v:gte", "5"), 5);
+	/* Neither is numeric to PHP: both compare as text with '1'. */
+	CU_ASSERT_EQUAL(count("[{v: '0x10'}, {v: 'inf'}]", "v:gt", "1"), 1);
+	CU_ASSERT_EQUAL(count("[{v: 2.5}, {v: '2.50'}]", "v:is", "2.5"), 1); /* (string) 2.50 is '2.50' */
+}
+
 static void test_is_checks(void)
 {
 	const char *alpha = "[{t: Post}, {t: Post Two}, {t: \"It's a post\"}, {t: Post1}, {t: Post 2}]";
@@ -208,6 +238,8 @@ void suite_filter(void)
 	unit_add_test(s, "in and not_in", test_in_and_not_in);
 	unit_add_test(s, "regex", test_regex);
 	unit_add_test(s, "empty and exists", test_empty_and_exists);
+	unit_add_test(s, "false is empty and set", test_false_is_empty_and_set);
+	unit_add_test(s, "comparisons of mixed types", test_comparisons_of_mixed_types);
 	unit_add_test(s, "is_* checks", test_is_checks);
 	unit_add_test(s, "dates", test_dates);
 	unit_add_test(s, "overlaps", test_overlaps);

@@ -79,8 +79,37 @@ static void test_nulls_lists_booleans(void)
 	assert_order(items, "-v", "b,d,a,c,e"); /* descending: nulls first */
 	const char *flags = "[{id: a, f: true}, {id: b, f: false}, {id: c, f: true}]";
 	assert_order(flags, "f", "b,a,c");
-	const char *maps = "[{id: a, v: {x: 1}}, {id: b, v: zed}]";
-	assert_order(maps, "v", "b,a"); /* maps after scalars */
+	/* A map is a PHP array too: it sorts by its first value ("1" < "zed"). */
+	const char *maps = "[{id: a, v: {x: zz}}, {id: b, v: zed}, {id: c, v: {x: 1}}]";
+	assert_order(maps, "v", "c,b,a");
+}
+
+/* statamic-api.md §8 and Statamic's DataCollection::normalizeSortableValue:
+ * a list sorts as its first element, an empty list as null. */
+static void test_lists_sort_by_their_first_element(void)
+{
+	const char *tags = "[{id: a, tags: [red, blue], title: x}, {id: b, tags: [], title: a},"
+	                   " {id: c, tags: [blue], title: z}, {id: d, tags: [red], title: b},"
+	                   " {id: e, title: c}]";
+	assert_order(tags, "tags,title", "c,d,a,b,e");
+	assert_order(tags, "-tags,title", "b,e,d,a,c");
+}
+
+/* Mixed types in one field, as the Comparator compares them: anything
+ * against a boolean by truthiness, numbers (and numeric strings)
+ * numerically, everything else as lower-cased text. */
+static void test_mixed_types(void)
+{
+	const char *mixed = "[{id: a, v: Apple}, {id: b, v: 10}, {id: c, v: '9'}, {id: d, v: 2.5},"
+	                    " {id: e, v: banana}, {id: f, v: ''}]";
+	/* 2.5 < '9' < 10 numerically; '' < '10' < 'apple' < 'banana' as text. */
+	assert_order(mixed, "v", "f,d,c,b,a,e");
+	/* Against a boolean only truthiness counts: false, 0 and '0' are alike
+	 * (they keep their order) and before true; true and 'apple' are alike. */
+	assert_order("[{id: a, v: true}, {id: c, v: false}, {id: d, v: 0}]", "v", "c,d,a");
+	assert_order("[{id: a, v: apple}, {id: b, v: false}]", "v", "b,a");
+	assert_order("[{id: a, v: true}, {id: b, v: apple}]", "v", "a,b");
+	assert_order("[{id: b, v: apple}, {id: a, v: true}]", "v", "b,a");
 }
 
 static void test_several_keys_nested_and_stable(void)
@@ -151,6 +180,8 @@ void suite_sort(void)
 	unit_add_test(s, "parse", test_parse);
 	unit_add_test(s, "text and numbers", test_text_and_numbers);
 	unit_add_test(s, "nulls, lists, booleans", test_nulls_lists_booleans);
+	unit_add_test(s, "lists sort by their first element", test_lists_sort_by_their_first_element);
+	unit_add_test(s, "mixed types", test_mixed_types);
 	unit_add_test(s, "several keys, nested, stable", test_several_keys_nested_and_stable);
 	unit_add_test(s, "a page's first items match a full sort", test_first_items_match_a_full_sort);
 }

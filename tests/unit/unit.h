@@ -8,6 +8,7 @@
 #include <CUnit/CUnit.h>
 
 void suite_value(void);
+void suite_php(void);
 void suite_jsonw(void);
 void suite_yaml(void);
 void suite_frontmatter(void);
