@@ -193,9 +193,16 @@ static const char *below_route(const char *path, const char *route)
 	return path[n] == '/' ? path + n + 1 : path + n;
 }
 
+static void free_segments(char **segments, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(segments[i]);
+}
+
 /* Splits rest into decoded segments. A trailing '/' is ignored, as
  * Laravel does; an empty segment in the middle ("a//b") matches nothing.
- * Returns the count, or -1 when there are too many segments. */
+ * Returns the count, or -1 (nothing left allocated) when there are too
+ * many segments for any route. */
 static int split_segments(const char *rest, char **segments)
 {
 	int n = 0;
@@ -206,8 +213,10 @@ static int split_segments(const char *rest, char **segments)
 	while (p < end) {
 		const char *slash = memchr(p, '/', (size_t)(end - p));
 		const char *seg_end = slash ? slash : end;
-		if (n == ROUTER_MAX_SEGMENTS)
+		if (n == ROUTER_MAX_SEGMENTS) {
+			free_segments(segments, n);
 			return -1;
+		}
 		segments[n++] = url_decode(p, (size_t)(seg_end - p), false);
 		p = slash ? slash + 1 : end;
 	}
@@ -239,6 +248,9 @@ static bool method_allowed(const char *method)
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
+/* Routes the request, passes the route's enabling gate and runs its
+ * handler, with the request's environment (bases, moment, reference
+ * writer) set once for every handler. */
 static void dispatch(struct app *app, const struct request *req, struct response *res,
                      const char *rest)
 {
@@ -252,15 +264,19 @@ static void dispatch(struct app *app, const struct request *req, struct response
 	char *api_base = api_base_url(&app->cfg, base);
 	struct api_ctx ctx = {
 		.cfg = &app->cfg, .snap = app->snap, .req = req, .res = res,
-		.base = base, .api_base = api_base,
+		.now = (long long)time(NULL),
 	};
-	api_handler handler = router_match(segments, (size_t)n, &ctx);
-	if (handler)
-		handler(&ctx);
+	ctx.env = (struct jsonw_env){base, api_base, api_write_ref, &ctx};
+	const struct route *route = router_match(segments, (size_t)n, &ctx);
+	if (route && router_gate_open(&app->cfg, route, &ctx))
+		route->handler(&ctx);
 	else
 		response_not_found(res);
-	for (int i = 0; i < n; i++)
-		free(segments[i]);
+	if (!response_answered(res)) {
+		log_error("programming error: %s left the request without an answer", req->path);
+		response_server_error(res);
+	}
+	free_segments(segments, n);
 	free(api_base);
 	free(base);
 }
@@ -295,6 +311,11 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 	/* A disabled API has no routes at all, so even a POST is a 404. */
 	if (!app->cfg.enabled || !rest) {
 		response_not_found(res);
+		return;
+	}
+	/* Absolute URLs and the cache key are made from the Host header. */
+	if (!request_host_valid(req->host)) {
+		response_error(res, 400, "The Host header is not a host name.");
 		return;
 	}
 	if (!guard_token(&app->cfg, req, res))

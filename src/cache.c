@@ -84,11 +84,23 @@ static void add_normalised_query(struct strbuf *key, const struct request *req)
 	free(sorted);
 }
 
+/* One part of the key: a tag letter and the length before the bytes, so
+ * that no part's content can reach into the next (a Host holding "/api"
+ * must not make another URL's key). */
+static void add_part(struct strbuf *key, char tag, const char *s)
+{
+	strbuf_addf(key, "%c%zu:%s ", tag, strlen(s), s);
+}
+
 void cache_key(const struct config *cfg, const struct request *req, struct strbuf *key)
 {
-	if (!cfg->base_url || !*cfg->base_url)
-		strbuf_addf(key, "%s://%s", req->scheme, req->host);
-	strbuf_addstr(key, req->path);
+	if (!cfg->base_url || !*cfg->base_url) {
+		add_part(key, 's', req->scheme);
+		add_part(key, 'h', req->host);
+	}
+	add_part(key, 'p', req->path);
+	/* The query comes last, its names and values encoded. */
+	strbuf_addch(key, 'q');
 	add_normalised_query(key, req);
 }
 
@@ -184,12 +196,13 @@ int cache_entry_decode(const char *data, size_t len, const char *key, long long 
 		return -1;
 	}
 	response_reset(res);
-	res->status = h.status;
+	struct strbuf *body = response_begin(res, h.status, NULL);
 	for (size_t i = 0; i < n; i++) {
-		res->headers[i] = headers[i];
-		res->nheaders++;
+		response_set_header(res, headers[i].name, headers[i].value);
+		free(headers[i].name);
+		free(headers[i].value);
 	}
-	strbuf_add(&res->body, data + at, h.body_len);
+	strbuf_add(body, data + at, h.body_len);
 	return 0;
 }
 

@@ -60,10 +60,21 @@ void strlist_split(struct strlist *list, const char *csv)
 
 bool strlist_contains(const struct strlist *list, const char *s)
 {
+	return strlist_contains_counted(list, s, strlen(s));
+}
+
+bool strlist_contains_counted(const struct strlist *list, const char *s, size_t len)
+{
 	for (size_t i = 0; i < list->len; i++)
-		if (strcmp(list->items[i], s) == 0)
+		if (strlen(list->items[i]) == len && memcmp(list->items[i], s, len) == 0)
 			return true;
 	return false;
+}
+
+void strlist_add_unique(struct strlist *list, const char *s)
+{
+	if (!strlist_contains(list, s))
+		strlist_add(list, s);
 }
 
 void strlist_free(struct strlist *list)
@@ -919,8 +930,7 @@ bool handle_enabled(const struct config *cfg, enum resource_type t, const char *
 static void add_unique(struct strlist *out, const struct strlist *from)
 {
 	for (size_t i = 0; i < from->len; i++)
-		if (!strlist_contains(out, from->items[i]))
-			strlist_add(out, from->items[i]);
+		strlist_add_unique(out, from->items[i]);
 }
 
 static bool users_filters(const struct resource_rule *r, struct strlist *out)

@@ -179,6 +179,10 @@ bool allowed_filters(const struct config *cfg, enum resource_type t, const char 
 void strlist_split(struct strlist *list, const char *csv);
 void strlist_add(struct strlist *list, const char *s);
 bool strlist_contains(const struct strlist *list, const char *s);
+/* The same for s[0..len), which need not be NUL-terminated. */
+bool strlist_contains_counted(const struct strlist *list, const char *s, size_t len);
+/* Appends s unless the list holds it already. */
+void strlist_add_unique(struct strlist *list, const char *s);
 void strlist_free(struct strlist *list);
 
 #endif

@@ -181,6 +181,45 @@ void request_free(struct request *req)
 	memset(req, 0, sizeof *req);
 }
 
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_';
+}
+
+static bool is_bracketed_char(char c)
+{
+	return ascii_hex_value(c) >= 0 || c == ':' || c == '.';
+}
+
+bool request_host_valid(const char *host)
+{
+	size_t n = strlen(host);
+	if (n == 0 || n > 255)
+		return false;
+	const char *p = host;
+	if (*p == '[') {
+		for (p++; is_bracketed_char(*p); p++)
+			;
+		if (*p != ']' || p == host + 1)
+			return false;
+		p++;
+	} else {
+		for (; is_name_char(*p); p++)
+			;
+		if (p == host)
+			return false;
+	}
+	if (*p == ':') {
+		const char *digits = ++p;
+		for (; *p >= '0' && *p <= '9'; p++)
+			;
+		if (p == digits || p - digits > 5)
+			return false;
+	}
+	return *p == '\0';
+}
+
 const char *request_param(const struct request *req, const char *name)
 {
 	for (size_t i = req->nparams; i-- > 0;)

@@ -8,6 +8,9 @@
 #include <strings.h>
 
 #include "jsonw.h"
+#include "log.h"
+
+#define SERVER_ERROR_BODY "{\"message\":\"Server Error\"}"
 
 void response_init(struct response *res)
 {
@@ -28,17 +31,42 @@ void response_free(struct response *res)
 {
 	free_headers(res);
 	strbuf_release(&res->body);
+	strbuf_release(&res->discard);
 }
 
 void response_reset(struct response *res)
 {
 	free_headers(res);
 	strbuf_reset(&res->body);
+	strbuf_reset(&res->discard);
 	res->status = 200;
+	res->state = RESPONSE_OPEN;
+}
+
+bool response_answered(const struct response *res)
+{
+	return res->state != RESPONSE_OPEN;
+}
+
+/* A second answer: the first may have been a refusal (a 404 for a
+ * disabled resource) that the data must not follow, so neither is sent. */
+static void refuse_second_answer(struct response *res, int status)
+{
+	if (res->state == RESPONSE_ANSWERED)
+		log_error("programming error: a second answer (%d) after the first (%d); "
+		          "sending 500 instead of both",
+		          status, res->status);
+	res->state = RESPONSE_BROKEN;
+	res->status = 500;
+	free_headers(res);
+	strbuf_reset(&res->body);
+	strbuf_reset(&res->discard);
 }
 
 void response_set_header(struct response *res, const char *name, const char *value)
 {
+	if (res->state == RESPONSE_BROKEN)
+		return;
 	for (size_t i = 0; i < res->nheaders; i++) {
 		if (strcasecmp(res->headers[i].name, name) == 0) {
 			free(res->headers[i].value);
@@ -63,18 +91,24 @@ const char *response_header(const struct response *res, const char *name)
 	return NULL;
 }
 
-void response_json(struct response *res, int status)
+struct strbuf *response_begin(struct response *res, int status, const char *content_type)
 {
+	if (res->state != RESPONSE_OPEN) {
+		refuse_second_answer(res, status);
+		return &res->discard;
+	}
+	res->state = RESPONSE_ANSWERED;
 	res->status = status;
-	response_set_header(res, "Content-Type", "application/json");
+	if (content_type)
+		response_set_header(res, "Content-Type", content_type);
+	return &res->body;
 }
 
 void response_error(struct response *res, int status, const char *message)
 {
-	response_reset(res);
-	response_json(res, status);
+	struct strbuf *body = response_begin(res, status, "application/json");
 	struct jsonw w;
-	jsonw_init(&w, &res->body);
+	jsonw_init(&w, body);
 	jsonw_object_begin(&w);
 	jsonw_keyz(&w, "message");
 	jsonw_stringz(&w, message);
@@ -115,9 +149,25 @@ const char *status_reason(int status)
 	}
 }
 
+/* The answer sent for a response no handler answered properly. */
+static void render_server_error(bool include_body, const char *eol, struct strbuf *out)
+{
+	strbuf_addf(out, "Status: 500 %s%sContent-Type: application/json%s", status_reason(500), eol,
+	            eol);
+	strbuf_addf(out, "Content-Length: %zu%s%s", sizeof SERVER_ERROR_BODY - 1, eol, eol);
+	if (include_body)
+		strbuf_addstr(out, SERVER_ERROR_BODY);
+}
+
 void response_render(const struct response *res, bool include_body, const char *eol,
                      struct strbuf *out)
 {
+	if (res->state != RESPONSE_ANSWERED) {
+		if (res->state == RESPONSE_OPEN)
+			log_error("programming error: a request was left without an answer; sending 500");
+		render_server_error(include_body, eol, out);
+		return;
+	}
 	strbuf_addf(out, "Status: %d %s%s", res->status, status_reason(res->status), eol);
 	for (size_t i = 0; i < res->nheaders; i++)
 		strbuf_addf(out, "%s: %s%s", res->headers[i].name, res->headers[i].value, eol);

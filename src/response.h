@@ -5,6 +5,13 @@
  *
  * Every error the API sends goes through response_error(), so each status
  * has exactly one body shape: {"message":"..."} as application/json.
+ *
+ * A request gets exactly one answer: a response takes one status and one
+ * body, through response_begin() or response_error(). A second of either
+ * is a programming error (a handler that answered and carried on): it is
+ * logged as one, the response becomes a 500 "Server Error" whatever was
+ * written, and anything written afterwards is thrown away, so that data
+ * the first answer refused can never follow it out.
  */
 #ifndef CMS_API_RESPONSE_H
 #define CMS_API_RESPONSE_H
@@ -20,27 +27,42 @@ struct header {
 	char *name, *value; /* owned */
 };
 
+enum response_state {
+	RESPONSE_OPEN,     /* no answer chosen yet */
+	RESPONSE_ANSWERED, /* one status and body chosen */
+	RESPONSE_BROKEN,   /* a second answer was attempted: sent as a 500 */
+};
+
 struct response {
 	int status;
 	struct header headers[RESPONSE_MAX_HEADERS];
 	size_t nheaders;
 	struct strbuf body;
+	enum response_state state;
+	struct strbuf discard; /* where writes after a refused answer go */
 };
 
 void response_init(struct response *res);
 void response_free(struct response *res);
-/* Clears status, headers and body for reuse. */
+/* Clears status, headers and body for reuse: the response is open again. */
 void response_reset(struct response *res);
 
 /* Sets a header, replacing one of the same name (case-insensitive). */
 void response_set_header(struct response *res, const char *name, const char *value);
 const char *response_header(const struct response *res, const char *name);
 
-/* Makes res a JSON 200 answer whose body the caller writes into res->body. */
-void response_json(struct response *res, int status);
+/* Chooses the answer: status, a Content-Type (none when NULL), and the body
+ * the caller then writes into the returned buffer. On a response already
+ * answered it is a programming error (see above) and the buffer returned
+ * is one whose contents are never sent. */
+struct strbuf *response_begin(struct response *res, int status, const char *content_type);
 
-/* Makes res the error answer for status with body {"message": message}. */
+/* Makes res the error answer for status with body {"message": message}; a
+ * programming error on a response already answered. */
 void response_error(struct response *res, int status, const char *message);
+
+/* Whether an answer has been chosen (or refused). */
+bool response_answered(const struct response *res);
 /* Shorthands for the spec §5 errors with fixed messages. */
 void response_not_found(struct response *res);
 void response_server_error(struct response *res);
@@ -52,7 +74,9 @@ const char *status_reason(int status);
 /* Renders res as CGI output ("Status: ...", the headers, Content-Length,
  * a blank line, the body) into out, each line ended by eol ("\r\n" for a
  * web server, "\n" for a terminal). With include_body false the body is
- * left out (HEAD) but Content-Length still states its size. */
+ * left out (HEAD) but Content-Length still states its size. A broken
+ * response renders as the 500 answer, an open one as a 500 too (a handler
+ * that answered nothing is as much a bug). */
 void response_render(const struct response *res, bool include_body, const char *eol,
                      struct strbuf *out);
 

@@ -1,28 +1,24 @@
-/* router: static route table and matcher; see router.h. */
+/* router: static route table, matcher and enabling gate; see router.h. */
 #include "autoconfig.h"
 
 #include "router.h"
 
 #include <string.h>
 
-struct route {
-	const char *pattern;
-	api_handler handler;
-};
-
 /* Most specific first is not needed: patterns never overlap. */
 static const struct route routes[] = {
-	{"ping", api_ping},
-	{"sites", api_sites_index},
-	{"collections", api_collections_index},
-	{"collections/{}", api_collections_show},
-	{"collections/{}/entries", api_entries_index},
-	{"collections/{}/entries/{}", api_entries_show},
-	{"collections/{}/tree", api_collection_tree},
-	{"navs", api_navs_index},
-	{"navs/{}", api_navs_show},
-	{"navs/{}/tree", api_navs_tree},
-	{"taxonomies/{}/terms/{}/entries", api_term_entries},
+	{"ping", api_ping, ROUTE_OPEN, -1, ROUTE_OPEN},
+	{"sites", api_sites_index, RES_SITES, -1, ROUTE_OPEN},
+	{"collections", api_collections_index, RES_COLLECTIONS, -1, ROUTE_OPEN},
+	{"collections/{}", api_collections_show, RES_COLLECTIONS, 0, ROUTE_OPEN},
+	{"collections/{}/entries", api_entries_index, RES_COLLECTIONS, 0, ROUTE_OPEN},
+	{"collections/{}/entries/{}", api_entries_show, RES_COLLECTIONS, 0, ROUTE_OPEN},
+	{"collections/{}/tree", api_collection_tree, RES_COLLECTIONS, 0, ROUTE_OPEN},
+	{"navs", api_navs_index, RES_NAVS, -1, ROUTE_OPEN},
+	{"navs/{}", api_navs_show, RES_NAVS, 0, ROUTE_OPEN},
+	{"navs/{}/tree", api_navs_tree, RES_NAVS, 0, ROUTE_OPEN},
+	/* A term's entries come from the collections the handler allows. */
+	{"taxonomies/{}/terms/{}/entries", api_term_entries, RES_TAXONOMIES, 0, RES_COLLECTIONS},
 };
 
 static bool match_route(const char *pattern, char **segments, size_t n, struct api_ctx *ctx)
@@ -49,11 +45,29 @@ static bool match_route(const char *pattern, char **segments, size_t n, struct a
 	return i == n;
 }
 
-api_handler router_match(char **segments, size_t nsegments, struct api_ctx *ctx)
+const struct route *router_match(char **segments, size_t nsegments, struct api_ctx *ctx)
 {
 	for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++)
 		if (match_route(routes[r].pattern, segments, nsegments, ctx))
-			return routes[r].handler;
+			return &routes[r];
 	ctx->nparams = 0;
 	return NULL;
+}
+
+bool router_gate_open(const struct config *cfg, const struct route *route,
+                      const struct api_ctx *ctx)
+{
+	if (route->type == ROUTE_OPEN)
+		return true;
+	enum resource_type type = (enum resource_type)route->type;
+	if (!resource_enabled(cfg, type))
+		return false;
+	if (route->also_type != ROUTE_OPEN &&
+	    !resource_enabled(cfg, (enum resource_type)route->also_type))
+		return false;
+	if (route->handle_param < 0)
+		return true;
+	if ((size_t)route->handle_param >= ctx->nparams)
+		return false;
+	return handle_enabled(cfg, type, ctx->params[route->handle_param]);
 }

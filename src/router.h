@@ -1,21 +1,45 @@
 /*
  * router: the URL space of spec §4 as one static table, path pattern to
- * handler. A pattern is a list of '/'-separated segments: a literal, or
+ * handler, and the one enabling gate every handler passes before it reads
+ * any data. A pattern is a list of '/'-separated segments: a literal, or
  * "{}" for one parameter segment. Matching is on the percent-decoded
  * segments below the route.
+ *
+ * Each route names the resource type it reads and which of its
+ * parameters (if any) names a handle of that type; the gate answers 404
+ * unless the type, then the handle, is enabled (spec §3). A handler is
+ * never called for a disabled resource, so it cannot leak one.
  */
 #ifndef CMS_API_ROUTER_H
 #define CMS_API_ROUTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "api/api.h"
 
 #define ROUTER_MAX_SEGMENTS 32
 
-/* Finds the handler for the segments and fills ctx->params with the
+/* A route's type when it reads no resource (ping). */
+#define ROUTE_OPEN (-1)
+
+struct route {
+	const char *pattern;
+	api_handler handler;
+	int type;         /* enum resource_type the route reads, or ROUTE_OPEN */
+	int handle_param; /* the parameter naming a handle of type, or -1 */
+	int also_type;    /* a second type that must be on (its handles are
+	                   * chosen by the handler), or ROUTE_OPEN */
+};
+
+/* Finds the route for the segments and fills ctx->params with the
  * parameter values (pointers into segments). Returns NULL when no route
  * matches. */
-api_handler router_match(char **segments, size_t nsegments, struct api_ctx *ctx);
+const struct route *router_match(char **segments, size_t nsegments, struct api_ctx *ctx);
+
+/* The enabling gate: whether cfg lets the route answer for the parameters
+ * router_match put in ctx. */
+bool router_gate_open(const struct config *cfg, const struct route *route,
+                      const struct api_ctx *ctx);
 
 #endif

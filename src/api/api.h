@@ -1,7 +1,9 @@
 /*
  * api: the resource handlers, one file per resource type. A handler gets
- * the request context with its route parameters and fills ctx->res: a
- * JSON body, or an error through response_error().
+ * the request context with its route parameters and fills ctx->res with
+ * one answer: a JSON body, or an error through response_error(). The
+ * router's gate has already checked that the route's resource type and
+ * handle are enabled; a handler checks only that what it names exists.
  */
 #ifndef CMS_API_API_H
 #define CMS_API_API_H
@@ -23,8 +25,10 @@ struct api_ctx {
 	struct response *res;
 	const char *params[API_MAX_PARAMS]; /* route parameters, decoded */
 	size_t nparams;
-	const char *base;     /* absolute URL of the site root, e.g. http://localhost */
-	const char *api_base; /* absolute URL of the API root, e.g. http://localhost/api */
+	long long now;        /* the request's moment: entry statuses, visible relations */
+	struct jsonw_env env; /* every body's URL bases and reference writer: env.site_base
+	                       * is the site root (http://localhost), env.api_base the
+	                       * API root (http://localhost/api) */
 };
 
 typedef void (*api_handler)(struct api_ctx *ctx);
@@ -41,7 +45,8 @@ void api_navs_show(struct api_ctx *ctx);
 void api_navs_tree(struct api_ctx *ctx);
 void api_term_entries(struct api_ctx *ctx);
 
-/* Starts a 200 JSON answer and returns a writer on its body. */
+/* Starts a 200 JSON answer and returns a writer on its body, set up with
+ * the request's environment. */
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w);
 
 /* Starts a 200 answer {"data": ...}; the caller writes the data value and
@@ -49,8 +54,13 @@ void api_begin_json(struct api_ctx *ctx, struct jsonw *w);
 void api_begin_data(struct api_ctx *ctx, struct jsonw *w);
 void api_end_data(struct jsonw *w);
 
-/* Writes base + "/" + path (path relative to the API root, no leading
- * '/') as a JSON string, e.g. http://localhost/api/collections/blog. */
-void api_write_url(struct api_ctx *ctx, struct jsonw *w, const char *path);
+/* Writes the API root + "/" + path (path relative to it, no leading '/')
+ * as a JSON string, e.g. http://localhost/api/collections/blog. */
+void api_write_url(struct jsonw *w, const char *path);
+
+/* The reference writer of the request's environment (api/render.c): a
+ * related entry only while it is published at ctx->now, its short object
+ * without the config's excluded_keys. ctx is the struct api_ctx. */
+bool api_write_ref(struct jsonw *w, value_t ref, const void *ctx);
 
 #endif

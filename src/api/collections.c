@@ -25,8 +25,7 @@ static void write_structure(struct jsonw *w, const struct snap_collection *c)
 	jsonw_object_end(w);
 }
 
-static void write_collection(struct api_ctx *ctx, struct jsonw *w,
-                             const struct snap_collection *c)
+static void write_collection(struct jsonw *w, const struct snap_collection *c)
 {
 	jsonw_object_begin(w);
 	jsonw_keyz(w, "handle");
@@ -40,24 +39,20 @@ static void write_collection(struct api_ctx *ctx, struct jsonw *w,
 	jsonw_keyz(w, "api_url");
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "collections/%s", c->handle);
-	api_write_url(ctx, w, path.ptr);
+	api_write_url(w, path.ptr);
 	strbuf_release(&path);
 	jsonw_object_end(w);
 }
 
 void api_collections_index(struct api_ctx *ctx)
 {
-	if (!resource_enabled(ctx->cfg, RES_COLLECTIONS)) {
-		response_not_found(ctx->res);
-		return;
-	}
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
 	for (uint32_t i = 0; i < snap_collection_count(ctx->snap); i++) {
 		struct snap_collection c = snap_collection_at(ctx->snap, i);
 		if (handle_enabled(ctx->cfg, RES_COLLECTIONS, c.handle))
-			write_collection(ctx, &w, &c);
+			write_collection(&w, &c);
 	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
@@ -67,13 +62,13 @@ void api_collections_show(struct api_ctx *ctx)
 {
 	const char *handle = ctx->params[0];
 	uint32_t found = snap_collection_find(ctx->snap, handle);
-	if (found == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+	if (found == SNAP_NONE) {
 		response_not_found(ctx->res);
 		return;
 	}
 	struct snap_collection c = snap_collection_at(ctx->snap, found);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_collection(ctx, &w, &c);
+	write_collection(&w, &c);
 	api_end_data(&w);
 }

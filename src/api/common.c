@@ -7,8 +7,8 @@
 
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w)
 {
-	response_json(ctx->res, 200);
-	jsonw_init(w, &ctx->res->body);
+	jsonw_init(w, response_begin(ctx->res, 200, "application/json"));
+	jsonw_set_env(w, &ctx->env);
 }
 
 void api_begin_data(struct api_ctx *ctx, struct jsonw *w)
@@ -23,10 +23,7 @@ void api_end_data(struct jsonw *w)
 	jsonw_object_end(w);
 }
 
-void api_write_url(struct api_ctx *ctx, struct jsonw *w, const char *path)
+void api_write_url(struct jsonw *w, const char *path)
 {
-	struct strbuf url = STRBUF_INIT;
-	strbuf_addf(&url, "%s/%s", ctx->api_base, path);
-	jsonw_string(w, url.ptr, url.len);
-	strbuf_release(&url);
+	jsonw_url(w, URL_API, path, strlen(path));
 }

@@ -52,18 +52,30 @@ static struct snap_collection collection_of(const struct entries_req *r, const s
 	return collection_numbered(r, e->collection);
 }
 
+static enum entry_status status_in(const struct snap_collection *c, const struct snap_entry *e,
+                                   long long now)
+{
+	if (!e->published)
+		return ENTRY_DRAFT;
+	if (!c->dated || !e->has_date)
+		return ENTRY_PUBLISHED;
+	if (e->date > now && c->future_private)
+		return ENTRY_SCHEDULED;
+	if (e->date < now && c->past_private)
+		return ENTRY_EXPIRED;
+	return ENTRY_PUBLISHED;
+}
+
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
 {
 	struct snap_collection c = collection_of(r, e);
-	if (!e->published)
-		return ENTRY_DRAFT;
-	if (!c.dated || !e->has_date)
-		return ENTRY_PUBLISHED;
-	if (e->date > r->now && c.future_private)
-		return ENTRY_SCHEDULED;
-	if (e->date < r->now && c.past_private)
-		return ENTRY_EXPIRED;
-	return ENTRY_PUBLISHED;
+	return status_in(&c, e, r->now);
+}
+
+enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e)
+{
+	struct snap_collection c = snap_collection_at(ctx->snap, e->collection);
+	return status_in(&c, e, ctx->now);
 }
 
 static void title_handle(struct value_builder *b, const char *title, const char *handle)
@@ -84,7 +96,7 @@ static void user_ref(const struct snapshot *s, value_t id, struct value_builder 
 		if (!value_equal(value_map_getz(it.value, "id"), id))
 			continue;
 		struct strbuf api = STRBUF_INIT;
-		strbuf_addf(&api, "%cusers/%s", '\x02', value_str(id, NULL));
+		strbuf_addf(&api, "users/%s", value_str(id, NULL));
 		vb_map_begin(b);
 		vb_keyz(b, "id");
 		vb_value(b, id);
@@ -93,7 +105,7 @@ static void user_ref(const struct snapshot *s, value_t id, struct value_builder 
 		vb_keyz(b, "email");
 		vb_value(b, value_map_getz(it.value, "email"));
 		vb_keyz(b, "api_url");
-		vb_str(b, api.ptr, api.len);
+		vb_url(b, URL_API, api.ptr, api.len);
 		vb_map_end(b);
 		strbuf_release(&api);
 		return;
@@ -125,8 +137,8 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	struct snap_collection c = collection_of(r, e);
 	value_t updated_at = value_map_getz(e->data, "updated_at");
 	if (strcmp(key, "api_url") == 0) {
-		strbuf_addf(&t, "%ccollections/%s/entries/%s", '\x02', c.handle, e->id);
-		vb_str(b, t.ptr, t.len);
+		strbuf_addf(&t, "collections/%s/entries/%s", c.handle, e->id);
+		vb_url(b, URL_API, t.ptr, t.len);
 	} else if (strcmp(key, "blueprint") == 0) {
 		title_handle(b, e->blueprint_title, e->blueprint);
 	} else if (strcmp(key, "collection") == 0) {
@@ -158,10 +170,11 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 			vb_null(b);
 	} else if (strcmp(key, "permalink") == 0 || strcmp(key, "url") == 0) {
 		if (e->uri) {
-			if (key[0] == 'p')
-				strbuf_addch(&t, '\x01');
 			augment_site_url(snap_site_at(s, e->site).url, e->uri, &t);
-			vb_str(b, t.ptr, t.len);
+			if (key[0] == 'p')
+				vb_url(b, URL_SITE, t.ptr, t.len);
+			else
+				vb_str(b, t.ptr, t.len);
 		} else {
 			vb_null(b);
 		}
@@ -193,8 +206,31 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	strbuf_release(&t);
 }
 
-/* The value of key for e (computed or data), valid until the scratch
- * builder it lives in is used twice more. */
+static struct value_builder *next_scratch(struct entries_req *r)
+{
+	struct value_builder *b = &r->scratch[r->next_scratch];
+	r->next_scratch ^= 1;
+	vb_reset(b);
+	return b;
+}
+
+/* A URL as a filter or sort compares it: the absolute text a client sees. */
+static value_t absolute_url(struct entries_req *r, value_t url)
+{
+	const struct jsonw_env *env = &r->ctx->env;
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, value_url_base(url) == URL_API ? env->api_base : env->site_base);
+	if (value_url_base(url) == URL_API)
+		strbuf_addch(&text, '/');
+	strbuf_addstr(&text, value_str(url, NULL));
+	struct value_builder *b = next_scratch(r);
+	vb_str(b, text.ptr, text.len);
+	strbuf_release(&text);
+	return vb_result(b);
+}
+
+/* The value of key for e (computed or data) as a query sees it, valid
+ * until the scratch builder it lives in is used twice more. */
 static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
 {
 	/* title is the data's own, and the snapshot knows where it is. */
@@ -202,11 +238,10 @@ static value_t entry_value(struct entries_req *r, const struct snap_entry *e, co
 		return e->title;
 	if (!is_computed(key, strlen(key)))
 		return value_map_getz(e->data, key);
-	struct value_builder *b = &r->scratch[r->next_scratch];
-	r->next_scratch ^= 1;
-	vb_reset(b);
+	struct value_builder *b = next_scratch(r);
 	computed_value(r, e, key, b);
-	return vb_result(b);
+	value_t v = vb_result(b);
+	return value_type(v) == VALUE_URL ? absolute_url(r, v) : v;
 }
 
 /* --- rendering --- */
@@ -241,12 +276,7 @@ static int compare_counted(const char *a, size_t a_len, const char *b, size_t b_
 
 static bool excluded_counted(const struct config *cfg, const char *key, size_t len)
 {
-	if (cfg->excluded_keys.len == 0)
-		return false;
-	char *name = xstrndup(key, len);
-	bool out = excluded(cfg, name);
-	free(name);
-	return out;
+	return strlist_contains_counted(&cfg->excluded_keys, key, len);
 }
 
 /*
@@ -352,15 +382,20 @@ static void write_entry(struct entries_req *r, struct jsonw *w, const struct sna
 	vb_release(&item);
 }
 
-/* fields=a,b or fields[]=a&fields[]=b. */
+/* fields=a,b or fields[]=a&fields[]=b; a key asked for twice is written
+ * once, where it was first asked for. */
 void entries_requested_fields(const struct request *req, struct strlist *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < req->nparams; i++) {
-		if (strcmp(req->params[i].name, "fields") == 0)
-			strlist_split(out, req->params[i].value);
-		else if (strcmp(req->params[i].name, "fields[]") == 0)
-			strlist_split(out, req->params[i].value);
+		if (strcmp(req->params[i].name, "fields") != 0 &&
+		    strcmp(req->params[i].name, "fields[]") != 0)
+			continue;
+		struct strlist asked = {NULL, 0};
+		strlist_split(&asked, req->params[i].value);
+		for (size_t k = 0; k < asked.len; k++)
+			strlist_add_unique(out, asked.items[k]);
+		strlist_free(&asked);
 	}
 }
 
@@ -732,7 +767,7 @@ void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collect
 {
 	memset(r, 0, sizeof *r);
 	r->ctx = ctx;
-	r->now = (long long)time(NULL);
+	r->now = ctx->now;
 	r->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
 	r->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
 	r->collection_number = collection;
@@ -742,7 +777,7 @@ void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collect
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
 {
 	uint32_t n = snap_collection_find(ctx->snap, handle);
-	if (n == SNAP_NONE || !handle_enabled(ctx->cfg, RES_COLLECTIONS, handle)) {
+	if (n == SNAP_NONE) {
 		memset(r, 0, sizeof *r);
 		response_not_found(ctx->res);
 		return -1;
@@ -796,11 +831,10 @@ static void write_page(struct entries_req *r, const uint32_t *items, size_t n, l
 	struct strlist fields;
 	entries_requested_fields(ctx->req, &fields);
 	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", ctx->api_base, list_path);
+	strbuf_addf(&path, "%s/%s", ctx->env.api_base, list_path);
 	struct page p = {(long)n, limit, page, path.ptr};
 	struct jsonw w;
 	api_begin_json(ctx, &w);
-	jsonw_set_bases(&w, ctx->base, ctx->api_base);
 	jsonw_object_begin(&w);
 	jsonw_keyz(&w, "data");
 	jsonw_array_begin(&w);
@@ -886,7 +920,6 @@ void api_entries_show(struct api_ctx *ctx)
 	entries_requested_fields(ctx->req, &fields);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	jsonw_set_bases(&w, ctx->base, ctx->api_base);
 	write_entry(&r, &w, &e, &fields);
 	api_end_data(&w);
 	strlist_free(&fields);

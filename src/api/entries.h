@@ -34,8 +34,8 @@ struct entry_filters {
 	bool default_published;   /* no filter on status or published */
 };
 
-/* Opens the collection handle for one request; a missing or disabled one
- * answers 404 and returns -1. */
+/* Opens the collection handle for one request (the router's gate has
+ * found it enabled); a missing one answers 404 and returns -1. */
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle);
 void entries_close(struct entries_req *r);
 
@@ -44,6 +44,8 @@ void entries_close(struct entries_req *r);
 void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection);
 
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e);
+/* The same for any entry, at the request's moment. */
+enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e);
 
 /* The filters of the request: 422 for fields the collection does not
  * allow, 400 for an unknown condition or a bad regex (both return -1). */

@@ -17,7 +17,7 @@ static void write_absolute_site_url(struct api_ctx *ctx, struct jsonw *w, const 
 		return;
 	}
 	struct strbuf abs = STRBUF_INIT;
-	strbuf_addstr(&abs, ctx->base);
+	strbuf_addstr(&abs, ctx->env.site_base);
 	if (*url != '/')
 		strbuf_addch(&abs, '/');
 	strbuf_addstr(&abs, url);
@@ -43,10 +43,6 @@ static void write_site(struct api_ctx *ctx, struct jsonw *w, const struct snap_s
 
 void api_sites_index(struct api_ctx *ctx)
 {
-	if (!resource_enabled(ctx->cfg, RES_SITES)) {
-		response_not_found(ctx->res);
-		return;
-	}
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);

@@ -84,8 +84,7 @@ void api_term_entries(struct api_ctx *ctx)
 	value_t taxonomy = snap_extras_find(ctx->snap, "taxonomies", taxonomy_handle);
 	uint32_t *items = NULL;
 	long n = -1;
-	if (!value_is_missing(taxonomy) && handle_enabled(ctx->cfg, RES_TAXONOMIES, taxonomy_handle) &&
-	    resource_enabled(ctx->cfg, RES_COLLECTIONS))
+	if (!value_is_missing(taxonomy))
 		n = term_entries(ctx, taxonomy, slug, &items);
 	if (n < 0) {
 		response_not_found(ctx->res);

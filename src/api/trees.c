@@ -16,6 +16,10 @@
 #include "api/entries.h"
 #include "strbuf.h"
 
+/* Deeper levels are cut (their pages shown without children): the JSON
+ * writer's nesting, three containers a level, stays within its limit. */
+#define TREE_MAX_DEPTH 300
+
 struct tree_req {
 	struct api_ctx *ctx;
 	uint32_t site;
@@ -23,8 +27,14 @@ struct tree_req {
 	struct strlist fields;
 };
 
-/* ?site= (default: the first site) and ?max_depth=; 404 or 400 answered
- * here, returning -1. */
+/* True when depth is as deep as the tree goes: its children are []. */
+static bool at_depth_limit(const struct tree_req *t, int depth)
+{
+	return (t->max_depth && depth >= t->max_depth) || depth >= TREE_MAX_DEPTH;
+}
+
+/* ?site= (default: the first site) and ?max_depth= (a positive whole
+ * number); 404 or 400 answered here, returning -1. */
 static int read_tree_params(struct api_ctx *ctx, struct tree_req *t)
 {
 	memset(t, 0, sizeof *t);
@@ -36,13 +46,14 @@ static int read_tree_params(struct api_ctx *ctx, struct tree_req *t)
 		return -1;
 	}
 	const char *depth = request_param(ctx->req, "max_depth");
-	if (depth && *depth) {
+	if (depth) {
 		char *end;
-		long v = strtol(depth, &end, 10);
-		if (!isdigit((unsigned char)*depth) || *end || v < 0) {
+		long v = isdigit((unsigned char)*depth) ? strtol(depth, &end, 10) : 0;
+		if (v < 1 || *end) {
 			char message[300];
 			snprintf(message, sizeof message,
-			         "The max_depth parameter must be a whole number, not \"%.200s\".", depth);
+			         "The max_depth parameter must be a whole number from 1, not \"%.200s\".",
+			         depth);
 			response_error(ctx->res, 400, message);
 			return -1;
 		}
@@ -58,36 +69,89 @@ static void begin_node(struct jsonw *w)
 	jsonw_keyz(w, "page");
 }
 
+static void empty_children(struct jsonw *w)
+{
+	jsonw_array_begin(w);
+	jsonw_array_end(w);
+}
+
 /* --- collection trees --- */
+
+/*
+ * The children of every page of one site's tree, made in one pass: the
+ * index numbers pages in tree order (order 1, 2, ... depth first), so
+ * placing each page by its order and then appending it to its parent's
+ * list gives every list in sibling order. Lists are slices of one array
+ * (kids[first[p] .. first[p + 1])), slot n being the top level.
+ */
+struct tree_children {
+	uint32_t *kids;  /* entry numbers */
+	uint32_t *first; /* n + 2 offsets into kids */
+	uint32_t base, n; /* the collection's entries: [base, base + n) */
+};
+
+/* The slot of a parent: its place in the collection, n for the top
+ * level, or n + 1 for a parent outside the collection (not shown). */
+static uint32_t parent_slot(const struct tree_children *tc, uint32_t parent)
+{
+	if (parent == SNAP_NONE)
+		return tc->n;
+	return parent - tc->base < tc->n ? parent - tc->base : tc->n + 1;
+}
+
+static void tree_children_build(struct tree_children *tc, const struct snapshot *s,
+                                const struct snap_collection *c, uint32_t site)
+{
+	uint32_t n = c->nentries;
+	tc->base = c->first_entry;
+	tc->n = n;
+	uint32_t *by_order = xmalloc((n + 1) * sizeof *by_order);
+	for (uint32_t i = 0; i < n; i++)
+		by_order[i] = SNAP_NONE;
+	for (uint32_t i = 0; i < n; i++) {
+		struct snap_entry e = snap_entry_at(s, c->first_entry + i);
+		if (e.site == site && e.order > 0 && (uint32_t)e.order <= n &&
+		    by_order[e.order - 1] == SNAP_NONE)
+			by_order[e.order - 1] = e.number;
+	}
+	tc->first = xcalloc((size_t)n + 3, sizeof *tc->first);
+	tc->kids = xmalloc((n + 1) * sizeof *tc->kids);
+	for (uint32_t i = 0; i < n; i++)
+		if (by_order[i] != SNAP_NONE)
+			tc->first[parent_slot(tc, snap_entry_at(s, by_order[i]).parent) + 1]++;
+	for (uint32_t p = 1; p < n + 3; p++)
+		tc->first[p] += tc->first[p - 1];
+	uint32_t *fill = xmalloc(((size_t)n + 2) * sizeof *fill);
+	memcpy(fill, tc->first, ((size_t)n + 2) * sizeof *fill);
+	for (uint32_t i = 0; i < n; i++) {
+		if (by_order[i] == SNAP_NONE)
+			continue;
+		uint32_t p = parent_slot(tc, snap_entry_at(s, by_order[i]).parent);
+		tc->kids[fill[p]++] = by_order[i];
+	}
+	free(fill);
+	free(by_order);
+}
+
+static void tree_children_free(struct tree_children *tc)
+{
+	free(tc->kids);
+	free(tc->first);
+}
 
 struct collection_tree {
 	struct tree_req *t;
 	struct entries_req *r;
 	struct entry_filters *filters;
+	struct tree_children children;
 };
 
-static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t parent, int depth)
+static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t slot, int depth)
 {
 	const struct snapshot *s = ct->t->ctx->snap;
-	const struct snap_collection *c = &ct->r->collection;
-	/* Siblings in tree order: the collection's entries of the site whose
-	 * parent is this one, sorted by their order. */
-	uint32_t *kids = xmalloc((c->nentries + 1) * sizeof *kids);
-	size_t n = 0;
-	for (uint32_t i = 0; i < c->nentries; i++) {
-		struct snap_entry e = snap_entry_at(s, c->first_entry + i);
-		if (e.site == ct->t->site && e.parent == parent && e.order > 0)
-			kids[n++] = e.number;
-	}
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && snap_entry_at(s, kids[j]).order < snap_entry_at(s, kids[j - 1]).order; j--) {
-			uint32_t tmp = kids[j];
-			kids[j] = kids[j - 1];
-			kids[j - 1] = tmp;
-		}
 	jsonw_array_begin(w);
-	for (size_t i = 0; i < n; i++) {
-		struct snap_entry e = snap_entry_at(s, kids[i]);
+	for (uint32_t k = ct->children.first[slot]; k < ct->children.first[slot + 1]; k++) {
+		struct snap_entry e = snap_entry_at(s, ct->children.kids[k]);
 		if (!entries_pass(ct->r, ct->filters, &e))
 			continue;
 		struct value_builder extras = VALUE_BUILDER_INIT, item = VALUE_BUILDER_INIT;
@@ -101,18 +165,15 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t pa
 		jsonw_keyz(w, "depth");
 		jsonw_int(w, depth);
 		jsonw_keyz(w, "children");
-		if (ct->t->max_depth && depth >= ct->t->max_depth) {
-			jsonw_array_begin(w);
-			jsonw_array_end(w);
-		} else {
-			write_level(ct, w, e.number, depth + 1);
-		}
+		if (at_depth_limit(ct->t, depth))
+			empty_children(w);
+		else
+			write_level(ct, w, e.number - ct->children.base, depth + 1);
 		jsonw_object_end(w);
 		vb_release(&extras);
 		vb_release(&item);
 	}
 	jsonw_array_end(w);
-	free(kids);
 }
 
 /* A collection exists in its `sites` (multi-site), else the default. */
@@ -130,6 +191,18 @@ static bool collection_in_site(const struct api_ctx *ctx, const struct snap_coll
 	return false;
 }
 
+static void write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct entries_req *r,
+                                  struct entry_filters *filters)
+{
+	struct collection_tree ct = {t, r, filters, {NULL, NULL, 0, 0}};
+	tree_children_build(&ct.children, ctx->snap, &r->collection, t->site);
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	write_level(&ct, &w, ct.children.n, 1);
+	api_end_data(&w);
+	tree_children_free(&ct.children);
+}
+
 void api_collection_tree(struct api_ctx *ctx)
 {
 	struct entries_req r;
@@ -140,16 +213,10 @@ void api_collection_tree(struct api_ctx *ctx)
 	if (!r.collection.structured) {
 		response_not_found(ctx->res);
 	} else if (read_tree_params(ctx, &t) == 0) {
-		if (!collection_in_site(ctx, &r.collection, t.site)) {
+		if (!collection_in_site(ctx, &r.collection, t.site))
 			response_not_found(ctx->res);
-		} else if (entries_check_allowed(&r) == 0 && entries_read_filters(&r, &filters) == 0) {
-			struct collection_tree ct = {&t, &r, &filters};
-			struct jsonw w;
-			api_begin_data(ctx, &w);
-			jsonw_set_bases(&w, ctx->base, ctx->api_base);
-			write_level(&ct, &w, SNAP_NONE, 1);
-			api_end_data(&w);
-		}
+		else if (entries_check_allowed(&r) == 0 && entries_read_filters(&r, &filters) == 0)
+			write_collection_tree(ctx, &t, &r, &filters);
 		strlist_free(&t.fields);
 	}
 	entries_free_filters(&filters);
@@ -158,7 +225,7 @@ void api_collection_tree(struct api_ctx *ctx)
 
 /* --- navigations --- */
 
-static void write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
+static void write_nav(struct jsonw *w, value_t nav)
 {
 	const char *handle = value_str(value_map_getz(nav, "handle"), NULL);
 	jsonw_object_begin(w);
@@ -173,17 +240,13 @@ static void write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
 	jsonw_keyz(w, "api_url");
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "navs/%s", handle);
-	api_write_url(ctx, w, path.ptr);
+	api_write_url(w, path.ptr);
 	strbuf_release(&path);
 	jsonw_object_end(w);
 }
 
 void api_navs_index(struct api_ctx *ctx)
 {
-	if (!resource_enabled(ctx->cfg, RES_NAVS)) {
-		response_not_found(ctx->res);
-		return;
-	}
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
@@ -191,40 +254,37 @@ void api_navs_index(struct api_ctx *ctx)
 	value_iter_init(&it, snap_extras(ctx->snap, "navs"));
 	while (value_iter_next(&it))
 		if (handle_enabled(ctx->cfg, RES_NAVS, value_str(value_map_getz(it.value, "handle"), NULL)))
-			write_nav(ctx, &w, it.value);
+			write_nav(&w, it.value);
 	jsonw_array_end(&w);
 	api_end_data(&w);
 }
 
-static value_t open_nav(struct api_ctx *ctx)
+/* The navigation the route names (the gate found it enabled), or missing
+ * with the 404 answered. */
+static value_t find_nav(struct api_ctx *ctx)
 {
 	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
-	if (value_is_missing(nav) || !handle_enabled(ctx->cfg, RES_NAVS, ctx->params[0]))
+	if (value_is_missing(nav))
 		response_not_found(ctx->res);
 	return nav;
 }
 
 void api_navs_show(struct api_ctx *ctx)
 {
-	value_t nav = open_nav(ctx);
+	value_t nav = find_nav(ctx);
 	if (value_is_missing(nav))
 		return;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_nav(ctx, &w, nav);
+	write_nav(&w, nav);
 	api_end_data(&w);
 }
 
-/* The item's own keys for its page: id, title (when it sets one), data. */
+/* The item's own keys for its page: entry_id, id, title (when it sets
+ * one), then its data, whose keys do not replace those. */
 static void item_extras(value_t item, const char *entry_id, struct value_builder *out)
 {
 	vb_map_begin(out);
-	struct value_iter it;
-	value_iter_init(&it, value_map_getz(item, "data"));
-	while (value_iter_next(&it)) {
-		vb_key(out, it.key, it.key_len);
-		vb_value(out, it.value);
-	}
 	vb_keyz(out, "entry_id");
 	if (entry_id)
 		vb_strz(out, entry_id);
@@ -232,67 +292,88 @@ static void item_extras(value_t item, const char *entry_id, struct value_builder
 		vb_null(out);
 	vb_keyz(out, "id");
 	vb_value(out, value_map_getz(item, "id"));
-	if (value_type(value_map_getz(item, "title")) == VALUE_STRING) {
+	bool titled = value_type(value_map_getz(item, "title")) == VALUE_STRING;
+	if (titled) {
 		vb_keyz(out, "title");
 		vb_value(out, value_map_getz(item, "title"));
+	}
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(item, "data"));
+	while (value_iter_next(&it)) {
+		bool own = (it.key_len == 8 && memcmp(it.key, "entry_id", 8) == 0) ||
+		           (it.key_len == 2 && memcmp(it.key, "id", 2) == 0) ||
+		           (titled && it.key_len == 5 && memcmp(it.key, "title", 5) == 0);
+		if (own)
+			continue;
+		vb_key(out, it.key, it.key_len);
+		vb_value(out, it.value);
 	}
 	vb_map_end(out);
 }
 
-/* A link or heading item: {entry_id, id, permalink, title, uri, url} and
- * its data, sorted. */
+/* One key of a page being assembled: its name and where its value is. */
+struct page_key {
+	const char *name;
+	size_t len;
+	value_t value;
+};
+
+static int compare_page_keys(const void *a, const void *b)
+{
+	const struct page_key *x = a, *y = b;
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* A link or heading item: its data, entry_id, id, title, and url, uri
+ * and permalink from its url, keys sorted as every page has them. A data
+ * key the computed ones share is replaced by them; nothing is dropped. */
 static void link_page(value_t item, struct value_builder *out)
 {
-	struct value_builder extras = VALUE_BUILDER_INIT;
+	struct value_builder extras = VALUE_BUILDER_INIT, computed = VALUE_BUILDER_INIT;
 	item_extras(item, NULL, &extras);
 	value_t url = value_map_getz(item, "url");
-	struct value_builder all = VALUE_BUILDER_INIT;
-	vb_map_begin(&all);
-	struct value_iter it;
-	value_iter_init(&it, vb_result(&extras));
-	while (value_iter_next(&it)) {
-		vb_key(&all, it.key, it.key_len);
-		vb_value(&all, it.value);
-	}
+	size_t url_len;
+	const char *u = value_str(url, &url_len);
+	vb_map_begin(&computed);
 	if (value_is_missing(value_map_getz(vb_result(&extras), "title"))) {
-		vb_keyz(&all, "title");
-		vb_null(&all);
+		vb_keyz(&computed, "title");
+		vb_null(&computed);
 	}
-	vb_keyz(&all, "url");
-	vb_value(&all, url);
-	vb_keyz(&all, "uri");
-	vb_value(&all, url);
-	vb_keyz(&all, "permalink");
-	const char *u = value_str(url, NULL);
-	if (u[0] == '/') {
-		struct strbuf marked = STRBUF_INIT;
-		strbuf_addch(&marked, '\x01');
-		strbuf_addstr(&marked, u);
-		vb_str(&all, marked.ptr, marked.len);
-		strbuf_release(&marked);
-	} else {
-		vb_value(&all, url);
-	}
-	vb_map_end(&all);
-	/* Sort the keys the way every page has them. */
-	const char *order[32];
-	size_t n = 0;
-	value_iter_init(&it, vb_result(&all));
-	while (value_iter_next(&it) && n < 32)
-		order[n++] = it.key;
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && strcmp(order[j], order[j - 1]) < 0; j--) {
-			const char *tmp = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = tmp;
+	vb_keyz(&computed, "url");
+	vb_value(&computed, url);
+	vb_keyz(&computed, "uri");
+	vb_value(&computed, url);
+	vb_keyz(&computed, "permalink");
+	if (u[0] == '/') /* site-relative: made absolute per request */
+		vb_url(&computed, URL_SITE, u, url_len);
+	else
+		vb_value(&computed, url);
+	vb_map_end(&computed);
+
+	size_t n = value_count(vb_result(&extras)) + value_count(vb_result(&computed)), k = 0;
+	struct page_key *keys = xmalloc((n ? n : 1) * sizeof *keys);
+	value_t parts[] = {vb_result(&computed), vb_result(&extras)};
+	for (size_t p = 0; p < 2; p++) {
+		struct value_iter it;
+		value_iter_init(&it, parts[p]);
+		while (value_iter_next(&it)) {
+			bool seen = false;
+			for (size_t i = 0; i < k && !seen; i++)
+				seen = keys[i].len == it.key_len && memcmp(keys[i].name, it.key, it.key_len) == 0;
+			if (!seen)
+				keys[k++] = (struct page_key){it.key, it.key_len, it.value};
 		}
+	}
+	qsort(keys, k, sizeof *keys, compare_page_keys);
 	vb_map_begin(out);
-	for (size_t i = 0; i < n; i++) {
-		vb_keyz(out, order[i]);
-		vb_value(out, value_map_getz(vb_result(&all), order[i]));
+	for (size_t i = 0; i < k; i++) {
+		vb_key(out, keys[i].name, keys[i].len);
+		vb_value(out, keys[i].value);
 	}
 	vb_map_end(out);
-	vb_release(&all);
+	free(keys);
+	vb_release(&computed);
 	vb_release(&extras);
 }
 
@@ -331,12 +412,10 @@ static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, 
 			jsonw_keyz(w, "depth");
 			jsonw_int(w, depth);
 			jsonw_keyz(w, "children");
-			if (t->max_depth && depth >= t->max_depth) {
-				jsonw_array_begin(w);
-				jsonw_array_end(w);
-			} else {
+			if (at_depth_limit(t, depth))
+				empty_children(w);
+			else
 				write_nav_level(t, w, value_map_getz(it.value, "children"), depth + 1);
-			}
 			jsonw_object_end(w);
 		}
 		vb_release(&page);
@@ -346,7 +425,7 @@ static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, 
 
 void api_navs_tree(struct api_ctx *ctx)
 {
-	value_t nav = open_nav(ctx);
+	value_t nav = find_nav(ctx);
 	struct tree_req t;
 	if (value_is_missing(nav) || read_tree_params(ctx, &t) != 0)
 		return;
@@ -356,7 +435,6 @@ void api_navs_tree(struct api_ctx *ctx)
 	} else {
 		struct jsonw w;
 		api_begin_data(ctx, &w);
-		jsonw_set_bases(&w, ctx->base, ctx->api_base);
 		write_nav_level(&t, &w, tree, 1);
 		api_end_data(&w);
 	}

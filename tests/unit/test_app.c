@@ -7,6 +7,10 @@
 
 #include "app.h"
 #include "guard.h"
+#include "router.h"
+
+/* More segments than the router takes. */
+#define ROUTER_SEGMENTS_FOR_TEST (ROUTER_MAX_SEGMENTS + 8)
 #include "unit.h"
 
 static struct app app;
@@ -166,6 +170,7 @@ static void test_error_bodies(void)
 	response_server_error(&r);
 	CU_ASSERT_EQUAL(r.status, 500);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Server Error\"}");
+	response_reset(&r);
 	response_error(&r, 400, "limit must be a positive integer, not \"x/y\"");
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body),
 	                       "{\"message\":\"limit must be a positive integer, not \\\"x\\/y\\\"\"}");
@@ -174,6 +179,72 @@ static void test_error_bodies(void)
 	CU_ASSERT_STRING_EQUAL(out.ptr, "Status: 400 Bad Request\r\nContent-Type: application/json\r\n"
 	                                "Content-Length: 60\r\n\r\n");
 	strbuf_release(&out);
+	response_free(&r);
+}
+
+/* A path of more segments than any route has is a 404, and every
+ * segment decoded so far is freed (LeakSanitizer checks under ASan). */
+static void test_too_many_segments(void)
+{
+	open_fixture();
+	struct strbuf uri = STRBUF_INIT;
+	strbuf_addstr(&uri, "/api");
+	for (int i = 0; i < ROUTER_SEGMENTS_FOR_TEST; i++)
+		strbuf_addstr(&uri, "/a%20b");
+	get("GET", uri.ptr);
+	assert_answer(404, "{\"message\":\"Not found.\"}");
+	strbuf_release(&uri);
+	close_fixture();
+}
+
+/* Absolute URLs and the cache key come from Host: a Host that is not a
+ * host name (a '/' in it) is refused before anything is looked up. */
+static void test_host_must_be_a_host(void)
+{
+	open_fixture();
+	const char *bad[] = {"h/api/ping", "a b", "user@h", "h:80:80", "h:123456", "[::1", "", "h?x"};
+	const char *good[] = {"localhost", "127.0.0.1:8080", "[::1]:80", "cms.example.org", "a_b-c"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct request req;
+		request_from_uri(&req, "GET", "/api/ping");
+		free(req.host);
+		req.host = strdup(bad[i]);
+		app_handle(&app, &req, &res);
+		assert_answer(400, "{\"message\":\"The Host header is not a host name.\"}");
+		request_free(&req);
+	}
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+		CU_ASSERT_TRUE(request_host_valid(good[i]));
+	close_fixture();
+}
+
+/* One answer per request: a second one (a handler that answered 404 and
+ * went on to write data) turns the whole response into a 500, and nothing
+ * of either answer, nor anything written afterwards, is sent. */
+static void test_a_second_answer_is_refused(void)
+{
+	struct response r;
+	response_init(&r);
+	CU_ASSERT_FALSE(response_answered(&r));
+	response_not_found(&r);
+	CU_ASSERT_EQUAL(r.state, RESPONSE_ANSWERED);
+	struct strbuf *body = response_begin(&r, 200, "application/json");
+	strbuf_addstr(body, "{\"data\":\"secret\"}");
+	CU_ASSERT_EQUAL(r.state, RESPONSE_BROKEN);
+	CU_ASSERT_EQUAL(r.status, 500);
+	response_error(&r, 422, "again");
+	response_set_header(&r, "X-Late", "1");
+	struct strbuf out = STRBUF_INIT;
+	response_render(&r, true, "\n", &out);
+	CU_ASSERT_STRING_EQUAL(out.ptr, "Status: 500 Internal Server Error\nContent-Type: application/json\n"
+	                                "Content-Length: 26\n\n{\"message\":\"Server Error\"}");
+	CU_ASSERT_PTR_NULL(strstr(out.ptr, "secret"));
+	CU_ASSERT_PTR_NULL(strstr(out.ptr, "Not found"));
+	strbuf_release(&out);
+	/* Reset, the response takes an answer again. */
+	response_reset(&r);
+	response_not_found(&r);
+	CU_ASSERT_EQUAL(r.status, 404);
 	response_free(&r);
 }
 
@@ -189,4 +260,7 @@ void suite_app(void)
 	unit_add_test(s, "bearer token parsing", test_bearer_token_parsing);
 	unit_add_test(s, "constant-time compare", test_constant_time_equal);
 	unit_add_test(s, "error bodies", test_error_bodies);
+	unit_add_test(s, "a second answer is refused", test_a_second_answer_is_refused);
+	unit_add_test(s, "too many segments", test_too_many_segments);
+	unit_add_test(s, "Host must be a host", test_host_must_be_a_host);
 }

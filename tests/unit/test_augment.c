@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "config.h"
 #include "jsonw.h"
 #include "site/bard.h"
@@ -36,10 +37,17 @@ static char *entry_json(const char *id)
 	struct snapshot *s = snapshot_from_bytes(data, len, err);
 	struct strbuf out = STRBUF_INIT;
 	struct jsonw w;
+	struct config defaults;
+	config_init_defaults(&defaults);
+	/* A fixed moment: which related entries are published must not
+	 * depend on the day the test runs. */
+	struct api_ctx ctx = {.cfg = &defaults, .snap = s, .now = 1767225600 /* 2026-01-01 */};
+	ctx.env = (struct jsonw_env){"http://h", "http://h/api", api_write_ref, &ctx};
 	jsonw_init(&w, &out);
-	jsonw_set_bases(&w, "http://h", "http://h/api");
+	jsonw_set_env(&w, &ctx.env);
 	jsonw_value(&w, snap_entry_at(s, snap_entry_find(s, id)).data);
 	snapshot_close(s);
+	config_free(&defaults);
 	return strbuf_detach(&out, NULL);
 }
 

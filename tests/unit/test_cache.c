@@ -46,7 +46,8 @@ static void assert_same_key(const char *a, const char *b, int same)
 static void test_key_normalises_the_query(void)
 {
 	char *k = key_of("/api/collections/blog/entries?sort=-date&limit=2", "example.org", NULL);
-	CU_ASSERT_STRING_EQUAL(k, "http://example.org/api/collections/blog/entries?limit=2&sort=-date");
+	CU_ASSERT_STRING_EQUAL(k, "s4:http h11:example.org p29:/api/collections/blog/entries "
+	                          "q?limit=2&sort=-date");
 	free(k);
 	assert_same_key("/api/x?a=1&b=2", "/api/x?b=2&a=1", 1);
 	assert_same_key("/api/x?a=1&a=2", "/api/x?a=2", 1);          /* the last value counts */
@@ -67,7 +68,23 @@ static void test_key_names_the_host_unless_base_url(void)
 	a = key_of("/api/ping", "one.example", "https://cms.example");
 	b = key_of("/api/ping", "two.example", "https://cms.example");
 	CU_ASSERT_STRING_EQUAL(a, b);
-	CU_ASSERT_STRING_EQUAL(a, "/api/ping");
+	CU_ASSERT_STRING_EQUAL(a, "p9:/api/ping q");
+	free(a);
+	free(b);
+}
+
+/* No part of the key can pass for another: a Host holding a '/' (which a
+ * front server may pass on) once filed one URL's answer under another's. */
+static void test_key_parts_cannot_run_together(void)
+{
+	char *a = key_of("/api/ping", "h/api/ping", NULL);
+	char *b = key_of("/api/ping/api/ping", "h", NULL);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b);
+	free(a);
+	free(b);
+	a = key_of("/api/x?q=1", "h", NULL);
+	b = key_of("/api/x%20q?q=1", "h", NULL);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b);
 	free(a);
 	free(b);
 }
@@ -75,9 +92,9 @@ static void test_key_names_the_host_unless_base_url(void)
 static void make_response(struct response *res, int status, const char *body)
 {
 	response_init(res);
-	response_json(res, status);
+	struct strbuf *out = response_begin(res, status, "application/json");
 	response_set_header(res, "X-Extra", "a: b");
-	strbuf_addstr(&res->body, body);
+	strbuf_addstr(out, body);
 }
 
 static void test_entry_round_trip(void)
@@ -170,9 +187,11 @@ static void test_file_driver(void)
 	CU_ASSERT_FALSE(cache_get(&f.cache, 3, "/api/pong", &got));
 
 	/* Only 200 and 404 are kept. */
+	response_reset(&res);
 	response_error(&res, 422, "Forbidden filter: title");
 	cache_put(&f.cache, 3, "/api/422", &res);
 	CU_ASSERT_FALSE(cache_get(&f.cache, 3, "/api/422", &got));
+	response_reset(&res);
 	response_error(&res, 404, "Not found.");
 	cache_put(&f.cache, 3, "/api/404", &res);
 	CU_ASSERT_TRUE(cache_get(&f.cache, 3, "/api/404", &got));
@@ -309,6 +328,7 @@ void suite_cache(void)
 	CU_pSuite s = unit_add_suite("cache");
 	unit_add_test(s, "key normalises the query", test_key_normalises_the_query);
 	unit_add_test(s, "key names the host unless base_url", test_key_names_the_host_unless_base_url);
+	unit_add_test(s, "key parts cannot run together", test_key_parts_cannot_run_together);
 	unit_add_test(s, "entry round trip", test_entry_round_trip);
 	unit_add_test(s, "entry refused", test_entry_refused);
 	unit_add_test(s, "file driver", test_file_driver);
