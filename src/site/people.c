@@ -13,15 +13,16 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "hash.h"
 #include "site/blueprints.h"
+#include "site/files.h"
 #include "site/index_internal.h"
 #include "strbuf.h"
 
-static void load_form(struct site_index *idx, const char *handle, value_t form)
+static void load_form(void *ctx, const char *handle, value_t form)
 {
+	struct site_index *idx = ctx;
 	struct value_builder *out = &idx->extras;
 	vb_map_begin(out);
 	vb_keyz(out, "handle");
@@ -42,7 +43,10 @@ static void load_form(struct site_index *idx, const char *handle, value_t form)
 
 void forms_load(struct site_index *idx)
 {
-	index_load_each(idx, "forms", "resources/forms", load_form);
+	vb_keyz(&idx->extras, "forms");
+	vb_array_begin(&idx->extras);
+	files_each_yaml(&idx->files, "resources/forms", load_form, idx);
+	vb_array_end(&idx->extras);
 }
 
 /* Statamic's name: `name`, else first and last name, else the e-mail. */
@@ -66,12 +70,12 @@ static void emit_name(struct value_builder *out, value_t user, const char *email
 static void load_user(struct site_index *idx, const char *rel, const char *file_name)
 {
 	struct value_builder raw = VALUE_BUILDER_INIT;
-	if (index_read_file(idx, rel, &raw) != 0) {
+	if (files_read(&idx->files, rel, &raw) != 0) {
 		vb_release(&raw);
 		return;
 	}
 	value_t user = vb_result(&raw);
-	char *email = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	char *email = files_handle(file_name);
 	struct value_builder *out = &idx->extras;
 	vb_map_begin(out);
 	vb_keyz(out, "id");
@@ -82,7 +86,7 @@ static void load_user(struct site_index *idx, const char *rel, const char *file_
 		char made_up[40];
 		snprintf(made_up, sizeof made_up, "cms-api-%016llx",
 		         (unsigned long long)hash_fnv1a(rel));
-		index_problem(idx, true, rel, 0, "no id; using %s", made_up);
+		files_problem(&idx->files, true, rel, 0, "no id; using %s", made_up);
 		vb_strz(out, made_up);
 	}
 	vb_keyz(out, "email");
@@ -98,17 +102,17 @@ static void load_user(struct site_index *idx, const char *rel, const char *file_
 
 void users_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "users");
+	char *dir = files_join(idx->files.root, "users");
 	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
+	char **names = files_list(dir, ".yaml", &n);
 	vb_keyz(&idx->extras, "users");
 	vb_array_begin(&idx->extras);
 	for (size_t i = 0; i < n; i++) {
-		char *rel = index_join("users", names[i]);
+		char *rel = files_join("users", names[i]);
 		load_user(idx, rel, names[i]);
 		free(rel);
 	}
 	vb_array_end(&idx->extras);
-	index_free_names(names, n);
+	files_free_names(names, n);
 	free(dir);
 }

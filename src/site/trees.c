@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "site/files.h"
 #include "site/index_internal.h"
 #include "strbuf.h"
 
@@ -73,13 +74,13 @@ static int read_tree(struct site_index *idx, const struct collection_info *c, si
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "content/trees/collections/%s/%s.yaml", handle, c->handle);
 	for (int attempt = 0; attempt < 2; attempt++) {
-		char *abs = index_join(idx->root, rel.ptr);
+		char *abs = files_join(idx->files.root, rel.ptr);
 		FILE *f = fopen(abs, "r");
 		free(abs);
 		if (f) {
 			fclose(f);
 			*rel_out = strbuf_detach(&rel, NULL);
-			return index_read_file(idx, *rel_out, out) == 0 ? 0 : -1;
+			return files_read(&idx->files, *rel_out, out) == 0 ? 0 : -1;
 		}
 		if (site != 0)
 			break;
@@ -312,7 +313,7 @@ static void compute_uri(struct uri_state *st, struct entry *e)
 			e->uri = tidy_uri(raw.ptr ? raw.ptr : "");
 		else if (!st->warned[e->collection]) {
 			st->warned[e->collection] = true;
-			index_problem(st->idx, true, e->path, 0,
+			files_problem(&st->idx->files, true, e->path, 0,
 			              "route '%s' needs Antlers; entries of this collection have no URI",
 			              route);
 		}
