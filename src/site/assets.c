@@ -11,6 +11,8 @@
  */
 #include "autoconfig.h"
 
+#include "site/assets.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +21,6 @@
 
 #include "site/files.h"
 #include "site/frontmatter.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 struct walker {

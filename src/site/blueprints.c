@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "site/entries.h"
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 #define MAX_IMPORT_DEPTH 8

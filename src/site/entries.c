@@ -6,6 +6,8 @@
  */
 #include "autoconfig.h"
 
+#include "site/entries.h"
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +16,6 @@
 #include <sys/stat.h>
 
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "site/yaml.h"
 #include "hash.h"
 #include "strbuf.h"

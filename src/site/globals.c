@@ -10,6 +10,8 @@
  */
 #include "autoconfig.h"
 
+#include "site/globals.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,6 @@
 
 #include "site/blueprints.h"
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 #define MAX_ORIGIN_DEPTH 8

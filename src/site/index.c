@@ -13,8 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site/assets.h"
+#include "site/blueprints.h"
+#include "site/entries.h"
 #include "site/files.h"
-#include "site/index_internal.h"
+#include "site/globals.h"
+#include "site/navs.h"
+#include "site/people.h"
+#include "site/taxonomies.h"
+#include "site/trees.h"
 #include "strbuf.h"
 
 /* --- sites --- */

@@ -7,6 +7,12 @@
  * and their trees (order, parents, URIs). A file that cannot be read is
  * recorded as a problem (path, line, message) and left out; the rest of
  * the site is served.
+ *
+ * This header holds the data and the whole load. Each kind of content has
+ * its own reader and header (entries.h, trees.h, blueprints.h,
+ * taxonomies.h, navs.h, globals.h, people.h, assets.h), which declares
+ * what it answers about the loaded index too: entries by id and their
+ * fields and status in entries.h, an entry's blueprint in blueprints.h.
  */
 #ifndef CMS_API_SITE_INDEX_H
 #define CMS_API_SITE_INDEX_H
@@ -106,24 +112,5 @@ const struct collection_info *site_index_collection(const struct site_index *idx
 
 /* The site with that handle, or NULL. */
 const struct site_info *site_index_site(const struct site_index *idx, const char *handle);
-
-/* The entry with that id, or NULL. */
-const struct entry *site_index_entry(const struct site_index *idx, const char *id);
-
-/* A field of an entry as Statamic resolves it: the entry's own data, else
- * its origin's (recursively), else the collection's `inject`; missing
- * when none has it. `published` is never inherited. */
-value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key);
-
-/* The blueprint an entry uses: its own or its origin's `blueprint` (the
- * exact handle, then its singular), else the collection's first visible
- * one; NULL when the collection has none (Statamic's built-in fallback:
- * a markdown `content`). */
-const struct blueprint *entry_blueprint(const struct site_index *idx, const struct entry *e);
-
-/* The entry's status at time now (draft, scheduled, expired, published). */
-enum entry_status entry_status(const struct site_index *idx, const struct entry *e,
-                               long long now);
-const char *entry_status_name(enum entry_status s);
 
 #endif

@@ -8,13 +8,14 @@
  */
 #include "autoconfig.h"
 
+#include "site/navs.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 /* content/trees/navigation/{site}/{handle}.yaml, or without the site

@@ -11,13 +11,14 @@
  */
 #include "autoconfig.h"
 
+#include "site/people.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "hash.h"
 #include "site/blueprints.h"
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 static void load_form(void *ctx, const char *handle, value_t form)

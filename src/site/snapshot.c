@@ -15,8 +15,9 @@
 
 #include "hash.h"
 #include "site/augment.h"
+#include "site/blueprints.h"
+#include "site/entries.h"
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"

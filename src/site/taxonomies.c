@@ -10,14 +10,16 @@
  */
 #include "autoconfig.h"
 
+#include "site/taxonomies.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "site/blueprints.h"
+#include "site/entries.h"
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 struct term {
@@ -41,7 +43,7 @@ struct taxonomy {
 
 /* Statamic's Str::slug for ASCII: lower case, runs of other characters
  * become one '-', none at the ends. */
-char *index_slugify(const char *s)
+static char *slugify(const char *s)
 {
 	struct strbuf out = STRBUF_INIT;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -215,7 +217,7 @@ static void link_value(struct taxonomy *t, size_t entry, size_t site, value_t v)
 	size_t hn = strlen(t->handle);
 	if (strncmp(text, t->handle, hn) == 0 && strncmp(text + hn, "::", 2) == 0)
 		text += hn + 2;
-	char *slug = index_slugify(text);
+	char *slug = slugify(text);
 	struct term *term = *slug ? find_term(t, slug, site) : NULL;
 	if (*slug && !term) {
 		term = add_term(t, slug, slug, site);

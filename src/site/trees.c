@@ -9,14 +9,16 @@
  */
 #include "autoconfig.h"
 
+#include "site/trees.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "site/entries.h"
 #include "site/files.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 struct tree_walk {

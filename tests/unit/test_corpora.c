@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "site/entries.h"
 #include "site/index.h"
 #include "strbuf.h"
 #include "unit.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "site/entries.h"
 #include "site/index.h"
 #include "unit.h"
 
