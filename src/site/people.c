@@ -68,15 +68,11 @@ static void emit_name(struct value_builder *out, value_t user, const char *email
 	}
 }
 
-static void load_user(struct site_index *idx, const char *rel, const char *file_name)
+/* A user without an id gets a stable one made from its file's path,
+ * users/{email}.yaml, as an entry does. */
+static void load_user(void *ctx, const char *email, value_t user)
 {
-	struct value_builder raw = VALUE_BUILDER_INIT;
-	if (files_read(&idx->files, rel, &raw) != 0) {
-		vb_release(&raw);
-		return;
-	}
-	value_t user = vb_result(&raw);
-	char *email = files_handle(file_name);
+	struct site_index *idx = ctx;
 	struct value_builder *out = &idx->extras;
 	vb_map_begin(out);
 	vb_keyz(out, "id");
@@ -84,11 +80,14 @@ static void load_user(struct site_index *idx, const char *rel, const char *file_
 	if (value_type(id) == VALUE_STRING || value_type(id) == VALUE_INT) {
 		vb_value(out, id);
 	} else {
+		struct strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "users/%s.yaml", email);
 		char made_up[40];
 		snprintf(made_up, sizeof made_up, "cms-api-%016llx",
-		         (unsigned long long)hash_fnv1a(rel));
-		files_problem(&idx->files, true, rel, 0, "no id; using %s", made_up);
+		         (unsigned long long)hash_fnv1a(rel.ptr));
+		files_problem(&idx->files, true, rel.ptr, 0, "no id; using %s", made_up);
 		vb_strz(out, made_up);
+		strbuf_release(&rel);
 	}
 	vb_keyz(out, "email");
 	vb_strz(out, email);
@@ -97,23 +96,12 @@ static void load_user(struct site_index *idx, const char *rel, const char *file_
 	vb_keyz(out, "is_super");
 	vb_bool(out, value_bool(value_map_getz(user, "super")));
 	vb_map_end(out);
-	free(email);
-	vb_release(&raw);
 }
 
 void users_load(struct site_index *idx)
 {
-	char *dir = files_join(idx->files.root, "users");
-	size_t n;
-	char **names = files_list(dir, ".yaml", &n);
 	vb_keyz(&idx->extras, "users");
 	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		char *rel = files_join("users", names[i]);
-		load_user(idx, rel, names[i]);
-		free(rel);
-	}
+	files_each_yaml(&idx->files, "users", load_user, idx);
 	vb_array_end(&idx->extras);
-	files_free_names(names, n);
-	free(dir);
 }
