@@ -18,6 +18,7 @@
 #include "query/paginate.h"
 #include "query/sort.h"
 #include "site/augment.h"
+#include "site/entries.h"
 #include "strbuf.h"
 
 /* The keys Statamic computes for every entry, sorted; a data key of the

@@ -11,14 +11,16 @@
  */
 #include "autoconfig.h"
 
+#include "site/assets.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "site/files.h"
 #include "site/frontmatter.h"
-#include "site/index_internal.h"
 #include "strbuf.h"
 
 struct walker {
@@ -65,7 +67,7 @@ static void emit_file(struct walker *w, const char *rel, const struct stat *st)
 	struct yaml_error err;
 	struct stat ms;
 	if (stat(meta_path.ptr, &ms) == 0 && frontmatter_parse_file(meta_path.ptr, &meta, &err) != 0)
-		index_problem(w->idx, true, meta_path.ptr, err.line, "%s", err.message);
+		files_problem(&w->idx->files, true, meta_path.ptr, err.line, "%s", err.message);
 	value_t m = vb_result(&meta);
 	const char *dot = strrchr(base, '.');
 	struct value_builder *out = w->out;
@@ -106,7 +108,7 @@ static void walk(struct walker *w, const char *rel, int depth)
 	struct strbuf abs = STRBUF_INIT;
 	strbuf_addf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
 	size_t n;
-	char **names = index_list_dir(abs.ptr, NULL, &n);
+	char **names = files_list(abs.ptr, NULL, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf child = STRBUF_INIT, child_rel = STRBUF_INIT;
 		strbuf_addf(&child, "%s/%s", abs.ptr, names[i]);
@@ -121,12 +123,13 @@ static void walk(struct walker *w, const char *rel, int depth)
 		strbuf_release(&child);
 		strbuf_release(&child_rel);
 	}
-	index_free_names(names, n);
+	files_free_names(names, n);
 	strbuf_release(&abs);
 }
 
-static void load_container(struct site_index *idx, const char *handle, value_t settings)
+static void load_container(void *ctx, const char *handle, value_t settings)
 {
+	struct site_index *idx = ctx;
 	struct value_builder *out = &idx->extras;
 	const char *disk_name = value_str(value_map_getz(settings, "disk"), NULL);
 	const struct disk_def *disk = disk_named(idx->cfg, *disk_name ? disk_name : handle);
@@ -150,7 +153,7 @@ static void load_container(struct site_index *idx, const char *handle, value_t s
 		struct walker w = {idx, root, out, 0};
 		walk(&w, "", 0);
 	} else if (!disk) {
-		index_problem(idx, true, "content/assets", 0,
+		files_problem(&idx->files, true, "content/assets", 0,
 		              "container %s: disk %s has no [disks.%s] section; it lists no files",
 		              handle, disk_name, *disk_name ? disk_name : handle);
 	}
@@ -160,5 +163,8 @@ static void load_container(struct site_index *idx, const char *handle, value_t s
 
 void assets_load(struct site_index *idx)
 {
-	index_load_each(idx, "assets", "content/assets", load_container);
+	vb_keyz(&idx->extras, "assets");
+	vb_array_begin(&idx->extras);
+	files_each_yaml(&idx->files, "content/assets", load_container, idx);
+	vb_array_end(&idx->extras);
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "site/bard.h"
+#include "site/entries.h"
 #include "site/markdown.h"
 #include "site/yaml.h"
 #include "strbuf.h"

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "site/index_internal.h"
+#include "site/entries.h"
+#include "site/files.h"
 #include "strbuf.h"
 
 #define MAX_IMPORT_DEPTH 8
@@ -37,9 +38,9 @@ static char *fieldset_path(const char *handle)
 static bool read_fieldset(struct field_sink *s, const char *handle, struct value_builder *out)
 {
 	char *rel = fieldset_path(handle);
-	bool ok = index_file_exists(s->idx, rel) && index_read_file(s->idx, rel, out) == 0;
-	if (!ok && !index_file_exists(s->idx, rel))
-		index_problem(s->idx, true, s->rel, 0, "fieldset %s not found", handle);
+	bool ok = files_exists(&s->idx->files, rel) && files_read(&s->idx->files, rel, out) == 0;
+	if (!ok && !files_exists(&s->idx->files, rel))
+		files_problem(&s->idx->files, true, s->rel, 0, "fieldset %s not found", handle);
 	free(rel);
 	return ok;
 }
@@ -76,8 +77,8 @@ static void add_reference(struct field_sink *s, const char *prefix, const char *
 {
 	const char *dot = strchr(ref, '.');
 	if (!dot) {
-		index_problem(s->idx, true, s->rel, 0, "field %s refers to %s, not fieldset.field",
-		              handle, ref);
+		files_problem(&s->idx->files, true, s->rel, 0,
+		              "field %s refers to %s, not fieldset.field", handle, ref);
 		return;
 	}
 	char *set = xstrndup(ref, (size_t)(dot - ref));
@@ -102,7 +103,8 @@ static void add_import(struct field_sink *s, const char *prefix, value_t item, i
 	strbuf_addf(&full_prefix, "%s%s", prefix, value_str(value_map_getz(item, "prefix"), NULL));
 	struct value_builder fs = VALUE_BUILDER_INIT;
 	if (depth >= MAX_IMPORT_DEPTH)
-		index_problem(s->idx, true, s->rel, 0, "fieldset imports nest too deep at %s", set);
+		files_problem(&s->idx->files, true, s->rel, 0, "fieldset imports nest too deep at %s",
+		              set);
 	else if (read_fieldset(s, set, &fs))
 		add_items(s, value_map_getz(vb_result(&fs), "fields"), full_prefix.ptr, depth + 1);
 	vb_release(&fs);
@@ -146,7 +148,7 @@ int blueprint_fields(struct site_index *idx, const char *rel, struct value_build
 	struct field_sink s = {idx, out, rel};
 	int rc = -1;
 	vb_map_begin(out);
-	if (index_file_exists(idx, rel) && index_read_file(idx, rel, &bp) == 0) {
+	if (files_exists(&idx->files, rel) && files_read(&idx->files, rel, &bp) == 0) {
 		value_t b = vb_result(&bp);
 		struct value_iter tab;
 		value_iter_init(&tab, value_map_getz(b, "tabs"));
@@ -176,7 +178,7 @@ static void load_blueprint(struct site_index *idx, struct collection_info *c, co
                            const char *file_name)
 {
 	struct value_builder raw = VALUE_BUILDER_INIT;
-	if (index_read_file(idx, rel, &raw) != 0) {
+	if (files_read(&idx->files, rel, &raw) != 0) {
 		vb_release(&raw);
 		return;
 	}
@@ -184,7 +186,7 @@ static void load_blueprint(struct site_index *idx, struct collection_info *c, co
 	c->blueprints = xrealloc(c->blueprints, (c->nblueprints + 1) * sizeof *c->blueprints);
 	struct blueprint *bp = &c->blueprints[c->nblueprints++];
 	memset(bp, 0, sizeof *bp);
-	bp->handle = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	bp->handle = files_handle(file_name);
 	const char *title = value_str(value_map_getz(b, "title"), NULL);
 	bp->title = xstrdup(*title ? title : bp->handle);
 	bp->hidden = value_bool(value_map_getz(b, "hide"));
@@ -201,17 +203,17 @@ void collection_blueprints_load(struct site_index *idx)
 		struct collection_info *c = &idx->collections[ci];
 		struct strbuf dir_rel = STRBUF_INIT;
 		strbuf_addf(&dir_rel, "resources/blueprints/collections/%s", c->handle);
-		char *dir = index_join(idx->root, dir_rel.ptr);
+		char *dir = files_join(idx->files.root, dir_rel.ptr);
 		size_t n;
-		char **names = index_list_dir(dir, ".yaml", &n);
+		char **names = files_list(dir, ".yaml", &n);
 		for (size_t i = 0; i < n; i++) {
-			char *rel = index_join(dir_rel.ptr, names[i]);
+			char *rel = files_join(dir_rel.ptr, names[i]);
 			load_blueprint(idx, c, rel, names[i]);
 			free(rel);
 		}
 		if (c->nblueprints > 1)
 			qsort(c->blueprints, c->nblueprints, sizeof *c->blueprints, compare_blueprints);
-		index_free_names(names, n);
+		files_free_names(names, n);
 		free(dir);
 		strbuf_release(&dir_rel);
 	}

@@ -16,4 +16,20 @@
  * as problems. Returns 0 when the file exists, -1 otherwise. */
 int blueprint_fields(struct site_index *idx, const char *rel, struct value_builder *out);
 
+/* Reads each collection's blueprints (the .yaml files of
+ * resources/blueprints/collections/{handle}) into its blueprints, sorted
+ * for the default choice: by `order`, then title. Needs the collections
+ * read. */
+void collection_blueprints_load(struct site_index *idx);
+
+/* The blueprint an entry uses: its own or its origin's `blueprint` (the
+ * exact handle, then its singular), else the collection's first visible
+ * one; NULL when the collection has none (Statamic's built-in fallback:
+ * a markdown `content`). */
+const struct blueprint *entry_blueprint(const struct site_index *idx, const struct entry *e);
+
+/* Laravel's Str::singular for the regular English plurals blueprints use
+ * ("posts" -> "post", "categories" -> "category"); newly allocated. */
+char *singular_handle(const char *word);
+
 #endif

@@ -6,15 +6,16 @@
  */
 #include "autoconfig.h"
 
+#include "site/entries.h"
+
 #include <ctype.h>
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "site/index_internal.h"
+#include "site/files.h"
 #include "site/yaml.h"
 #include "hash.h"
 #include "strbuf.h"
@@ -113,12 +114,12 @@ static bool is_directory(const char *path)
 static void walk(struct site_index *idx, const char *rel, size_t site, struct file_list *out,
                  int depth)
 {
-	char *abs = index_join(idx->root, rel);
+	char *abs = files_join(idx->files.root, rel);
 	size_t n;
-	char **names = index_list_dir(abs, NULL, &n);
+	char **names = files_list(abs, NULL, &n);
 	for (size_t i = 0; i < n; i++) {
-		char *child_rel = index_join(rel, names[i]);
-		char *child_abs = index_join(abs, names[i]);
+		char *child_rel = files_join(rel, names[i]);
+		char *child_abs = files_join(abs, names[i]);
 		size_t len = strlen(names[i]);
 		if (is_directory(child_abs)) {
 			if (depth < 32)
@@ -134,7 +135,7 @@ static void walk(struct site_index *idx, const char *rel, size_t site, struct fi
 		}
 		free(child_abs);
 	}
-	index_free_names(names, n);
+	files_free_names(names, n);
 	free(abs);
 }
 
@@ -158,23 +159,24 @@ static void discover(struct site_index *idx, const struct collection_info *c,
 		strbuf_release(&rel);
 		return;
 	}
-	char *abs = index_join(idx->root, rel.ptr);
+	char *abs = files_join(idx->files.root, rel.ptr);
 	size_t n;
-	char **names = index_list_dir(abs, NULL, &n);
+	char **names = files_list(abs, NULL, &n);
 	for (size_t i = 0; i < n; i++) {
-		char *child_rel = index_join(rel.ptr, names[i]);
+		char *child_rel = files_join(rel.ptr, names[i]);
 		size_t site = site_number(idx, names[i]);
-		char *child_abs = index_join(abs, names[i]);
+		char *child_abs = files_join(abs, names[i]);
 		if (!is_directory(child_abs))
-			index_problem(idx, true, child_rel, 0, "not in a site folder; left out");
+			files_problem(&idx->files, true, child_rel, 0, "not in a site folder; left out");
 		else if (site == (size_t)-1)
-			index_problem(idx, true, child_rel, 0, "no site is named %s; left out", names[i]);
+			files_problem(&idx->files, true, child_rel, 0, "no site is named %s; left out",
+			              names[i]);
 		else
 			walk(idx, child_rel, site, out, 0);
 		free(child_rel);
 		free(child_abs);
 	}
-	index_free_names(names, n);
+	files_free_names(names, n);
 	free(abs);
 	strbuf_release(&rel);
 }
@@ -228,7 +230,7 @@ static bool read_entry(struct site_index *idx, size_t collection, const struct f
 	const struct collection_info *c = &idx->collections[collection];
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	memset(e, 0, sizeof *e);
-	if (index_read_file(idx, f->rel, &raw) != 0) {
+	if (files_read(&idx->files, f->rel, &raw) != 0) {
 		vb_release(&raw);
 		return false;
 	}
@@ -243,7 +245,7 @@ static bool read_entry(struct site_index *idx, size_t collection, const struct f
 	e->id = take_string(data, "id");
 	if (!e->id) {
 		e->id = made_up_id(f->rel);
-		index_problem(idx, true, f->rel, 0, "no id; using %s", e->id);
+		files_problem(&idx->files, true, f->rel, 0, "no id; using %s", e->id);
 	}
 	e->origin_id = take_string(data, "origin");
 	e->published = value_type(value_map_getz(data, "published")) != VALUE_FALSE;
@@ -258,7 +260,7 @@ static bool read_entry(struct site_index *idx, size_t collection, const struct f
 	e->slug = name.slug;
 	e->order = -1;
 	struct stat st;
-	char *abs = index_join(idx->root, f->rel);
+	char *abs = files_join(idx->files.root, f->rel);
 	e->mtime = stat(abs, &st) == 0 ? (long long)st.st_mtime : 0;
 	free(abs);
 	e->own = (struct value_builder)VALUE_BUILDER_INIT;
@@ -329,7 +331,7 @@ static void drop_duplicate_ids(struct site_index *idx)
 			continue;
 		}
 		const struct entry *first = site_index_entry(idx, idx->entries[kept].id);
-		index_problem(idx, true, idx->entries[kept].path, 0, "duplicate id %s (kept %s)",
+		files_problem(&idx->files, true, idx->entries[kept].path, 0, "duplicate id %s (kept %s)",
 		              idx->entries[kept].id, first->path);
 		free_entry(&idx->entries[kept]);
 	}
@@ -346,7 +348,8 @@ static void link_origins(struct site_index *idx)
 			continue;
 		e->origin = site_index_entry(idx, e->origin_id);
 		if (!e->origin || e->origin == e)
-			index_problem(idx, true, e->path, 0, "origin %s is not an entry", e->origin_id);
+			files_problem(&idx->files, true, e->path, 0, "origin %s is not an entry",
+			              e->origin_id);
 		if (e->origin == e)
 			e->origin = NULL;
 	}
@@ -357,7 +360,7 @@ static void link_origins(struct site_index *idx)
 			slow = slow->origin;
 			fast = fast->origin->origin;
 			if (fast && slow == fast) {
-				index_problem(idx, true, idx->entries[i].path, 0, "origins form a loop");
+				files_problem(&idx->files, true, idx->entries[i].path, 0, "origins form a loop");
 				idx->entries[i].origin = NULL;
 				break;
 			}

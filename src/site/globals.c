@@ -10,13 +10,15 @@
  */
 #include "autoconfig.h"
 
+#include "site/globals.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "site/blueprints.h"
-#include "site/index_internal.h"
+#include "site/files.h"
 #include "strbuf.h"
 
 #define MAX_ORIGIN_DEPTH 8
@@ -103,7 +105,8 @@ static void read_values(struct site_index *idx, const char *handle, value_t set,
 		struct strbuf rel = STRBUF_INIT;
 		strbuf_addf(&rel, "content/globals/%s/%s.yaml", idx->sites[s].handle, handle);
 		all[s].values = (struct value_builder)VALUE_BUILDER_INIT;
-		if (index_file_exists(idx, rel.ptr) && index_read_file(idx, rel.ptr, &all[s].values) == 0) {
+		if (files_exists(&idx->files, rel.ptr) &&
+		    files_read(&idx->files, rel.ptr, &all[s].values) == 0) {
 			all[s].present = any_file = true;
 			value_t origin = v6 ? value_map_getz(v6_sites, idx->sites[s].handle)
 			                    : value_map_getz(vb_result(&all[s].values), "origin");
@@ -120,8 +123,9 @@ static void read_values(struct site_index *idx, const char *handle, value_t set,
 	}
 }
 
-static void load_set(struct site_index *idx, const char *handle, value_t set)
+static void load_set(void *ctx, const char *handle, value_t set)
 {
+	struct site_index *idx = ctx;
 	struct site_values *all = xcalloc(idx->nsites, sizeof *all);
 	read_values(idx, handle, set, all);
 	struct value_builder *out = &idx->extras;
@@ -150,5 +154,8 @@ static void load_set(struct site_index *idx, const char *handle, value_t set)
 
 void globals_load(struct site_index *idx)
 {
-	index_load_each(idx, "globals", "content/globals", load_set);
+	vb_keyz(&idx->extras, "globals");
+	vb_array_begin(&idx->extras);
+	files_each_yaml(&idx->files, "content/globals", load_set, idx);
+	vb_array_end(&idx->extras);
 }

@@ -9,137 +9,20 @@
 #include "site/index.h"
 
 #include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "site/frontmatter.h"
-#include "site/index_internal.h"
+#include "site/assets.h"
+#include "site/blueprints.h"
+#include "site/entries.h"
+#include "site/files.h"
+#include "site/globals.h"
+#include "site/navs.h"
+#include "site/people.h"
+#include "site/taxonomies.h"
+#include "site/trees.h"
 #include "strbuf.h"
-
-void index_problem(struct site_index *idx, bool warning, const char *path, int line,
-                   const char *fmt, ...)
-{
-	struct strbuf message = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&message, fmt, ap);
-	va_end(ap);
-	idx->problems = xrealloc(idx->problems, (idx->nproblems + 1) * sizeof *idx->problems);
-	struct problem *p = &idx->problems[idx->nproblems++];
-	p->path = xstrdup(path);
-	p->line = line;
-	p->warning = warning;
-	p->message = strbuf_detach(&message, NULL);
-}
-
-char *index_join(const char *a, const char *b)
-{
-	struct strbuf s = STRBUF_INIT;
-	strbuf_addf(&s, "%s/%s", a, b);
-	return strbuf_detach(&s, NULL);
-}
-
-static bool is_regular_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool index_file_exists(const struct site_index *idx, const char *rel)
-{
-	char *abs = index_join(idx->root, rel);
-	bool ok = is_regular_file(abs);
-	free(abs);
-	return ok;
-}
-
-char *index_title(value_t settings, const char *handle)
-{
-	const char *title = value_str(value_map_getz(settings, "title"), NULL);
-	if (*title)
-		return xstrdup(title);
-	char *t = xstrdup(handle);
-	t[0] = (char)toupper((unsigned char)t[0]);
-	return t;
-}
-
-void index_load_each(struct site_index *idx, const char *key, const char *folder,
-                     handle_loader load)
-{
-	char *dir = index_join(idx->root, folder);
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
-	vb_keyz(&idx->extras, key);
-	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		char *rel = index_join(folder, names[i]);
-		struct value_builder settings = VALUE_BUILDER_INIT;
-		if (index_read_file(idx, rel, &settings) == 0) {
-			char *handle = xstrndup(names[i], strlen(names[i]) - strlen(".yaml"));
-			load(idx, handle, vb_result(&settings));
-			free(handle);
-		}
-		vb_release(&settings);
-		free(rel);
-	}
-	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
-}
-
-int index_read_file(struct site_index *idx, const char *rel, struct value_builder *out)
-{
-	char *path = index_join(idx->root, rel);
-	struct yaml_error err;
-	int rc = frontmatter_parse_file(path, out, &err);
-	if (rc != 0)
-		index_problem(idx, false, rel, err.line, "%s", err.message);
-	free(path);
-	return rc;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char **index_list_dir(const char *dir, const char *suffix, size_t *count)
-{
-	char **names = NULL;
-	size_t n = 0;
-	DIR *d = opendir(dir);
-	*count = 0;
-	if (!d)
-		return NULL;
-	struct dirent *e;
-	size_t suffix_len = suffix ? strlen(suffix) : 0;
-	while ((e = readdir(d)) != NULL) {
-		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.')
-			continue;
-		if (suffix && (len <= suffix_len || strcmp(e->d_name + len - suffix_len, suffix) != 0))
-			continue;
-		names = xrealloc(names, (n + 1) * sizeof *names);
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, compare_names);
-	*count = n;
-	return names;
-}
-
-void index_free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
 
 /* --- sites --- */
 
@@ -230,7 +113,7 @@ static void add_site(struct site_index *idx, const struct config *cfg, const cha
 static void load_sites_yaml(struct site_index *idx, const struct config *cfg)
 {
 	struct value_builder b = VALUE_BUILDER_INIT;
-	if (index_read_file(idx, "resources/sites.yaml", &b) == 0) {
+	if (files_read(&idx->files, "resources/sites.yaml", &b) == 0) {
 		struct value_iter it;
 		value_iter_init(&it, vb_result(&b));
 		while (value_iter_next(&it)) {
@@ -254,7 +137,7 @@ static void load_sites_yaml(struct site_index *idx, const struct config *cfg)
  * that, more than one site did. */
 static bool multisite_layout(const struct site_index *idx)
 {
-	char *path = index_join(idx->root, "config/statamic/system.php");
+	char *path = files_join(idx->files.root, "config/statamic/system.php");
 	FILE *f = fopen(path, "r");
 	free(path);
 	if (!f)
@@ -272,10 +155,8 @@ static bool multisite_layout(const struct site_index *idx)
 
 static void load_sites(struct site_index *idx, const struct config *cfg)
 {
-	char *sites_yaml = index_join(idx->root, "resources/sites.yaml");
-	if (is_regular_file(sites_yaml))
+	if (files_exists(&idx->files, "resources/sites.yaml"))
 		load_sites_yaml(idx, cfg);
-	free(sites_yaml);
 	if (idx->nsites == 0) {
 		for (size_t i = 0; i < cfg->nsites; i++) {
 			const struct site_def *d = &cfg->sites[i];
@@ -289,6 +170,8 @@ static void load_sites(struct site_index *idx, const struct config *cfg)
 }
 
 /* --- collections --- */
+
+#define COLLECTIONS "content/collections"
 
 static void read_structure(struct collection_info *c, value_t settings)
 {
@@ -319,22 +202,18 @@ static void read_date_behavior(struct collection_info *c, value_t settings)
 	                    is_private(value_map_getz(settings, "future_date_behavior"));
 }
 
-static void load_collection(struct site_index *idx, const char *file_name)
+static void load_collection(struct site_index *idx, const char *rel, const char *file_name)
 {
-	struct strbuf rel = STRBUF_INIT;
-	strbuf_addf(&rel, "content/collections/%s", file_name);
 	struct collection_info c;
 	memset(&c, 0, sizeof c);
 	c.settings = (struct value_builder)VALUE_BUILDER_INIT;
-	if (index_read_file(idx, rel.ptr, &c.settings) != 0) {
+	if (files_read(&idx->files, rel, &c.settings) != 0) {
 		vb_release(&c.settings);
-		strbuf_release(&rel);
 		return;
 	}
-	strbuf_release(&rel);
 	value_t settings = vb_result(&c.settings);
-	c.handle = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
-	c.title = index_title(settings, c.handle);
+	c.handle = files_handle(file_name);
+	c.title = files_title(settings, c.handle);
 	c.mount = copy_string_value(settings, "mount");
 	c.dated = value_bool(value_map_getz(settings, "date"));
 	read_date_behavior(&c, settings);
@@ -353,16 +232,16 @@ static int compare_collections(const void *a, const void *b)
 
 static void load_collections(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "content/collections");
+	char *dir = files_join(idx->files.root, COLLECTIONS);
 	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
+	char **names = files_list(dir, ".yaml", &n);
 	for (size_t i = 0; i < n; i++) {
-		char *path = index_join(dir, names[i]);
-		if (is_regular_file(path))
-			load_collection(idx, names[i]);
-		free(path);
+		char *rel = files_join(COLLECTIONS, names[i]);
+		if (files_exists(&idx->files, rel))
+			load_collection(idx, rel, names[i]);
+		free(rel);
 	}
-	index_free_names(names, n);
+	files_free_names(names, n);
 	free(dir);
 	/* File-name order is not handle order ("a-b.yaml" < "a.yaml"). */
 	if (idx->ncollections > 1)
@@ -386,7 +265,7 @@ static void load_extras(struct site_index *idx)
 struct site_index *site_index_load(const struct config *cfg)
 {
 	struct site_index *idx = xcalloc(1, sizeof *idx);
-	idx->root = xstrdup(cfg->content_root ? cfg->content_root : ".");
+	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".");
 	idx->cfg = cfg;
 	load_sites(idx, cfg);
 	load_collections(idx);
@@ -434,12 +313,7 @@ void site_index_free(struct site_index *idx)
 	for (size_t i = 0; i < idx->ncollections; i++)
 		free_collection(&idx->collections[i]);
 	free(idx->collections);
-	for (size_t i = 0; i < idx->nproblems; i++) {
-		free(idx->problems[i].path);
-		free(idx->problems[i].message);
-	}
-	free(idx->problems);
-	free(idx->root);
+	files_free(&idx->files);
 	free(idx);
 }
 
@@ -466,12 +340,4 @@ const struct site_info *site_index_site(const struct site_index *idx, const char
 		if (strcmp(idx->sites[i].handle, handle) == 0)
 			return &idx->sites[i];
 	return NULL;
-}
-
-size_t site_index_errors(const struct site_index *idx)
-{
-	size_t errors = 0;
-	for (size_t i = 0; i < idx->nproblems; i++)
-		errors += !idx->problems[i].warning;
-	return errors;
 }

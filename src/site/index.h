@@ -7,6 +7,12 @@
  * and their trees (order, parents, URIs). A file that cannot be read is
  * recorded as a problem (path, line, message) and left out; the rest of
  * the site is served.
+ *
+ * This header holds the data and the whole load. Each kind of content has
+ * its own reader and header (entries.h, trees.h, blueprints.h,
+ * taxonomies.h, navs.h, globals.h, people.h, assets.h), which declares
+ * what it answers about the loaded index too: entries by id and their
+ * fields and status in entries.h, an entry's blueprint in blueprints.h.
  */
 #ifndef CMS_API_SITE_INDEX_H
 #define CMS_API_SITE_INDEX_H
@@ -15,6 +21,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "site/files.h"
 #include "value.h"
 
 /* One Statamic site (a locale of the website). */
@@ -75,17 +82,8 @@ struct entry {
 	struct value_builder own;   /* owned: the file's data minus id, origin and published */
 };
 
-/* A file that could not be read (an error) or was read with a guess (a
- * warning); line 0 when no line applies. */
-struct problem {
-	char *path; /* owned, relative to the content root */
-	int line;
-	bool warning;
-	char *message; /* owned */
-};
-
 struct site_index {
-	char *root;                 /* owned: the site folder */
+	struct site_files files;    /* owned: the site folder and the problems found */
 	const struct config *cfg;   /* what it was loaded with; only valid while loading */
 	struct site_info *sites;    /* owned; the first is the default site */
 	size_t nsites;
@@ -99,8 +97,6 @@ struct site_index {
 	struct value_builder extras; /* owned: a map of the smaller kinds of content,
 	                              * "taxonomies", "navs", "globals", "forms",
 	                              * "users" (see each reader for its shape) */
-	struct problem *problems;   /* owned, in the order found */
-	size_t nproblems;
 };
 
 /*
@@ -110,30 +106,11 @@ struct site_index {
 struct site_index *site_index_load(const struct config *cfg);
 void site_index_free(struct site_index *idx);
 
+/* The collection with that handle, or NULL. */
 const struct collection_info *site_index_collection(const struct site_index *idx,
                                                     const char *handle);
+
+/* The site with that handle, or NULL. */
 const struct site_info *site_index_site(const struct site_index *idx, const char *handle);
-
-/* The entry with that id, or NULL. */
-const struct entry *site_index_entry(const struct site_index *idx, const char *id);
-
-/* A field of an entry as Statamic resolves it: the entry's own data, else
- * its origin's (recursively), else the collection's `inject`; missing
- * when none has it. `published` is never inherited. */
-value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key);
-
-/* The blueprint an entry uses: its own or its origin's `blueprint` (the
- * exact handle, then its singular), else the collection's first visible
- * one; NULL when the collection has none (Statamic's built-in fallback:
- * a markdown `content`). */
-const struct blueprint *entry_blueprint(const struct site_index *idx, const struct entry *e);
-
-/* The entry's status at time now (draft, scheduled, expired, published). */
-enum entry_status entry_status(const struct site_index *idx, const struct entry *e,
-                               long long now);
-const char *entry_status_name(enum entry_status s);
-
-/* The number of problems that are errors, not warnings. */
-size_t site_index_errors(const struct site_index *idx);
 
 #endif

@@ -8,12 +8,14 @@
  */
 #include "autoconfig.h"
 
+#include "site/navs.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "site/index_internal.h"
+#include "site/files.h"
 #include "strbuf.h"
 
 /* content/trees/navigation/{site}/{handle}.yaml, or without the site
@@ -23,13 +25,13 @@ static void emit_tree(struct site_index *idx, const char *handle, size_t site, v
 {
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "content/trees/navigation/%s/%s.yaml", idx->sites[site].handle, handle);
-	if (site == 0 && !index_file_exists(idx, rel.ptr)) {
+	if (site == 0 && !files_exists(&idx->files, rel.ptr)) {
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "content/trees/navigation/%s.yaml", handle);
 	}
 	struct value_builder tree = VALUE_BUILDER_INIT;
-	if (index_file_exists(idx, rel.ptr)) {
-		if (index_read_file(idx, rel.ptr, &tree) == 0) {
+	if (files_exists(&idx->files, rel.ptr)) {
+		if (files_read(&idx->files, rel.ptr, &tree) == 0) {
 			vb_keyz(&idx->extras, idx->sites[site].handle);
 			value_t items = value_map_getz(vb_result(&tree), "tree");
 			if (value_is_missing(items)) {
@@ -47,10 +49,11 @@ static void emit_tree(struct site_index *idx, const char *handle, size_t site, v
 	strbuf_release(&rel);
 }
 
-static void emit_nav(struct site_index *idx, const char *handle, value_t settings)
+static void emit_nav(void *ctx, const char *handle, value_t settings)
 {
+	struct site_index *idx = ctx;
 	struct value_builder *out = &idx->extras;
-	char *title = index_title(settings, handle);
+	char *title = files_title(settings, handle);
 	vb_map_begin(out);
 	vb_keyz(out, "handle");
 	vb_strz(out, handle);
@@ -77,5 +80,8 @@ static void emit_nav(struct site_index *idx, const char *handle, value_t setting
 
 void navs_load(struct site_index *idx)
 {
-	index_load_each(idx, "navs", "content/navigation", emit_nav);
+	vb_keyz(&idx->extras, "navs");
+	vb_array_begin(&idx->extras);
+	files_each_yaml(&idx->files, "content/navigation", emit_nav, idx);
+	vb_array_end(&idx->extras);
 }

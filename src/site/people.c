@@ -11,17 +11,19 @@
  */
 #include "autoconfig.h"
 
+#include "site/people.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "hash.h"
 #include "site/blueprints.h"
-#include "site/index_internal.h"
+#include "site/files.h"
 #include "strbuf.h"
 
-static void load_form(struct site_index *idx, const char *handle, value_t form)
+static void load_form(void *ctx, const char *handle, value_t form)
 {
+	struct site_index *idx = ctx;
 	struct value_builder *out = &idx->extras;
 	vb_map_begin(out);
 	vb_keyz(out, "handle");
@@ -42,7 +44,10 @@ static void load_form(struct site_index *idx, const char *handle, value_t form)
 
 void forms_load(struct site_index *idx)
 {
-	index_load_each(idx, "forms", "resources/forms", load_form);
+	vb_keyz(&idx->extras, "forms");
+	vb_array_begin(&idx->extras);
+	files_each_yaml(&idx->files, "resources/forms", load_form, idx);
+	vb_array_end(&idx->extras);
 }
 
 /* Statamic's name: `name`, else first and last name, else the e-mail. */
@@ -63,15 +68,11 @@ static void emit_name(struct value_builder *out, value_t user, const char *email
 	}
 }
 
-static void load_user(struct site_index *idx, const char *rel, const char *file_name)
+/* A user without an id gets a stable one made from its file's path,
+ * users/{email}.yaml, as an entry does. */
+static void load_user(void *ctx, const char *email, value_t user)
 {
-	struct value_builder raw = VALUE_BUILDER_INIT;
-	if (index_read_file(idx, rel, &raw) != 0) {
-		vb_release(&raw);
-		return;
-	}
-	value_t user = vb_result(&raw);
-	char *email = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	struct site_index *idx = ctx;
 	struct value_builder *out = &idx->extras;
 	vb_map_begin(out);
 	vb_keyz(out, "id");
@@ -79,11 +80,14 @@ static void load_user(struct site_index *idx, const char *rel, const char *file_
 	if (value_type(id) == VALUE_STRING || value_type(id) == VALUE_INT) {
 		vb_value(out, id);
 	} else {
+		struct strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "users/%s.yaml", email);
 		char made_up[40];
 		snprintf(made_up, sizeof made_up, "cms-api-%016llx",
-		         (unsigned long long)hash_fnv1a(rel));
-		index_problem(idx, true, rel, 0, "no id; using %s", made_up);
+		         (unsigned long long)hash_fnv1a(rel.ptr));
+		files_problem(&idx->files, true, rel.ptr, 0, "no id; using %s", made_up);
 		vb_strz(out, made_up);
+		strbuf_release(&rel);
 	}
 	vb_keyz(out, "email");
 	vb_strz(out, email);
@@ -92,23 +96,12 @@ static void load_user(struct site_index *idx, const char *rel, const char *file_
 	vb_keyz(out, "is_super");
 	vb_bool(out, value_bool(value_map_getz(user, "super")));
 	vb_map_end(out);
-	free(email);
-	vb_release(&raw);
 }
 
 void users_load(struct site_index *idx)
 {
-	char *dir = index_join(idx->root, "users");
-	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
 	vb_keyz(&idx->extras, "users");
 	vb_array_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		char *rel = index_join("users", names[i]);
-		load_user(idx, rel, names[i]);
-		free(rel);
-	}
+	files_each_yaml(&idx->files, "users", load_user, idx);
 	vb_array_end(&idx->extras);
-	index_free_names(names, n);
-	free(dir);
 }

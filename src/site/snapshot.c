@@ -15,7 +15,9 @@
 
 #include "hash.h"
 #include "site/augment.h"
-#include "site/index_internal.h"
+#include "site/blueprints.h"
+#include "site/entries.h"
+#include "site/files.h"
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
@@ -407,7 +409,7 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 		/* Statamic's fallback blueprint is the collection's singular. */
 		const struct blueprint *bp = entry_blueprint(idx, e);
 		char *fallback = bp ? NULL : singular_handle(idx->collections[e->collection].handle);
-		char *fallback_title = fallback ? index_title(VALUE_MISSING, fallback) : NULL;
+		char *fallback_title = fallback ? files_title(VALUE_MISSING, fallback) : NULL;
 		const char *bp_handle = bp ? bp->handle : fallback;
 		const char *bp_title = bp ? bp->title : fallback_title;
 		uint32_t data_at = put_value(blob, vb_result(&data));
@@ -506,9 +508,9 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	}
 	struct rec_entry *entries = xcalloc(idx->nentries, sizeof *entries);
 	write_entries(idx, entries, &blob);
-	struct rec_problem *problems = xcalloc(idx->nproblems, sizeof *problems);
-	for (size_t i = 0; i < idx->nproblems; i++) {
-		const struct problem *p = &idx->problems[i];
+	struct rec_problem *problems = xcalloc(idx->files.nproblems, sizeof *problems);
+	for (size_t i = 0; i < idx->files.nproblems; i++) {
+		const struct problem *p = &idx->files.problems[i];
 		problems[i] = (struct rec_problem){put_string(&blob, p->path), put_string(&blob, p->message),
 		                                   p->line, p->warning};
 	}
@@ -535,14 +537,14 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.nsites = (uint32_t)idx->nsites;
 	h.ncollections = (uint32_t)idx->ncollections;
 	h.nentries = (uint32_t)idx->nentries;
-	h.nproblems = (uint32_t)idx->nproblems;
+	h.nproblems = (uint32_t)idx->files.nproblems;
 	h.nslots = (uint32_t)idx->nslots;
 	h.multisite = idx->multisite;
 	h.sites_off = align8(sizeof h);
 	h.collections_off = align8(h.sites_off + idx->nsites * sizeof *sites);
 	h.entries_off = align8(h.collections_off + idx->ncollections * sizeof *cols);
 	h.problems_off = align8(h.entries_off + idx->nentries * sizeof *entries);
-	h.slots_off = align8(h.problems_off + idx->nproblems * sizeof *problems);
+	h.slots_off = align8(h.problems_off + idx->files.nproblems * sizeof *problems);
 	h.slug_slots_off = align8(h.slots_off + idx->nslots * sizeof *slots);
 	h.nslug_slots = (uint32_t)nslug_slots;
 	h.by_date_off = align8(h.slug_slots_off + nslug_slots * sizeof *slug_slots);
@@ -558,7 +560,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	memcpy(out->ptr + base + h.sites_off, sites, idx->nsites * sizeof *sites);
 	memcpy(out->ptr + base + h.collections_off, cols, idx->ncollections * sizeof *cols);
 	memcpy(out->ptr + base + h.entries_off, entries, idx->nentries * sizeof *entries);
-	memcpy(out->ptr + base + h.problems_off, problems, idx->nproblems * sizeof *problems);
+	memcpy(out->ptr + base + h.problems_off, problems, idx->files.nproblems * sizeof *problems);
 	memcpy(out->ptr + base + h.slots_off, slots, idx->nslots * sizeof *slots);
 	memcpy(out->ptr + base + h.slug_slots_off, slug_slots, nslug_slots * sizeof *slug_slots);
 	memcpy(out->ptr + base + h.by_date_off, by_date, idx->nentries * sizeof *by_date);

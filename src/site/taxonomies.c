@@ -10,13 +10,16 @@
  */
 #include "autoconfig.h"
 
+#include "site/taxonomies.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "site/blueprints.h"
-#include "site/index_internal.h"
+#include "site/entries.h"
+#include "site/files.h"
 #include "strbuf.h"
 
 struct term {
@@ -40,7 +43,7 @@ struct taxonomy {
 
 /* Statamic's Str::slug for ASCII: lower case, runs of other characters
  * become one '-', none at the ends. */
-char *index_slugify(const char *s)
+static char *slugify(const char *s)
 {
 	struct strbuf out = STRBUF_INIT;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -150,12 +153,12 @@ static void read_term_file(struct site_index *idx, struct taxonomy *t, const cha
                            const char *file_name)
 {
 	struct value_builder raw = VALUE_BUILDER_INIT;
-	if (index_read_file(idx, rel, &raw) != 0) {
+	if (files_read(&idx->files, rel, &raw) != 0) {
 		vb_release(&raw);
 		return;
 	}
 	value_t data = vb_result(&raw);
-	char *slug = xstrndup(file_name, strlen(file_name) - strlen(".yaml"));
+	char *slug = files_handle(file_name);
 	value_t inject = value_map_getz(t->settings, "inject");
 	value_t localizations = value_map_getz(data, "localizations");
 	for (size_t i = 0; i < t->nsites; i++) {
@@ -177,15 +180,15 @@ static void read_terms(struct site_index *idx, struct taxonomy *t)
 {
 	struct strbuf dir_rel = STRBUF_INIT;
 	strbuf_addf(&dir_rel, "content/taxonomies/%s", t->handle);
-	char *dir = index_join(idx->root, dir_rel.ptr);
+	char *dir = files_join(idx->files.root, dir_rel.ptr);
 	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
+	char **names = files_list(dir, ".yaml", &n);
 	for (size_t i = 0; i < n; i++) {
-		char *rel = index_join(dir_rel.ptr, names[i]);
+		char *rel = files_join(dir_rel.ptr, names[i]);
 		read_term_file(idx, t, rel, names[i]);
 		free(rel);
 	}
-	index_free_names(names, n);
+	files_free_names(names, n);
 	free(dir);
 	strbuf_release(&dir_rel);
 }
@@ -214,7 +217,7 @@ static void link_value(struct taxonomy *t, size_t entry, size_t site, value_t v)
 	size_t hn = strlen(t->handle);
 	if (strncmp(text, t->handle, hn) == 0 && strncmp(text + hn, "::", 2) == 0)
 		text += hn + 2;
-	char *slug = index_slugify(text);
+	char *slug = slugify(text);
 	struct term *term = *slug ? find_term(t, slug, site) : NULL;
 	if (*slug && !term) {
 		term = add_term(t, slug, slug, site);
@@ -256,18 +259,20 @@ static void emit_blueprints(struct site_index *idx, const char *taxonomy)
 {
 	struct strbuf dir_rel = STRBUF_INIT;
 	strbuf_addf(&dir_rel, "resources/blueprints/taxonomies/%s", taxonomy);
-	char *dir = index_join(idx->root, dir_rel.ptr);
+	char *dir = files_join(idx->files.root, dir_rel.ptr);
 	size_t n;
-	char **names = index_list_dir(dir, ".yaml", &n);
+	char **names = files_list(dir, ".yaml", &n);
 	vb_map_begin(&idx->extras);
 	for (size_t i = 0; i < n; i++) {
-		char *rel = index_join(dir_rel.ptr, names[i]);
-		vb_key(&idx->extras, names[i], strlen(names[i]) - strlen(".yaml"));
+		char *rel = files_join(dir_rel.ptr, names[i]);
+		char *handle = files_handle(names[i]);
+		vb_keyz(&idx->extras, handle);
+		free(handle);
 		blueprint_fields(idx, rel, &idx->extras);
 		free(rel);
 	}
 	vb_map_end(&idx->extras);
-	index_free_names(names, n);
+	files_free_names(names, n);
 	free(dir);
 	strbuf_release(&dir_rel);
 }
@@ -321,13 +326,14 @@ static void free_taxonomy(struct taxonomy *t)
 	free(t->sites);
 }
 
-static void load_taxonomy(struct site_index *idx, const char *handle, value_t settings)
+static void load_taxonomy(void *ctx, const char *handle, value_t settings)
 {
+	struct site_index *idx = ctx;
 	struct taxonomy t = {handle, settings, NULL, 0, NULL, 0};
 	taxonomy_sites(idx, &t);
 	read_terms(idx, &t);
 	link_entries(idx, &t);
-	char *title = index_title(settings, handle);
+	char *title = files_title(settings, handle);
 	emit_taxonomy(idx, &t, title);
 	free(title);
 	free_taxonomy(&t);
@@ -335,5 +341,8 @@ static void load_taxonomy(struct site_index *idx, const char *handle, value_t se
 
 void taxonomies_load(struct site_index *idx)
 {
-	index_load_each(idx, "taxonomies", "content/taxonomies", load_taxonomy);
+	vb_keyz(&idx->extras, "taxonomies");
+	vb_array_begin(&idx->extras);
+	files_each_yaml(&idx->files, "content/taxonomies", load_taxonomy, idx);
+	vb_array_end(&idx->extras);
 }

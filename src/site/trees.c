@@ -9,13 +9,16 @@
  */
 #include "autoconfig.h"
 
+#include "site/trees.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "site/index_internal.h"
+#include "site/entries.h"
+#include "site/files.h"
 #include "strbuf.h"
 
 struct tree_walk {
@@ -73,13 +76,13 @@ static int read_tree(struct site_index *idx, const struct collection_info *c, si
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "content/trees/collections/%s/%s.yaml", handle, c->handle);
 	for (int attempt = 0; attempt < 2; attempt++) {
-		char *abs = index_join(idx->root, rel.ptr);
+		char *abs = files_join(idx->files.root, rel.ptr);
 		FILE *f = fopen(abs, "r");
 		free(abs);
 		if (f) {
 			fclose(f);
 			*rel_out = strbuf_detach(&rel, NULL);
-			return index_read_file(idx, *rel_out, out) == 0 ? 0 : -1;
+			return files_read(&idx->files, *rel_out, out) == 0 ? 0 : -1;
 		}
 		if (site != 0)
 			break;
@@ -312,7 +315,7 @@ static void compute_uri(struct uri_state *st, struct entry *e)
 			e->uri = tidy_uri(raw.ptr ? raw.ptr : "");
 		else if (!st->warned[e->collection]) {
 			st->warned[e->collection] = true;
-			index_problem(st->idx, true, e->path, 0,
+			files_problem(&st->idx->files, true, e->path, 0,
 			              "route '%s' needs Antlers; entries of this collection have no URI",
 			              route);
 		}

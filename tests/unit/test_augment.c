@@ -11,6 +11,8 @@
 #include "config.h"
 #include "jsonw.h"
 #include "site/bard.h"
+#include "site/blueprints.h"
+#include "site/entries.h"
 #include "site/snapshot.h"
 #include "site/yaml.h"
 #include "unit.h"

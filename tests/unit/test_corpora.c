@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "site/entries.h"
 #include "site/index.h"
 #include "strbuf.h"
 #include "unit.h"
@@ -35,11 +36,12 @@ static void close_corpus(struct site_index *idx)
 
 static size_t errors_of(const struct site_index *idx)
 {
-	for (size_t i = 0; i < idx->nproblems; i++)
-		if (!idx->problems[i].warning)
-			fprintf(stderr, "%s:%d: %s\n", idx->problems[i].path, idx->problems[i].line,
-			        idx->problems[i].message);
-	return site_index_errors(idx);
+	for (size_t i = 0; i < idx->files.nproblems; i++) {
+		const struct problem *p = &idx->files.problems[i];
+		if (!p->warning)
+			fprintf(stderr, "%s:%d: %s\n", p->path, p->line, p->message);
+	}
+	return files_errors(&idx->files);
 }
 
 static uint32_t count_of(const struct site_index *idx, const char *kind)

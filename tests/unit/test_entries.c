@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "site/entries.h"
 #include "site/index.h"
 #include "unit.h"
 
@@ -63,8 +64,8 @@ static void test_sites_from_folders(void)
 static void test_ids_made_up_and_duplicates(void)
 {
 	bool made_up = false, duplicate = false;
-	for (size_t i = 0; i < idx->nproblems; i++) {
-		const struct problem *p = &idx->problems[i];
+	for (size_t i = 0; i < idx->files.nproblems; i++) {
+		const struct problem *p = &idx->files.problems[i];
 		CU_ASSERT_TRUE(p->warning);
 		if (strstr(p->message, "no id; using cms-api-09f8fdf6d07dd302"))
 			made_up = strcmp(p->path, "content/collections/blog/en/2024-04-01.no-id.1.md") == 0;

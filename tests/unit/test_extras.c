@@ -245,7 +245,7 @@ static void test_assets(void)
 	value_t readme = find(files, "path", "readme.txt");
 	CU_ASSERT_STRING_EQUAL(str(readme, "folder"), "/");
 	CU_ASSERT_EQUAL(value_count(value_map_getz(readme, "data")), 0);
-	CU_ASSERT_EQUAL(site_index_errors(idx), 0);
+	CU_ASSERT_EQUAL(files_errors(&idx->files), 0);
 	site_index_free(idx);
 	config_free(&cfg);
 	unit_rmtree(disk);

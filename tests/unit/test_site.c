@@ -96,7 +96,7 @@ static void test_collections(void)
 	CU_ASSERT_PTR_NULL(blog->mount);
 	CU_ASSERT_STRING_EQUAL(site_index_collection(idx, "docs")->mount, "home");
 	CU_ASSERT_PTR_NULL(site_index_collection(idx, "nope"));
-	CU_ASSERT_EQUAL(site_index_errors(idx), 0); /* warnings only */
+	CU_ASSERT_EQUAL(files_errors(&idx->files), 0); /* warnings only */
 	site_index_free(idx);
 	config_free(&cfg);
 }
@@ -107,11 +107,11 @@ static void test_broken_file_is_a_problem_not_a_failure(void)
 	struct site_index *idx = load(FIXTURES_DIR "/broken-site", &cfg);
 	CU_ASSERT_EQUAL(idx->ncollections, 1);
 	CU_ASSERT_STRING_EQUAL(idx->collections[0].handle, "good");
-	CU_ASSERT_EQUAL_FATAL(idx->nproblems, 1);
-	CU_ASSERT_STRING_EQUAL(idx->problems[0].path, "content/collections/broken.yaml");
-	CU_ASSERT_TRUE(idx->problems[0].line >= 2);
-	CU_ASSERT_EQUAL(site_index_errors(idx), 1);
-	CU_ASSERT_FALSE(idx->problems[0].warning);
+	CU_ASSERT_EQUAL_FATAL(idx->files.nproblems, 1);
+	CU_ASSERT_STRING_EQUAL(idx->files.problems[0].path, "content/collections/broken.yaml");
+	CU_ASSERT_TRUE(idx->files.problems[0].line >= 2);
+	CU_ASSERT_EQUAL(files_errors(&idx->files), 1);
+	CU_ASSERT_FALSE(idx->files.problems[0].warning);
 	site_index_free(idx);
 	config_free(&cfg);
 }
@@ -123,7 +123,7 @@ static void test_missing_folders_give_an_empty_site(void)
 	struct site_index *idx = load(dir, &cfg);
 	CU_ASSERT_EQUAL(idx->ncollections, 0);
 	CU_ASSERT_EQUAL(idx->nsites, 1);
-	CU_ASSERT_EQUAL(idx->nproblems, 0);
+	CU_ASSERT_EQUAL(idx->files.nproblems, 0);
 	site_index_free(idx);
 	config_free(&cfg);
 	unit_rmtree(dir);

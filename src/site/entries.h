@@ -1,0 +1,37 @@
+/*
+ * entries: reads every collection's entry files into the site index
+ * (content-format.md §5) and answers about them once loaded: an entry by
+ * id, a field as Statamic resolves it, its status.
+ */
+#ifndef CMS_API_SITE_ENTRIES_H
+#define CMS_API_SITE_ENTRIES_H
+
+#include "site/index.h"
+#include "value.h"
+
+/* Reads every collection's entries into idx->entries (sorted by collection
+ * then path), fills the id table, links origins and settles dates, and
+ * lists each collection's entries; needs the sites and collections read.
+ * Unreadable files and guesses are recorded as problems. */
+void entries_load(struct site_index *idx);
+
+/* Frees what entries_load made (the entries, the id table and the
+ * collections' lists of entries). */
+void entries_free(struct site_index *idx);
+
+/* The entry with that id, or NULL. */
+const struct entry *site_index_entry(const struct site_index *idx, const char *id);
+
+/* A field of an entry as Statamic resolves it: the entry's own data, else
+ * its origin's (recursively), else the collection's `inject`; missing
+ * when none has it. `published` is never inherited. */
+value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key);
+
+/* The entry's status at time now (draft, scheduled, expired, published). */
+enum entry_status entry_status(const struct site_index *idx, const struct entry *e,
+                               long long now);
+
+/* "published", "draft", "scheduled" or "expired": a static string. */
+const char *entry_status_name(enum entry_status s);
+
+#endif

@@ -1,0 +1,164 @@
+/* files: the site readers' toolkit; see files.h. */
+#include "autoconfig.h"
+
+#include "site/files.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "site/frontmatter.h"
+#include "strbuf.h"
+
+#define YAML_SUFFIX ".yaml"
+
+void files_init(struct site_files *files, const char *root)
+{
+	files->root = xstrdup(root);
+	files->problems = NULL;
+	files->nproblems = 0;
+}
+
+void files_free(struct site_files *files)
+{
+	for (size_t i = 0; i < files->nproblems; i++) {
+		free(files->problems[i].path);
+		free(files->problems[i].message);
+	}
+	free(files->problems);
+	free(files->root);
+	files->root = NULL;
+	files->problems = NULL;
+	files->nproblems = 0;
+}
+
+void files_problem(struct site_files *files, bool warning, const char *rel, int line,
+                   const char *fmt, ...)
+{
+	struct strbuf message = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&message, fmt, ap);
+	va_end(ap);
+	files->problems =
+		xrealloc(files->problems, (files->nproblems + 1) * sizeof *files->problems);
+	struct problem *p = &files->problems[files->nproblems++];
+	p->path = xstrdup(rel);
+	p->line = line;
+	p->warning = warning;
+	p->message = strbuf_detach(&message, NULL);
+}
+
+size_t files_errors(const struct site_files *files)
+{
+	size_t errors = 0;
+	for (size_t i = 0; i < files->nproblems; i++)
+		errors += !files->problems[i].warning;
+	return errors;
+}
+
+char *files_join(const char *a, const char *b)
+{
+	struct strbuf s = STRBUF_INIT;
+	strbuf_addf(&s, "%s/%s", a, b);
+	return strbuf_detach(&s, NULL);
+}
+
+int files_read(struct site_files *files, const char *rel, struct value_builder *out)
+{
+	char *path = files_join(files->root, rel);
+	struct yaml_error err;
+	int rc = frontmatter_parse_file(path, out, &err);
+	if (rc != 0)
+		files_problem(files, false, rel, err.line, "%s", err.message);
+	free(path);
+	return rc;
+}
+
+bool files_exists(const struct site_files *files, const char *rel)
+{
+	char *path = files_join(files->root, rel);
+	struct stat st;
+	bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	free(path);
+	return ok;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **files_list(const char *dir, const char *suffix, size_t *count)
+{
+	char **names = NULL;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	*count = 0;
+	if (!d)
+		return NULL;
+	struct dirent *e;
+	size_t suffix_len = suffix ? strlen(suffix) : 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.')
+			continue;
+		if (suffix && (len <= suffix_len || strcmp(e->d_name + len - suffix_len, suffix) != 0))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof *names, compare_names);
+	*count = n;
+	return names;
+}
+
+void files_free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+char *files_handle(const char *file_name)
+{
+	size_t len = strlen(file_name), suffix_len = strlen(YAML_SUFFIX);
+	if (len > suffix_len && strcmp(file_name + len - suffix_len, YAML_SUFFIX) == 0)
+		len -= suffix_len;
+	return xstrndup(file_name, len);
+}
+
+char *files_title(value_t settings, const char *handle)
+{
+	const char *title = value_str(value_map_getz(settings, "title"), NULL);
+	if (*title)
+		return xstrdup(title);
+	char *t = xstrdup(handle);
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return t;
+}
+
+void files_each_yaml(struct site_files *files, const char *folder, files_yaml_fn fn, void *ctx)
+{
+	char *dir = files_join(files->root, folder);
+	size_t n;
+	char **names = files_list(dir, YAML_SUFFIX, &n);
+	for (size_t i = 0; i < n; i++) {
+		char *rel = files_join(folder, names[i]);
+		struct value_builder settings = VALUE_BUILDER_INIT;
+		if (files_read(files, rel, &settings) == 0) {
+			char *handle = files_handle(names[i]);
+			fn(ctx, handle, vb_result(&settings));
+			free(handle);
+		}
+		vb_release(&settings);
+		free(rel);
+	}
+	files_free_names(names, n);
+	free(dir);
+}
