@@ -285,7 +285,8 @@ static void test_random_queries(void)
 
 struct post {
 	char id[8], file[32], title[16];
-	int day; /* 0: no date */
+	int day;        /* the day of January 2024 in the file name; 0: none */
+	long long date; /* the day's midnight UTC, else the post's updated_at */
 	bool published;
 };
 
@@ -296,8 +297,25 @@ static int by_file(const void *a, const void *b)
 	return strcmp(((const struct post *)a)->file, ((const struct post *)b)->file);
 }
 
-/* Posts on a few days (many ties), some without a date when undated,
- * kept in path order as the collection lists them. */
+#define JAN_1_2024 1704067200LL /* 2024-01-01 00:00:00 UTC */
+#define DAY_SECONDS 86400LL
+
+/* The updated_at of a post without a date in its file name (which
+ * otherwise takes the file's modification time, the write time): the
+ * midnight of one of the dated posts' days, to tie with them, or a moment
+ * in 2025. */
+static const long long updated_ats[] = {
+	JAN_1_2024,
+	JAN_1_2024 + 1 * DAY_SECONDS,
+	JAN_1_2024 + 2 * DAY_SECONDS,
+	JAN_1_2024 + 3 * DAY_SECONDS,
+	1740787200LL, /* 2025-03-01 00:00:00 UTC */
+	1752575400LL, /* 2025-07-15 10:30:00 UTC */
+};
+
+/* Posts on a few days (many ties); when undated, some without a date in
+ * the file name but with an updated_at. Kept in path order as the
+ * collection lists them. */
 static void make_dated_site(const char *dir, bool undated)
 {
 	unit_write_file(dir, "content/collections/posts.yaml", "title: Posts\ndate: true\n");
@@ -306,16 +324,21 @@ static void make_dated_site(const char *dir, bool undated)
 		unsigned number = (unsigned)i % 100u; /* bounded, for the compiler's sake */
 		snprintf(p->id, sizeof p->id, "p%02u", number);
 		snprintf(p->title, sizeof p->title, "%s", words[next_random(6)]);
-		p->day = undated && next_random(10) == 0 ? 0 : (int)next_random(4) + 1;
+		p->day = undated && next_random(5) == 0 ? 0 : (int)next_random(4) + 1;
 		p->published = next_random(8) != 0;
-		if (p->day)
+		if (p->day) {
 			snprintf(p->file, sizeof p->file, "2024-01-0%u.p%02u.md", (unsigned)p->day % 10u,
 			         number);
-		else
+			p->date = JAN_1_2024 + (p->day - 1) * DAY_SECONDS;
+		} else {
 			snprintf(p->file, sizeof p->file, "p%02u.md", number);
+			p->date = updated_ats[next_random(sizeof updated_ats / sizeof updated_ats[0])];
+		}
 		struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
-		strbuf_addf(&text, "---\nid: %s\ntitle: %s\n%s---\n", p->id, p->title,
-		            p->published ? "" : "published: false\n");
+		strbuf_addf(&text, "---\nid: %s\ntitle: %s\n", p->id, p->title);
+		if (!p->day)
+			strbuf_addf(&text, "updated_at: %lld\n", p->date);
+		strbuf_addf(&text, "%s---\n", p->published ? "" : "published: false\n");
 		strbuf_addf(&name, "content/collections/posts/%s", p->file);
 		unit_write_file(dir, name.ptr, text.ptr);
 		strbuf_release(&text);
@@ -324,10 +347,10 @@ static void make_dated_site(const char *dir, bool undated)
 	qsort(posts, NENTRIES, sizeof posts[0], by_file);
 }
 
-/* Ascending by date, no date last (so first when descending). */
-static int by_day(const struct post *a, const struct post *b, bool descending)
+/* By date (the file name's day, else updated_at); ties keep path order. */
+static int by_date(const struct post *a, const struct post *b, bool descending)
 {
-	int c = a->day && b->day ? a->day - b->day : (a->day == 0) - (b->day == 0);
+	int c = (a->date > b->date) - (a->date < b->date);
 	return descending ? -c : c;
 }
 
@@ -341,7 +364,7 @@ static int reference_by_date(bool descending, char letter, int limit, int page, 
 			list[n++] = &posts[i];
 	}
 	for (int i = 1; i < n; i++) /* insertion sort: stable */
-		for (int j = i; j > 0 && by_day(list[j], list[j - 1], descending) < 0; j--) {
+		for (int j = i; j > 0 && by_date(list[j], list[j - 1], descending) < 0; j--) {
 			const struct post *t = list[j];
 			list[j] = list[j - 1];
 			list[j - 1] = t;
