@@ -17,6 +17,7 @@
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
+#include "php.h"
 #include "site/augment.h"
 #include "site/entries.h"
 #include "strbuf.h"
@@ -56,15 +57,9 @@ static struct snap_collection collection_of(const struct entries_req *r, const s
 static enum entry_status status_in(const struct snap_collection *c, const struct snap_entry *e,
                                    long long now)
 {
-	if (!e->published)
-		return ENTRY_DRAFT;
-	if (!c->dated || !e->has_date)
-		return ENTRY_PUBLISHED;
-	if (e->date > now && c->future_private)
-		return ENTRY_SCHEDULED;
-	if (e->date < now && c->past_private)
-		return ENTRY_EXPIRED;
-	return ENTRY_PUBLISHED;
+	struct status_facts facts = {e->published, c->dated && e->has_date, e->date,
+	                             c->future_private, c->past_private};
+	return entry_status_at(&facts, now);
 }
 
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
@@ -87,31 +82,6 @@ static void title_handle(struct value_builder *b, const char *title, const char 
 	vb_keyz(b, "handle");
 	vb_strz(b, handle);
 	vb_map_end(b);
-}
-
-static void user_ref(const struct snapshot *s, value_t id, struct value_builder *b)
-{
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(s, "users"));
-	while (value_iter_next(&it)) {
-		if (!value_equal(value_map_getz(it.value, "id"), id))
-			continue;
-		struct strbuf api = STRBUF_INIT;
-		strbuf_addf(&api, "users/%s", value_str(id, NULL));
-		vb_map_begin(b);
-		vb_keyz(b, "id");
-		vb_value(b, id);
-		vb_keyz(b, "name");
-		vb_value(b, value_map_getz(it.value, "name"));
-		vb_keyz(b, "email");
-		vb_value(b, value_map_getz(it.value, "email"));
-		vb_keyz(b, "api_url");
-		vb_url(b, URL_API, api.ptr, api.len);
-		vb_map_end(b);
-		strbuf_release(&api);
-		return;
-	}
-	vb_null(b);
 }
 
 /* The collection mounted on this entry, if any. */
@@ -169,13 +139,15 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 			vb_strz(b, snap_entry_at(s, e->origin).id);
 		else
 			vb_null(b);
-	} else if (strcmp(key, "permalink") == 0 || strcmp(key, "url") == 0) {
+	} else if (strcmp(key, "permalink") == 0) {
+		if (e->uri)
+			augment_permalink(snap_site_at(s, e->site).url, e->uri, b);
+		else
+			vb_null(b);
+	} else if (strcmp(key, "url") == 0) {
 		if (e->uri) {
-			augment_site_url(snap_site_at(s, e->site).url, e->uri, &t);
-			if (key[0] == 'p')
-				vb_url(b, URL_SITE, t.ptr, t.len);
-			else
-				vb_str(b, t.ptr, t.len);
+			augment_url(snap_site_at(s, e->site).url, e->uri, &t);
+			vb_str(b, t.ptr, t.len);
 		} else {
 			vb_null(b);
 		}
@@ -193,11 +165,8 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	} else if (strcmp(key, "title") == 0) {
 		vb_value(b, e->title); /* the data's, found without a walk */
 	} else if (strcmp(key, "updated_by") == 0) {
-		value_t by = value_map_getz(e->data, "updated_by");
-		if (value_is_null(by))
-			vb_null(b);
-		else
-			user_ref(s, by, b);
+		/* The index made it a user reference (augment_user), or null. */
+		vb_value(b, value_map_getz(e->data, "updated_by"));
 	} else if (strcmp(key, "uri") == 0) {
 		if (e->uri)
 			vb_strz(b, e->uri);
@@ -568,24 +537,30 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 	return 0;
 }
 
-/* The term slugs an entry names in the field called like the taxonomy:
- * augmented term objects, or plain slugs. */
+/* Whether the entry names the term in the field called like the
+ * taxonomy: term references (their stored slugs, "taxonomy::slug" when
+ * the field targets several taxonomies), or plain slugs. */
 static bool entry_has_term(const struct snap_entry *e, const char *taxonomy, const char *slug)
 {
 	value_t v = value_map_getz(e->data, taxonomy);
 	struct value_iter it;
 	value_iter_init(&it, v);
 	bool list = value_type(v) == VALUE_ARRAY;
-	value_t one = v;
-	while (list ? value_iter_next(&it) : !value_is_missing(one)) {
-		value_t item = list ? it.value : one;
-		value_t s = value_type(item) == VALUE_MAP ? value_map_getz(item, "slug") : item;
-		if (strcmp(value_str(s, NULL), slug) == 0)
-			return true;
+	size_t tlen = strlen(taxonomy);
+	struct strbuf text = STRBUF_INIT;
+	bool found = false;
+	while (!found && (list ? value_iter_next(&it) : !value_is_missing(v))) {
+		strbuf_reset(&text);
+		php_string(list ? it.value : v, &text); /* a slug may be a number */
+		const char *named = strbuf_str(&text);
+		if (strncmp(named, taxonomy, tlen) == 0 && strncmp(named + tlen, "::", 2) == 0)
+			named += tlen + 2;
+		found = strcmp(named, slug) == 0;
 		if (!list)
 			break;
 	}
-	return false;
+	strbuf_release(&text);
+	return found;
 }
 
 static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)

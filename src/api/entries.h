@@ -8,6 +8,7 @@
 
 #include "api/api.h"
 #include "query/filter.h"
+#include "site/status.h"
 
 struct entries_req {
 	struct api_ctx *ctx;

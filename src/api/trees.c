@@ -327,8 +327,9 @@ static int compare_page_keys(const void *a, const void *b)
 
 /* A link or heading item: its data, entry_id, id, title, and url, uri
  * and permalink from its url, keys sorted as every page has them. A data
- * key the computed ones share is replaced by them; nothing is dropped. */
-static void link_page(value_t item, struct value_builder *out)
+ * key the computed ones share is replaced by them; only excluded_keys
+ * are left out. */
+static void link_page(const struct config *cfg, value_t item, struct value_builder *out)
 {
 	struct value_builder extras = VALUE_BUILDER_INIT, computed = VALUE_BUILDER_INIT;
 	item_extras(item, NULL, &extras);
@@ -361,7 +362,7 @@ static void link_page(value_t item, struct value_builder *out)
 			bool seen = false;
 			for (size_t i = 0; i < k && !seen; i++)
 				seen = keys[i].len == it.key_len && memcmp(keys[i].name, it.key, it.key_len) == 0;
-			if (!seen)
+			if (!seen && !strlist_contains_counted(&cfg->excluded_keys, it.key, it.key_len))
 				keys[k++] = (struct page_key){it.key, it.key_len, it.value};
 		}
 	}
@@ -406,7 +407,7 @@ static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, 
 	while (value_iter_next(&it)) {
 		struct value_builder page = VALUE_BUILDER_INIT;
 		bool linked = !value_is_missing(value_map_getz(it.value, "entry"));
-		if (linked ? entry_page(t, it.value, &page) : (link_page(it.value, &page), true)) {
+		if (linked ? entry_page(t, it.value, &page) : (link_page(t->ctx->cfg, it.value, &page), true)) {
 			begin_node(w);
 			entries_write_item(w, vb_result(&page), &t->fields);
 			jsonw_keyz(w, "depth");

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "site/files.h"
+#include "site/withheld.h"
 #include "site/frontmatter.h"
 #include "strbuf.h"
 
@@ -83,7 +84,7 @@ static void emit_file(struct walker *w, const char *rel, const struct stat *st)
 	vb_keyz(out, "data");
 	value_t data = value_map_getz(m, "data");
 	if (value_type(data) == VALUE_MAP)
-		vb_value(out, data);
+		withheld_copy(data, out);
 	else {
 		vb_map_begin(out);
 		vb_map_end(out);

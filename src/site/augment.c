@@ -11,6 +11,7 @@
 
 #include "site/bard.h"
 #include "site/entries.h"
+#include "strmap.h"
 #include "site/markdown.h"
 #include "site/yaml.h"
 #include "strbuf.h"
@@ -214,68 +215,234 @@ static void options_value(value_t v, value_t field, struct value_builder *out)
 	vb_array_end(out);
 }
 
-/* --- relations --- */
+/* --- lookups --- */
 
-static void marked(struct value_builder *out, char mark, const char *text)
+struct augment_tables {
+	struct strmap terms;  /* "taxonomy\x1fslug\x1fsite" -> its title (value.h bytes) */
+	struct strmap users;  /* id as text -> the user map */
+	struct strmap assets; /* "container\x1fpath" -> the file map */
+	struct strmap containers; /* handle -> the container map */
+};
+
+static void join_key(struct strbuf *key, const char *a, const char *b, const char *c)
 {
-	struct strbuf s = STRBUF_INIT;
-	strbuf_addch(&s, mark);
-	strbuf_addstr(&s, text);
-	vb_str(out, s.ptr, s.len);
-	strbuf_release(&s);
+	strbuf_reset(key);
+	strbuf_addf(key, "%s\x1f%s", a, b);
+	if (c)
+		strbuf_addf(key, "\x1f%s", c);
 }
 
-void augment_site_url(const char *base, const char *uri, struct strbuf *out)
+static void table_terms(struct augment_tables *t, value_t taxonomies)
 {
-	if (strcmp(base, "/") == 0)
+	struct strbuf key = STRBUF_INIT;
+	struct value_iter tax, term;
+	value_iter_init(&tax, taxonomies);
+	while (value_iter_next(&tax)) {
+		const char *handle = value_str(value_map_getz(tax.value, "handle"), NULL);
+		value_iter_init(&term, value_map_getz(tax.value, "terms"));
+		while (value_iter_next(&term)) {
+			value_t v = term.value;
+			const char *site = value_str(value_map_getz(v, "site"), NULL);
+			const void *title = value_map_getz(v, "title").p;
+			/* Entries name a term by its file's slug; a localization may
+			 * rename it, and is found by either. */
+			join_key(&key, handle, value_str(value_map_getz(v, "file_slug"), NULL), site);
+			strmap_put(&t->terms, key.ptr, title);
+			join_key(&key, handle, value_str(value_map_getz(v, "slug"), NULL), site);
+			strmap_put(&t->terms, key.ptr, title);
+		}
+	}
+	strbuf_release(&key);
+}
+
+static void table_assets(struct augment_tables *t, value_t containers)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct value_iter c, f;
+	value_iter_init(&c, containers);
+	while (value_iter_next(&c)) {
+		const char *handle = value_str(value_map_getz(c.value, "handle"), NULL);
+		strmap_put(&t->containers, handle, c.value.p);
+		value_iter_init(&f, value_map_getz(c.value, "files"));
+		while (value_iter_next(&f)) {
+			join_key(&key, handle, value_str(value_map_getz(f.value, "path"), NULL), NULL);
+			strmap_put(&t->assets, key.ptr, f.value.p);
+		}
+	}
+	strbuf_release(&key);
+}
+
+/* A stored id as text: users and entries are named by strings or numbers,
+ * and 5 and "5" name the same one. */
+static void scalar_id(value_t v, struct strbuf *out)
+{
+	strbuf_reset(out);
+	scalar_text(v, out);
+}
+
+static void table_users(struct augment_tables *t, value_t users)
+{
+	struct strbuf id = STRBUF_INIT;
+	struct value_iter it;
+	value_iter_init(&it, users);
+	while (value_iter_next(&it)) {
+		scalar_id(value_map_getz(it.value, "id"), &id);
+		strmap_put(&t->users, strbuf_str(&id), it.value.p);
+	}
+	strbuf_release(&id);
+}
+
+struct augment_tables *augment_tables_build(const struct site_index *idx)
+{
+	struct augment_tables *t = xcalloc(1, sizeof *t);
+	value_t extras = vb_result(&idx->extras);
+	table_terms(t, value_map_getz(extras, "taxonomies"));
+	table_users(t, value_map_getz(extras, "users"));
+	table_assets(t, value_map_getz(extras, "assets"));
+	return t;
+}
+
+void augment_tables_free(struct augment_tables *t)
+{
+	if (!t)
+		return;
+	strmap_free(&t->terms);
+	strmap_free(&t->users);
+	strmap_free(&t->assets);
+	strmap_free(&t->containers);
+	free(t);
+}
+
+static value_t looked_up(const struct strmap *m, const char *key)
+{
+	return (value_t){strmap_get(m, key)};
+}
+
+/* --- URLs --- */
+
+static bool is_absolute(const char *url)
+{
+	return strstr(url, "://") != NULL;
+}
+
+/* The site's url and the uri joined: "/" + "/x" is "/x", "/de" + "/" is
+ * "/de", anything else the two together. */
+static void join_site_url(const char *site_url, const char *uri, struct strbuf *out)
+{
+	if (strcmp(site_url, "/") == 0)
 		strbuf_addstr(out, uri);
 	else if (strcmp(uri, "/") == 0)
-		strbuf_addstr(out, base);
+		strbuf_addstr(out, site_url);
 	else
-		strbuf_addf(out, "%s%s", base, uri);
+		strbuf_addf(out, "%s%s", site_url, uri);
 }
 
-static bool write_entry_ref(const struct augment_ctx *ctx, value_t id, struct value_builder *out)
+void augment_url(const char *site_url, const char *uri, struct strbuf *out)
 {
-	const struct entry *e = site_index_entry(ctx->idx, value_str(id, NULL));
-	if (!e || entry_status(ctx->idx, e, ctx->now) != ENTRY_PUBLISHED)
+	if (!is_absolute(site_url)) {
+		join_site_url(site_url, uri, out);
+		return;
+	}
+	/* Statamic's url is relative: the absolute URL without its host. */
+	struct strbuf full = STRBUF_INIT;
+	join_site_url(site_url, uri, &full);
+	const char *path = strchr(strstr(full.ptr, "://") + 3, '/');
+	strbuf_addstr(out, path ? path : "/");
+	strbuf_release(&full);
+}
+
+void augment_permalink(const char *site_url, const char *uri, struct value_builder *out)
+{
+	struct strbuf url = STRBUF_INIT;
+	join_site_url(site_url, uri, &url);
+	if (is_absolute(site_url))
+		vb_str(out, url.ptr, url.len);
+	else
+		vb_url(out, URL_SITE, url.ptr, url.len);
+	strbuf_release(&url);
+}
+
+/* --- relations --- */
+
+static const struct entry *entry_named(const struct augment_ctx *ctx, value_t id)
+{
+	struct strbuf text = STRBUF_INIT;
+	scalar_id(id, &text);
+	const struct entry *e = text.len ? site_index_entry(ctx->idx, text.ptr) : NULL;
+	strbuf_release(&text);
+	return e;
+}
+
+/* An entry's url (site-relative), or false when it has no route. */
+static bool entry_url(const struct site_index *idx, const struct entry *e, struct strbuf *out)
+{
+	if (!e->uri)
 		return false;
+	augment_url(idx->sites[e->site].url, e->uri, out);
+	return true;
+}
+
+/* {id, title, url, permalink, api_url} of the related entry in the
+ * item's site; false when it has no localization there (or is unknown).
+ * Whether it is published is the request's to decide. */
+static bool write_entry_ref(const struct augment_ctx *ctx, value_t raw, struct value_builder *out)
+{
+	const struct site_index *idx = ctx->idx;
+	const struct entry *e = entry_named(ctx, raw);
+	if (e)
+		e = entry_in_site(idx, e, ctx->site);
+	if (!e)
+		return false;
+	vb_ref_begin(out, REF_ENTRY, (uint32_t)(e - idx->entries));
+	vb_value(out, raw);
 	vb_map_begin(out);
 	vb_keyz(out, "id");
 	vb_strz(out, e->id);
 	vb_keyz(out, "title");
-	vb_value(out, entry_field(ctx->idx, e, "title"));
-	struct strbuf url = STRBUF_INIT;
-	if (e->uri)
-		augment_site_url(ctx->idx->sites[e->site].url, e->uri, &url);
+	vb_value(out, entry_field(idx, e, "title"));
+	struct strbuf s = STRBUF_INIT;
 	vb_keyz(out, "url");
-	if (e->uri)
-		vb_str(out, url.ptr, url.len);
+	if (entry_url(idx, e, &s))
+		vb_str(out, s.ptr, s.len);
 	else
 		vb_null(out);
 	vb_keyz(out, "permalink");
 	if (e->uri)
-		marked(out, URL_MARK_SITE, url.ptr);
+		augment_permalink(idx->sites[e->site].url, e->uri, out);
 	else
 		vb_null(out);
+	strbuf_reset(&s);
+	strbuf_addf(&s, "collections/%s/entries/%s", idx->collections[e->collection].handle, e->id);
 	vb_keyz(out, "api_url");
-	struct strbuf api = STRBUF_INIT;
-	strbuf_addf(&api, "collections/%s/entries/%s", ctx->idx->collections[e->collection].handle,
-	            e->id);
-	marked(out, URL_MARK_API, api.ptr);
+	vb_url(out, URL_API, s.ptr, s.len);
 	vb_map_end(out);
-	strbuf_release(&url);
-	strbuf_release(&api);
+	vb_ref_end(out);
+	strbuf_release(&s);
 	return true;
 }
 
+/* The term's title in the item's site, else in any (the default) site. */
+static value_t term_title(const struct augment_ctx *ctx, const char *taxonomy, const char *slug)
+{
+	struct strbuf key = STRBUF_INIT;
+	join_key(&key, taxonomy, slug, ctx->idx->sites[ctx->site].handle);
+	value_t title = looked_up(&ctx->tables->terms, key.ptr);
+	if (value_is_missing(title)) {
+		join_key(&key, taxonomy, slug, ctx->idx->sites[0].handle);
+		title = looked_up(&ctx->tables->terms, key.ptr);
+	}
+	strbuf_release(&key);
+	return title;
+}
+
 /* taxonomy::slug, or a slug of the field's (first) taxonomy. */
-static bool write_term_ref(const struct augment_ctx *ctx, value_t v, value_t field,
+static bool write_term_ref(const struct augment_ctx *ctx, value_t raw, value_t field,
                            struct value_builder *out)
 {
-	const char *text = value_str(v, NULL);
+	struct strbuf given = STRBUF_INIT, taxonomy = STRBUF_INIT;
+	scalar_text(raw, &given);
+	const char *text = strbuf_str(&given);
 	const char *sep = strstr(text, "::");
-	struct strbuf taxonomy = STRBUF_INIT;
 	if (sep) {
 		strbuf_add(&taxonomy, text, (size_t)(sep - text));
 		text = sep + 2;
@@ -286,22 +453,14 @@ static bool write_term_ref(const struct augment_ctx *ctx, value_t v, value_t fie
 		            &taxonomy);
 	}
 	if (!taxonomy.len || !*text) {
+		strbuf_release(&given);
 		strbuf_release(&taxonomy);
 		return false;
 	}
-	struct value_iter it;
-	value_t title = VALUE_MISSING;
-	value_iter_init(&it, value_map_getz(vb_result(&ctx->idx->extras), "taxonomies"));
-	while (value_iter_next(&it)) {
-		if (strcmp(value_str(value_map_getz(it.value, "handle"), NULL), taxonomy.ptr) != 0)
-			continue;
-		struct value_iter t;
-		value_iter_init(&t, value_map_getz(it.value, "terms"));
-		while (value_iter_next(&t) && value_is_missing(title))
-			if (strcmp(value_str(value_map_getz(t.value, "slug"), NULL), text) == 0)
-				title = value_map_getz(t.value, "title");
-	}
+	value_t title = term_title(ctx, taxonomy.ptr, text);
 	struct strbuf s = STRBUF_INIT;
+	vb_ref_begin(out, REF_TERM, UINT32_MAX);
+	vb_value(out, raw);
 	vb_map_begin(out);
 	vb_keyz(out, "id");
 	strbuf_addf(&s, "%s::%s", taxonomy.ptr, text);
@@ -322,47 +481,51 @@ static bool write_term_ref(const struct augment_ctx *ctx, value_t v, value_t fie
 	vb_keyz(out, "url");
 	vb_str(out, s.ptr, s.len);
 	vb_keyz(out, "permalink");
-	marked(out, URL_MARK_SITE, s.ptr);
+	vb_url(out, URL_SITE, s.ptr, s.len);
 	strbuf_reset(&s);
 	strbuf_addf(&s, "taxonomies/%s/terms/%s", taxonomy.ptr, text);
 	vb_keyz(out, "api_url");
-	marked(out, URL_MARK_API, s.ptr);
+	vb_url(out, URL_API, s.ptr, s.len);
 	vb_map_end(out);
+	vb_ref_end(out);
 	strbuf_release(&s);
+	strbuf_release(&given);
 	strbuf_release(&taxonomy);
 	return true;
 }
 
-static bool write_user_ref(const struct augment_ctx *ctx, value_t id, struct value_builder *out)
+/* {id, name, email, api_url}: the one lookup of a user by a stored id. */
+static bool write_user_ref(const struct augment_ctx *ctx, value_t raw, struct value_builder *out)
 {
-	struct strbuf want = STRBUF_INIT;
-	scalar_text(id, &want);
-	struct value_iter it;
-	value_iter_init(&it, value_map_getz(vb_result(&ctx->idx->extras), "users"));
-	bool found = false;
-	while (!found && value_iter_next(&it)) {
-		struct strbuf have = STRBUF_INIT;
-		scalar_text(value_map_getz(it.value, "id"), &have);
-		found = strcmp(strbuf_str(&have), strbuf_str(&want)) == 0;
-		strbuf_release(&have);
-	}
-	if (found) {
+	struct strbuf id = STRBUF_INIT;
+	scalar_id(raw, &id);
+	value_t user = id.len ? looked_up(&ctx->tables->users, id.ptr) : VALUE_MISSING;
+	if (!value_is_missing(user)) {
+		vb_ref_begin(out, REF_USER, UINT32_MAX);
+		vb_value(out, raw);
 		vb_map_begin(out);
 		vb_keyz(out, "id");
-		vb_value(out, value_map_getz(it.value, "id"));
+		vb_value(out, value_map_getz(user, "id"));
 		vb_keyz(out, "name");
-		vb_value(out, value_map_getz(it.value, "name"));
+		vb_value(out, value_map_getz(user, "name"));
 		vb_keyz(out, "email");
-		vb_value(out, value_map_getz(it.value, "email"));
-		vb_keyz(out, "api_url");
+		vb_value(out, value_map_getz(user, "email"));
 		struct strbuf api = STRBUF_INIT;
-		strbuf_addf(&api, "users/%s", strbuf_str(&want));
-		marked(out, URL_MARK_API, api.ptr);
+		strbuf_addf(&api, "users/%s", id.ptr);
+		vb_keyz(out, "api_url");
+		vb_url(out, URL_API, api.ptr, api.len);
 		strbuf_release(&api);
 		vb_map_end(out);
+		vb_ref_end(out);
 	}
-	strbuf_release(&want);
-	return found;
+	strbuf_release(&id);
+	return !value_is_missing(user);
+}
+
+void augment_user(const struct augment_ctx *ctx, value_t id, struct value_builder *out)
+{
+	if (value_is_null(id) || !write_user_ref(ctx, id, out))
+		vb_null(out);
 }
 
 enum relation { REL_ENTRIES, REL_TERMS, REL_USERS, REL_ASSETS };
@@ -382,8 +545,8 @@ static bool write_ref(const struct augment_ctx *ctx, enum relation rel, value_t 
 	return false;
 }
 
-/* A list of short objects, or one (or null) when max_items is 1; missing
- * and unpublished items are left out. */
+/* A list of references, or one (or null) when max_items is 1; unknown
+ * items are left out. */
 static void relation_value(const struct augment_ctx *ctx, enum relation rel, value_t v,
                            value_t field, struct value_builder *out)
 {
@@ -409,15 +572,25 @@ static void relation_value(const struct augment_ctx *ctx, enum relation rel, val
 
 /* --- assets and links --- */
 
+/* The field's container, or the only one there is. */
 static value_t container_named(const struct augment_ctx *ctx, const char *handle)
 {
-	struct value_iter it;
+	if (*handle)
+		return looked_up(&ctx->tables->containers, handle);
 	value_t all = value_map_getz(vb_result(&ctx->idx->extras), "assets");
-	value_iter_init(&it, all);
-	while (value_iter_next(&it))
-		if (!*handle || strcmp(value_str(value_map_getz(it.value, "handle"), NULL), handle) == 0)
-			return it.value;
-	return VALUE_MISSING;
+	return value_count(all) >= 1 ? value_array_get(all, 0) : VALUE_MISSING;
+}
+
+/* An asset's url: its container's url and its path; false when the
+ * container has no url (a private disk). */
+static bool asset_url(value_t container, const char *path, struct strbuf *out)
+{
+	value_t base = value_map_getz(container, "url");
+	if (value_type(base) != VALUE_STRING)
+		return false;
+	const char *b = value_str(base, NULL);
+	strbuf_addf(out, "%s/%s", strcmp(b, "/") == 0 ? "" : b, path);
+	return true;
 }
 
 /* {id, url, permalink, api_url, alt} of an asset of the field's container
@@ -429,87 +602,120 @@ static bool write_asset_ref(const struct augment_ctx *ctx, value_t v, value_t fi
 	value_t container = container_named(ctx, value_str(value_map_getz(field, "container"), NULL));
 	if (!*path || value_is_missing(container))
 		return false;
-	value_t file = VALUE_MISSING;
-	struct value_iter it;
-	value_iter_init(&it, value_map_getz(container, "files"));
-	while (value_is_missing(file) && value_iter_next(&it))
-		if (strcmp(value_str(value_map_getz(it.value, "path"), NULL), path) == 0)
-			file = it.value;
-	if (value_is_missing(file))
-		return false;
 	const char *handle = value_str(value_map_getz(container, "handle"), NULL);
-	value_t base = value_map_getz(container, "url");
 	struct strbuf s = STRBUF_INIT;
+	join_key(&s, handle, path, NULL);
+	value_t file = looked_up(&ctx->tables->assets, s.ptr);
+	if (value_is_missing(file)) {
+		strbuf_release(&s);
+		return false;
+	}
+	vb_ref_begin(out, REF_ASSET, UINT32_MAX);
+	vb_value(out, v);
 	vb_map_begin(out);
 	vb_keyz(out, "id");
+	strbuf_reset(&s);
 	strbuf_addf(&s, "%s::%s", handle, path);
 	vb_str(out, s.ptr, s.len);
 	strbuf_reset(&s);
-	if (value_type(base) == VALUE_STRING)
-		strbuf_addf(&s, "%s/%s", strcmp(value_str(base, NULL), "/") == 0 ? "" : value_str(base, NULL),
-		            path);
+	bool has_url = asset_url(container, path, &s);
 	vb_keyz(out, "url");
-	if (s.len)
+	if (has_url)
 		vb_str(out, s.ptr, s.len);
 	else
 		vb_null(out);
 	vb_keyz(out, "permalink");
-	if (s.len)
-		marked(out, URL_MARK_SITE, s.ptr);
+	if (has_url)
+		vb_url(out, URL_SITE, s.ptr, s.len);
 	else
 		vb_null(out);
 	strbuf_reset(&s);
 	strbuf_addf(&s, "assets/%s/%s", handle, path);
 	vb_keyz(out, "api_url");
-	marked(out, URL_MARK_API, s.ptr);
+	vb_url(out, URL_API, s.ptr, s.len);
 	vb_keyz(out, "alt");
 	vb_value(out, value_map_getz(value_map_getz(file, "data"), "alt"));
 	vb_map_end(out);
+	vb_ref_end(out);
 	strbuf_release(&s);
 	return true;
 }
 
-/* A link field: a URL as it is; entry::{id} the entry's url; asset::c::p
- * the asset's url; @child cannot be known here (null). */
-static void link_value(const struct augment_ctx *ctx, value_t v, struct value_builder *out)
+/* The first child of the augmented entry in its tree (Statamic's @child
+ * link), or NULL. */
+static const struct entry *first_child(const struct augment_ctx *ctx)
 {
-	const char *s = value_str(v, NULL);
+	const struct entry *parent = ctx->entry, *first = NULL;
+	if (!parent)
+		return NULL;
+	const struct collection_info *c = &ctx->idx->collections[parent->collection];
+	for (size_t i = 0; i < c->nentries; i++) {
+		const struct entry *e = c->entries[i];
+		if (e->parent == parent && e->order > 0 && (!first || e->order < first->order))
+			first = e;
+	}
+	return first;
+}
+
+/* The URL a link target names: a URL as it is; entry::{id} the entry's url
+ * (in the item's site when it has a localization there); asset::c::p the
+ * asset's url; @child the first child's url. Appends nothing (and returns
+ * false) when the target is not there. */
+static bool link_target(const struct augment_ctx *ctx, const char *s, struct strbuf *out)
+{
 	if (strncmp(s, "entry::", 7) == 0) {
 		const struct entry *e = site_index_entry(ctx->idx, s + 7);
-		if (e && e->uri) {
-			struct strbuf url = STRBUF_INIT;
-			augment_site_url(ctx->idx->sites[e->site].url, e->uri, &url);
-			vb_str(out, url.ptr, url.len);
-			strbuf_release(&url);
-		} else {
-			vb_null(out);
-		}
-	} else if (strncmp(s, "asset::", 7) == 0) {
-		const char *sep = strstr(s + 7, "::");
-		struct value_builder ref = VALUE_BUILDER_INIT;
-		struct value_builder field = VALUE_BUILDER_INIT;
-		bool found = false;
-		if (sep) {
-			vb_map_begin(&field);
-			vb_keyz(&field, "container");
-			vb_str(&field, s + 7, (size_t)(sep - s - 7));
-			vb_map_end(&field);
-			struct value_builder path = VALUE_BUILDER_INIT;
-			vb_strz(&path, sep + 2);
-			found = write_asset_ref(ctx, vb_result(&path), vb_result(&field), &ref);
-			vb_release(&path);
-		}
-		if (found)
-			vb_value(out, value_map_getz(vb_result(&ref), "url"));
-		else
-			vb_null(out);
-		vb_release(&ref);
-		vb_release(&field);
-	} else if (strcmp(s, "@child") == 0) {
-		vb_null(out);
-	} else {
-		vb_value(out, v);
+		const struct entry *local = e ? entry_in_site(ctx->idx, e, ctx->site) : NULL;
+		return e && entry_url(ctx->idx, local ? local : e, out);
 	}
+	if (strncmp(s, "asset::", 7) == 0) {
+		const char *sep = strstr(s + 7, "::");
+		if (!sep)
+			return false;
+		struct strbuf handle = STRBUF_INIT, key = STRBUF_INIT;
+		strbuf_add(&handle, s + 7, (size_t)(sep - s - 7));
+		value_t container = looked_up(&ctx->tables->containers, strbuf_str(&handle));
+		join_key(&key, strbuf_str(&handle), sep + 2, NULL);
+		bool found = !value_is_missing(looked_up(&ctx->tables->assets, key.ptr)) &&
+		             asset_url(container, sep + 2, out);
+		strbuf_release(&handle);
+		strbuf_release(&key);
+		return found;
+	}
+	if (strcmp(s, "@child") == 0) {
+		const struct entry *child = first_child(ctx);
+		return child && entry_url(ctx->idx, child, out);
+	}
+	strbuf_addstr(out, s);
+	return true;
+}
+
+static void link_value(const struct augment_ctx *ctx, value_t v, struct value_builder *out)
+{
+	struct strbuf url = STRBUF_INIT;
+	if (link_target(ctx, value_str(v, NULL), &url))
+		vb_str(out, url.ptr, url.len);
+	else
+		vb_null(out);
+	strbuf_release(&url);
+}
+
+/* A Bard link's href: statamic://entry::id and statamic://asset::c::p
+ * resolved like a link field's targets, "" when the target is gone (the
+ * attribute is then left out), anything else as it is. */
+static void bard_href(const char *href, struct strbuf *out, const void *c)
+{
+	const struct augment_ctx *ctx = c;
+	if (strncmp(href, "statamic://", 11) != 0) {
+		strbuf_addstr(out, href);
+		return;
+	}
+	const char *target = href + 11;
+	if (strncmp(target, "entry::", 7) != 0 && strncmp(target, "asset::", 7) != 0)
+		return;
+	size_t at = out->len;
+	if (!link_target(ctx, target, out))
+		strbuf_truncate(out, at);
 }
 
 /* --- nested fields: replicator, grid, group --- */
@@ -653,9 +859,10 @@ static void bard_value(const struct augment_ctx *ctx, value_t v, value_t field,
 		vb_value(out, v);
 		return;
 	}
+	struct bard_links links = {bard_href, ctx};
 	value_t sets = value_map_getz(field, "sets");
 	if (value_count(sets) == 0) {
-		bard_render(v, &html);
+		bard_render(v, &links, &html);
 		vb_str(out, html.ptr ? html.ptr : "", html.len);
 		strbuf_release(&html);
 		return;
@@ -665,7 +872,7 @@ static void bard_value(const struct augment_ctx *ctx, value_t v, value_t field,
 	value_iter_init(&it, v);
 	while (value_iter_next(&it)) {
 		if (!bard_is_set(it.value)) {
-			bard_render(it.value, &html);
+			bard_render(it.value, &links, &html);
 			continue;
 		}
 		if (html.len)

@@ -6,24 +6,26 @@
  *   date -> ISO 8601 UTC ("2024-01-10T00:00:00.000000Z"), ranges too;
  *   select, radio, button_group, checkboxes -> {value, label, key} (a list
  *   of {key, value, label} when several may be chosen);
- *   entries -> {id, title, url, permalink, api_url} of published entries,
- *   terms -> {id, title, slug, url, permalink, api_url},
- *   users -> {id, name, email, api_url}, assets -> {id, url, permalink,
- *   api_url, alt}; one object instead of a list when max_items (max_files)
- *   is 1;
- *   link -> a URL (entry::id and asset::container::path resolved);
+ *   entries, terms, users, assets -> references (value.h): the stored id,
+ *   slug or path with the short object Statamic shows ({id, title, url,
+ *   permalink, api_url} of an entry, {id, title, slug, url, permalink,
+ *   api_url} of a term, {id, name, email, api_url} of a user, {id, url,
+ *   permalink, api_url, alt} of an asset); one instead of a list when
+ *   max_items (max_files) is 1. A related entry is localized to the site
+ *   of the item that relates it (dropped when it has no localization
+ *   there); whether it is published is decided per request;
+ *   link -> a URL (entry::id, asset::container::path and @child resolved);
  *   replicator -> its enabled sets, each {fields..., id, type}; grid -> its
  *   rows; group -> its map; their fields augmented by their own config.
- *   bard -> HTML, or with sets a list of {type: text, text: HTML} blocks
- *   and the sets (bard.h).
+ *   bard -> HTML (statamic:// link targets resolved to URLs), or with sets
+ *   a list of {type: text, text: HTML} blocks and the sets (bard.h).
  * Other types (text, textarea, code, table, ...) are delivered as stored.
  * A value without a field follows Statamic's fallback blueprint: `content`
  * is markdown.
  *
  * Absolute URLs depend on the request (or base_url), so they are stored
- * as marked relative strings that jsonw completes when it writes them:
- * URL_MARK_SITE + "/blog/x" is the site's base plus the path, and
- * URL_MARK_API + "collections/blog/entries/x" is the API root plus it.
+ * as URL values (a path below the site's or the API's root) that jsonw
+ * completes when it writes them.
  */
 #ifndef CMS_API_AUGMENT_H
 #define CMS_API_AUGMENT_H
@@ -33,24 +35,38 @@
 #include "site/index.h"
 #include "value.h"
 
-#define URL_MARK_SITE '\x01'
-#define URL_MARK_API '\x02'
+/* Lookups made once per index for the relations: terms, users, assets. */
+struct augment_tables;
+
+struct augment_tables *augment_tables_build(const struct site_index *idx);
+void augment_tables_free(struct augment_tables *t);
 
 struct augment_ctx {
 	const struct site_index *idx;
-	long long now; /* for which related entries are published */
+	const struct augment_tables *tables;
+	size_t site;               /* the site of the item augmented: relations localize to it */
+	const struct entry *entry; /* the entry augmented, or NULL (@child links need it) */
 };
 
 /* Appends a Unix time as Statamic's JSON dates read, ISO 8601 in UTC with
  * microseconds: "2024-01-10T00:00:00.000000Z". */
 void augment_iso8601(long long secs, struct value_builder *out);
 
-/* An entry's url: its site's url and its uri ("/de" + "/" is "/de"). */
-void augment_site_url(const char *site_base, const char *uri, struct strbuf *out);
+/* An item's url: its site's url and its uri ("/de" + "/" is "/de"),
+ * without scheme and host when the site's url is absolute. */
+void augment_url(const char *site_url, const char *uri, struct strbuf *out);
+
+/* Its permalink: a URL value below the request's base for a site whose
+ * url is relative, the site's own absolute URL otherwise. */
+void augment_permalink(const char *site_url, const char *uri, struct value_builder *out);
 
 /* Appends the delivered form of the field key = v to out; field is its
  * blueprint config (missing when the blueprint has no such field). */
 void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,
                    struct value_builder *out);
+
+/* The user reference of a stored user id (an entry's updated_by), or null
+ * when no user has that id. */
+void augment_user(const struct augment_ctx *ctx, value_t id, struct value_builder *out);
 
 #endif

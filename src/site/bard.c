@@ -26,6 +26,15 @@ static bool type_is(value_t node, const char *type)
 	return strcmp(value_str(value_map_getz(node, "type"), NULL), type) == 0;
 }
 
+static void attribute_text(const char *name, const char *s, size_t len, struct strbuf *out)
+{
+	if (len) {
+		strbuf_addf(out, " %s=\"", name);
+		escape_html(s, len, out);
+		strbuf_addch(out, '"');
+	}
+}
+
 static void attribute(const char *name, value_t v, struct strbuf *out)
 {
 	size_t len;
@@ -39,8 +48,20 @@ static void attribute(const char *name, value_t v, struct strbuf *out)
 	}
 }
 
+static void href_attribute(value_t href, const struct bard_links *links, struct strbuf *out)
+{
+	if (!links || value_type(href) != VALUE_STRING) {
+		attribute("href", href, out);
+		return;
+	}
+	struct strbuf resolved = STRBUF_INIT;
+	links->resolve(value_str(href, NULL), &resolved, links->ctx);
+	attribute_text("href", resolved.ptr ? resolved.ptr : "", resolved.len, out);
+	strbuf_release(&resolved);
+}
+
 /* Marks open in order and close in reverse. */
-static void mark_tag(value_t mark, bool open, struct strbuf *out)
+static void mark_tag(value_t mark, bool open, const struct bard_links *links, struct strbuf *out)
 {
 	static const struct {
 		const char *type, *tag;
@@ -61,7 +82,7 @@ static void mark_tag(value_t mark, bool open, struct strbuf *out)
 		}
 		value_t attrs = value_map_getz(mark, "attrs");
 		strbuf_addstr(out, "<a");
-		attribute("href", value_map_getz(attrs, "href"), out);
+		href_attribute(value_map_getz(attrs, "href"), links, out);
 		attribute("rel", value_map_getz(attrs, "rel"), out);
 		attribute("target", value_map_getz(attrs, "target"), out);
 		attribute("title", value_map_getz(attrs, "title"), out);
@@ -69,27 +90,29 @@ static void mark_tag(value_t mark, bool open, struct strbuf *out)
 	}
 }
 
-static void render_text(value_t node, struct strbuf *out)
+static void render_text(value_t node, const struct bard_links *links, struct strbuf *out)
 {
 	value_t marks = value_map_getz(node, "marks");
 	uint32_t n = value_count(marks);
 	for (uint32_t i = 0; i < n; i++)
-		mark_tag(value_array_get(marks, i), true, out);
+		mark_tag(value_array_get(marks, i), true, links, out);
 	size_t len;
 	const char *text = value_str(value_map_getz(node, "text"), &len);
 	escape_html(text, len, out);
 	for (uint32_t i = n; i-- > 0;)
-		mark_tag(value_array_get(marks, i), false, out);
+		mark_tag(value_array_get(marks, i), false, links, out);
 }
 
-static void render_node(value_t node, struct strbuf *out, int depth);
+static void render_node(value_t node, const struct bard_links *links, struct strbuf *out,
+                        int depth);
 
-static void render_children(value_t node, struct strbuf *out, int depth)
+static void render_children(value_t node, const struct bard_links *links, struct strbuf *out,
+                            int depth)
 {
 	struct value_iter it;
 	value_iter_init(&it, value_map_getz(node, "content"));
 	while (value_iter_next(&it))
-		render_node(it.value, out, depth + 1);
+		render_node(it.value, links, out, depth + 1);
 }
 
 /* Nodes that are one element around their children. */
@@ -100,7 +123,8 @@ static const struct {
 	{"tableRow", "tr"},    {"tableCell", "td"},  {"tableHeader", "th"}, {"small", "small"},
 };
 
-static void render_node(value_t node, struct strbuf *out, int depth)
+static void render_node(value_t node, const struct bard_links *links, struct strbuf *out,
+                        int depth)
 {
 	if (depth > MAX_DEPTH || value_type(node) != VALUE_MAP)
 		return;
@@ -108,19 +132,19 @@ static void render_node(value_t node, struct strbuf *out, int depth)
 	for (size_t i = 0; i < sizeof wrappers / sizeof wrappers[0]; i++) {
 		if (type_is(node, wrappers[i].type)) {
 			strbuf_addf(out, "<%s>", wrappers[i].tag);
-			render_children(node, out, depth);
+			render_children(node, links, out, depth);
 			strbuf_addf(out, "</%s>", wrappers[i].tag);
 			return;
 		}
 	}
 	if (type_is(node, "text")) {
-		render_text(node, out);
+		render_text(node, links, out);
 	} else if (type_is(node, "heading")) {
 		int64_t level = value_int(value_map_getz(attrs, "level"));
 		if (level < 1 || level > 6)
 			level = 1;
 		strbuf_addf(out, "<h%lld>", (long long)level);
-		render_children(node, out, depth);
+		render_children(node, links, out, depth);
 		strbuf_addf(out, "</h%lld>", (long long)level);
 	} else if (type_is(node, "orderedList")) {
 		int64_t start = value_int(value_map_getz(attrs, "order"));
@@ -128,7 +152,7 @@ static void render_node(value_t node, struct strbuf *out, int depth)
 			strbuf_addf(out, "<ol start=\"%lld\">", (long long)start);
 		else
 			strbuf_addstr(out, "<ol>");
-		render_children(node, out, depth);
+		render_children(node, links, out, depth);
 		strbuf_addstr(out, "</ol>");
 	} else if (type_is(node, "codeBlock")) {
 		strbuf_addstr(out, "<pre><code");
@@ -139,11 +163,11 @@ static void render_node(value_t node, struct strbuf *out, int depth)
 			strbuf_addch(out, '"');
 		}
 		strbuf_addch(out, '>');
-		render_children(node, out, depth);
+		render_children(node, links, out, depth);
 		strbuf_addstr(out, "</code></pre>");
 	} else if (type_is(node, "table")) {
 		strbuf_addstr(out, "<table><tbody>");
-		render_children(node, out, depth);
+		render_children(node, links, out, depth);
 		strbuf_addstr(out, "</tbody></table>");
 	} else if (type_is(node, "hardBreak")) {
 		strbuf_addstr(out, "<br>");
@@ -156,7 +180,7 @@ static void render_node(value_t node, struct strbuf *out, int depth)
 		attribute("title", value_map_getz(attrs, "title"), out);
 		strbuf_addch(out, '>');
 	} else if (!bard_is_set(node)) {
-		render_children(node, out, depth); /* unknown: its content */
+		render_children(node, links, out, depth); /* unknown: its content */
 	}
 }
 
@@ -165,14 +189,14 @@ bool bard_is_set(value_t node)
 	return type_is(node, "set");
 }
 
-void bard_render(value_t nodes, struct strbuf *out)
+void bard_render(value_t nodes, const struct bard_links *links, struct strbuf *out)
 {
 	if (value_type(nodes) == VALUE_MAP) {
-		render_node(nodes, out, 0);
+		render_node(nodes, links, out, 0);
 		return;
 	}
 	struct value_iter it;
 	value_iter_init(&it, nodes);
 	while (value_iter_next(&it))
-		render_node(it.value, out, 0);
+		render_node(it.value, links, out, 0);
 }

@@ -14,11 +14,16 @@
 #include "strbuf.h"
 
 #define MAX_IMPORT_DEPTH 8
+/* Field lists inside fields (grid, group, replicator and bard sets) are
+ * resolved this deep; deeper ones are kept as written. */
+#define MAX_NESTING 16
 
 struct field_sink {
 	struct site_index *idx;
 	struct value_builder *out;
 	const char *rel; /* the file being read, for messages */
+	bool as_list;    /* a nested field list: [{handle, field}]; else {handle: field} */
+	int nesting;     /* how deep inside other fields this list is */
 };
 
 static void add_items(struct field_sink *s, value_t items, const char *prefix, int depth);
@@ -45,12 +50,73 @@ static bool read_fieldset(struct field_sink *s, const char *handle, struct value
 	return ok;
 }
 
+static void write_sets(struct field_sink *s, value_t sets);
+
+/* A list of field items inside a field (a grid's or group's fields, a
+ * set's fields), with its imports and references resolved like the
+ * blueprint's own, as [{handle, field}]. */
+static void write_nested_fields(struct field_sink *s, value_t items)
+{
+	if (s->nesting >= MAX_NESTING) {
+		vb_value(s->out, items);
+		return;
+	}
+	struct field_sink nested = {s->idx, s->out, s->rel, true, s->nesting + 1};
+	vb_array_begin(s->out);
+	add_items(&nested, items, "", 0);
+	vb_array_end(s->out);
+}
+
+/* One config value: field lists and sets resolved, the rest as written. */
+static void write_config_value(struct field_sink *s, const char *key, size_t len, value_t v)
+{
+	if (len == 6 && memcmp(key, "fields", 6) == 0 && value_type(v) == VALUE_ARRAY)
+		write_nested_fields(s, v);
+	else if (len == 4 && memcmp(key, "sets", 4) == 0 && value_type(v) == VALUE_MAP &&
+	         s->nesting < MAX_NESTING)
+		write_sets(s, v);
+	else
+		vb_value(s->out, v);
+}
+
+/* Replicator and Bard sets: {handle: {fields: [...]}}, or grouped (v5+)
+ * {group: {sets: {handle: {fields: [...]}}}}. */
+static void write_sets(struct field_sink *s, value_t sets)
+{
+	struct field_sink inner = {s->idx, s->out, s->rel, s->as_list, s->nesting + 1};
+	struct value_iter set, k;
+	vb_map_begin(s->out);
+	value_iter_init(&set, sets);
+	while (value_iter_next(&set)) {
+		vb_key(s->out, set.key, set.key_len);
+		if (value_type(set.value) != VALUE_MAP) {
+			vb_value(s->out, set.value);
+			continue;
+		}
+		vb_map_begin(s->out);
+		value_iter_init(&k, set.value);
+		while (value_iter_next(&k)) {
+			vb_key(s->out, k.key, k.key_len);
+			write_config_value(&inner, k.key, k.key_len, k.value);
+		}
+		vb_map_end(s->out);
+	}
+	vb_map_end(s->out);
+}
+
 static void emit_field(struct field_sink *s, const char *prefix, const char *handle, value_t config,
                        value_t overrides)
 {
 	struct strbuf name = STRBUF_INIT;
 	strbuf_addf(&name, "%s%s", prefix, handle);
-	vb_key(s->out, name.ptr, name.len);
+	if (s->as_list) {
+		vb_map_begin(s->out);
+		vb_keyz(s->out, "handle");
+		vb_str(s->out, name.ptr, name.len);
+		vb_keyz(s->out, "field");
+	} else {
+		vb_key(s->out, name.ptr, name.len);
+	}
 	/* The referenced config, then the overrides in place or appended. */
 	vb_map_begin(s->out);
 	struct value_iter it;
@@ -58,16 +124,18 @@ static void emit_field(struct field_sink *s, const char *prefix, const char *han
 	while (value_iter_next(&it)) {
 		vb_key(s->out, it.key, it.key_len);
 		value_t over = value_map_get(overrides, it.key, it.key_len);
-		vb_value(s->out, value_is_missing(over) ? it.value : over);
+		write_config_value(s, it.key, it.key_len, value_is_missing(over) ? it.value : over);
 	}
 	value_iter_init(&it, overrides);
 	while (value_iter_next(&it)) {
 		if (value_is_missing(value_map_get(config, it.key, it.key_len))) {
 			vb_key(s->out, it.key, it.key_len);
-			vb_value(s->out, it.value);
+			write_config_value(s, it.key, it.key_len, it.value);
 		}
 	}
 	vb_map_end(s->out);
+	if (s->as_list)
+		vb_map_end(s->out);
 	strbuf_release(&name);
 }
 
@@ -145,7 +213,7 @@ static void add_sections(struct field_sink *s, value_t sections)
 int blueprint_fields(struct site_index *idx, const char *rel, struct value_builder *out)
 {
 	struct value_builder bp = VALUE_BUILDER_INIT;
-	struct field_sink s = {idx, out, rel};
+	struct field_sink s = {idx, out, rel, false, 0};
 	int rc = -1;
 	vb_map_begin(out);
 	if (files_exists(&idx->files, rel) && files_read(&idx->files, rel, &bp) == 0) {

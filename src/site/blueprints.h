@@ -2,7 +2,9 @@
  * blueprints: the fields a blueprint defines (content-format.md §13), in
  * all three layouts (v4+ tabs with sections, v3 sections, a bare fields
  * list), with fieldset imports (with prefix) and field references
- * ("fieldset.field", with config overrides) resolved.
+ * ("fieldset.field", with config overrides) resolved, also in the field
+ * lists nested inside fields (grid and group `fields`, replicator and
+ * Bard `sets`), which become [{handle, field}] lists of inline configs.
  */
 #ifndef CMS_API_BLUEPRINTS_H
 #define CMS_API_BLUEPRINTS_H

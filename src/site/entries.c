@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "site/files.h"
+#include "site/withheld.h"
 #include "site/yaml.h"
 #include "hash.h"
 #include "strbuf.h"
@@ -199,7 +200,8 @@ static char *take_string(value_t map, const char *key)
 	}
 }
 
-/* Copies map into out without the keys Statamic lifts out of the data. */
+/* Copies map into out without the keys Statamic lifts out of the data,
+ * nor those never served. */
 static void copy_data(value_t map, struct value_builder *out)
 {
 	struct value_iter it;
@@ -208,7 +210,8 @@ static void copy_data(value_t map, struct value_builder *out)
 	while (value_iter_next(&it)) {
 		if ((it.key_len == 2 && memcmp(it.key, "id", 2) == 0) ||
 		    (it.key_len == 6 && memcmp(it.key, "origin", 6) == 0) ||
-		    (it.key_len == 9 && memcmp(it.key, "published", 9) == 0))
+		    (it.key_len == 9 && memcmp(it.key, "published", 9) == 0) ||
+		    withheld_key(it.key, it.key_len))
 			continue;
 		vb_key(out, it.key, it.key_len);
 		vb_value(out, it.value);
@@ -368,6 +371,42 @@ static void link_origins(struct site_index *idx)
 	}
 }
 
+static size_t entry_number(const struct site_index *idx, const struct entry *e)
+{
+	return (size_t)(e - idx->entries);
+}
+
+static const struct entry *root_of(const struct entry *e)
+{
+	while (e->origin)
+		e = e->origin;
+	return e;
+}
+
+/* Every entry's place in its root's row of sites (origin loops are cut
+ * by now); the first entry in path order wins a place two files claim. */
+static void index_localizations(struct site_index *idx)
+{
+	idx->localized = xcalloc(idx->nentries * idx->nsites + 1, sizeof *idx->localized);
+	for (size_t i = 0; i < idx->nentries; i++) {
+		const struct entry *e = &idx->entries[i];
+		size_t *slot = &idx->localized[entry_number(idx, root_of(e)) * idx->nsites + e->site];
+		if (*slot == 0)
+			*slot = i + 1;
+	}
+}
+
+const struct entry *entry_in_site(const struct site_index *idx, const struct entry *e,
+                                  size_t site)
+{
+	if (e->site == site)
+		return e;
+	if (site >= idx->nsites || !idx->localized)
+		return NULL;
+	size_t v = idx->localized[entry_number(idx, root_of(e)) * idx->nsites + site];
+	return v ? &idx->entries[v - 1] : NULL;
+}
+
 /* A dated entry without a date in its name takes its origin's, else
  * updated_at, else the file's modification time. */
 static void settle_dates(struct site_index *idx)
@@ -402,27 +441,6 @@ value_t entry_field(const struct site_index *idx, const struct entry *e, const c
 	return value_map_getz(value_map_getz(vb_result(&c->settings), "inject"), key);
 }
 
-enum entry_status entry_status(const struct site_index *idx, const struct entry *e,
-                               long long now)
-{
-	const struct collection_info *c = &idx->collections[e->collection];
-	if (!e->published)
-		return ENTRY_DRAFT;
-	if (!c->dated || !e->has_date)
-		return ENTRY_PUBLISHED;
-	if (e->date > now && c->future_private)
-		return ENTRY_SCHEDULED;
-	if (e->date < now && c->past_private)
-		return ENTRY_EXPIRED;
-	return ENTRY_PUBLISHED;
-}
-
-const char *entry_status_name(enum entry_status s)
-{
-	static const char *names[] = {"published", "draft", "scheduled", "expired"};
-	return names[s];
-}
-
 /* --- the whole load --- */
 
 static int compare_found(const void *a, const void *b)
@@ -447,6 +465,7 @@ void entries_load(struct site_index *idx)
 	}
 	drop_duplicate_ids(idx);
 	link_origins(idx);
+	index_localizations(idx);
 	settle_dates(idx);
 	/* Each collection lists its own entries; the array no longer moves. */
 	for (size_t i = 0; i < idx->nentries; i++) {
@@ -462,6 +481,7 @@ void entries_free(struct site_index *idx)
 		free_entry(&idx->entries[i]);
 	free(idx->entries);
 	free(idx->entry_slots);
+	free(idx->localized);
 	for (size_t i = 0; i < idx->ncollections; i++)
 		free(idx->collections[i].entries);
 }

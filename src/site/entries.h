@@ -1,7 +1,7 @@
 /*
  * entries: reads every collection's entry files into the site index
  * (content-format.md §5) and answers about them once loaded: an entry by
- * id, a field as Statamic resolves it, its status.
+ * id, a field as Statamic resolves it, its localization in a site.
  */
 #ifndef CMS_API_SITE_ENTRIES_H
 #define CMS_API_SITE_ENTRIES_H
@@ -22,16 +22,15 @@ void entries_free(struct site_index *idx);
 /* The entry with that id, or NULL. */
 const struct entry *site_index_entry(const struct site_index *idx, const char *id);
 
+/* The entry's localization in site (Statamic's $entry->in($site)): the
+ * entry of that site that shares its origins' root, e itself when e is in
+ * that site, or NULL when the entry has no localization there. */
+const struct entry *entry_in_site(const struct site_index *idx, const struct entry *e,
+                                  size_t site);
+
 /* A field of an entry as Statamic resolves it: the entry's own data, else
  * its origin's (recursively), else the collection's `inject`; missing
  * when none has it. `published` is never inherited. */
 value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key);
-
-/* The entry's status at time now (draft, scheduled, expired, published). */
-enum entry_status entry_status(const struct site_index *idx, const struct entry *e,
-                               long long now);
-
-/* "published", "draft", "scheduled" or "expired": a static string. */
-const char *entry_status_name(enum entry_status s);
 
 #endif

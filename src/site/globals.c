@@ -19,6 +19,7 @@
 
 #include "site/blueprints.h"
 #include "site/files.h"
+#include "site/withheld.h"
 #include "strbuf.h"
 
 #define MAX_ORIGIN_DEPTH 8
@@ -42,7 +43,8 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Adds the keys of a site and of its origins (not `origin` itself). */
+/* Adds the keys of a site and of its origins (not `origin` itself, nor
+ * the keys never served). */
 static void collect(const struct site_index *idx, struct site_values *all, size_t site,
                     char ***keys, size_t *n, int depth)
 {
@@ -50,7 +52,7 @@ static void collect(const struct site_index *idx, struct site_values *all, size_
 	value_iter_init(&it, vb_result(&all[site].values));
 	while (value_iter_next(&it)) {
 		char *k = xstrndup(it.key, it.key_len);
-		bool skip = strcmp(k, "origin") == 0;
+		bool skip = strcmp(k, "origin") == 0 || withheld_key(k, strlen(k));
 		for (size_t i = 0; i < *n && !skip; i++)
 			skip = strcmp((*keys)[i], k) == 0;
 		if (skip) {

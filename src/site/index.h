@@ -60,8 +60,6 @@ struct collection_info {
 	size_t nblueprints;
 };
 
-enum entry_status { ENTRY_PUBLISHED, ENTRY_DRAFT, ENTRY_SCHEDULED, ENTRY_EXPIRED };
-
 /* One entry file (one localization of an entry). */
 struct entry {
 	char *id;              /* owned: `id`, or one made from the path (with a warning) */
@@ -94,6 +92,9 @@ struct site_index {
 	size_t nentries;
 	size_t *entry_slots;        /* owned: open-addressing table of entry index + 1 by id */
 	size_t nslots;              /* a power of two, at least twice nentries */
+	size_t *localized;          /* owned: [root entry * nsites + site] -> entry index + 1,
+	                             * the localization of an entry (through its origins'
+	                             * root) in a site; 0 when it has none */
 	struct value_builder extras; /* owned: a map of the smaller kinds of content,
 	                              * "taxonomies", "navs", "globals", "forms",
 	                              * "users" (see each reader for its shape) */

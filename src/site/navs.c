@@ -3,20 +3,52 @@
  * index's extras as "navs": a list of
  *   {handle, title, max_depth, expects_root, settings, trees: {site: [item]}}
  * where an item is kept as written (id, entry, url, title, data,
- * children); the API resolves entries and drops unpublished ones per
- * request. Trees whose navigation has no file are ignored, as Statamic does.
+ * children), but for the keys never served in its data (withheld.h); the
+ * API resolves entries and drops unpublished ones per request. Trees whose navigation has no file are ignored, as Statamic does.
  */
 #include "autoconfig.h"
 
 #include "site/navs.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "site/files.h"
+#include "site/withheld.h"
 #include "strbuf.h"
+
+/* Copies tree items as written, but for the keys never served in their
+ * data. A list stays a list; anything else is copied as it is. */
+static void copy_items(value_t items, struct value_builder *out, int depth)
+{
+	if (value_type(items) != VALUE_ARRAY || depth > VALUE_MAX_DEPTH) {
+		vb_value(out, items);
+		return;
+	}
+	struct value_iter it;
+	value_iter_init(&it, items);
+	vb_array_begin(out);
+	while (value_iter_next(&it)) {
+		if (value_type(it.value) != VALUE_MAP) {
+			vb_value(out, it.value);
+			continue;
+		}
+		struct value_iter k;
+		value_iter_init(&k, it.value);
+		vb_map_begin(out);
+		while (value_iter_next(&k)) {
+			vb_key(out, k.key, k.key_len);
+			if (k.key_len == 4 && memcmp(k.key, "data", 4) == 0)
+				withheld_copy(k.value, out);
+			else if (k.key_len == 8 && memcmp(k.key, "children", 8) == 0)
+				copy_items(k.value, out, depth + 1);
+			else
+				vb_value(out, k.value);
+		}
+		vb_map_end(out);
+	}
+	vb_array_end(out);
+}
 
 /* content/trees/navigation/{site}/{handle}.yaml, or without the site
  * folder for the default site (the stores are lenient), or the v3.0 tree
@@ -38,12 +70,12 @@ static void emit_tree(struct site_index *idx, const char *handle, size_t site, v
 				vb_array_begin(&idx->extras); /* "{  }": an empty tree */
 				vb_array_end(&idx->extras);
 			} else {
-				vb_value(&idx->extras, items);
+				copy_items(items, &idx->extras, 0);
 			}
 		}
 	} else if (site == 0 && !value_is_missing(value_map_getz(settings, "tree"))) {
 		vb_keyz(&idx->extras, idx->sites[site].handle);
-		vb_value(&idx->extras, value_map_getz(settings, "tree"));
+		copy_items(value_map_getz(settings, "tree"), &idx->extras, 0);
 	}
 	vb_release(&tree);
 	strbuf_release(&rel);

@@ -21,7 +21,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 6
+#define SNAP_VERSION 7
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -182,18 +182,96 @@ static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n
 		if (value_is_missing(v))
 			v = value_map_getz(field, "default");
 		vb_keyz(out, keys[i]);
-		augment_field(ctx, keys[i], v, field, out);
+		/* Who saved it last is a user, whatever the blueprint says. */
+		if (value_is_missing(field) && strcmp(keys[i], "updated_by") == 0)
+			augment_user(ctx, v, out);
+		else
+			augment_field(ctx, keys[i], v, field, out);
 		free(keys[i]);
 	}
 	vb_map_end(out);
 	free(keys);
 }
 
+/*
+ * Each collection's blueprints as its entries use them: the blueprint's
+ * fields plus a terms field for each taxonomy of the collection that the
+ * blueprint does not declare (Statamic's ensureEntryBlueprintFields), so
+ * an entry's terms are term objects whatever its blueprint says. Slot
+ * nblueprints is for entries without a blueprint.
+ */
+struct entry_fields {
+	struct value_builder **of; /* [collection][blueprint] */
+	size_t ncollections;
+};
+
+static void add_taxonomy_fields(value_t settings, value_t declared, struct value_builder *out)
+{
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(settings, "taxonomies"));
+	while (value_iter_next(&it)) {
+		size_t len;
+		const char *handle = value_str(it.value, &len);
+		if (!len || !value_is_missing(value_map_get(declared, handle, len)))
+			continue;
+		vb_key(out, handle, len);
+		vb_map_begin(out);
+		vb_keyz(out, "type");
+		vb_strz(out, "terms");
+		vb_keyz(out, "taxonomies");
+		vb_array_begin(out);
+		vb_str(out, handle, len);
+		vb_array_end(out);
+		vb_map_end(out);
+	}
+}
+
+static void entry_fields_build(const struct site_index *idx, struct entry_fields *f)
+{
+	f->ncollections = idx->ncollections;
+	f->of = xcalloc(idx->ncollections + 1, sizeof *f->of);
+	for (size_t c = 0; c < idx->ncollections; c++) {
+		const struct collection_info *col = &idx->collections[c];
+		f->of[c] = xcalloc(col->nblueprints + 1, sizeof **f->of);
+		for (size_t b = 0; b <= col->nblueprints; b++) {
+			value_t declared = b < col->nblueprints ? vb_result(&col->blueprints[b].fields)
+			                                        : VALUE_MISSING;
+			struct value_builder *out = &f->of[c][b];
+			vb_map_begin(out);
+			struct value_iter it;
+			value_iter_init(&it, declared);
+			while (value_iter_next(&it)) {
+				vb_key(out, it.key, it.key_len);
+				vb_value(out, it.value);
+			}
+			add_taxonomy_fields(vb_result(&col->settings), declared, out);
+			vb_map_end(out);
+		}
+	}
+}
+
+static void entry_fields_free(const struct site_index *idx, struct entry_fields *f)
+{
+	for (size_t c = 0; c < f->ncollections; c++) {
+		for (size_t b = 0; b <= idx->collections[c].nblueprints; b++)
+			vb_release(&f->of[c][b]);
+		free(f->of[c]);
+	}
+	free(f->of);
+}
+
+static value_t fields_of(const struct entry_fields *f, const struct collection_info *c,
+                         size_t collection, const struct blueprint *bp)
+{
+	size_t b = bp ? (size_t)(bp - c->blueprints) : c->nblueprints;
+	return vb_result(&f->of[collection][b]);
+}
+
 /* The entry's values as a request sees them: its own over its origins'
  * over the collection's inject, plus every field of its blueprint (its
  * default, or null), augmented, one map with sorted keys. */
-static void resolved_data(const struct augment_ctx *ctx, const struct entry *e,
-                          struct value_builder *out)
+static void resolved_data(const struct augment_ctx *ctx, const struct entry_fields *ef,
+                          const struct entry *e, struct value_builder *out)
 {
 	const struct site_index *idx = ctx->idx;
 	char **keys = NULL;
@@ -202,8 +280,7 @@ static void resolved_data(const struct augment_ctx *ctx, const struct entry *e,
 		collect_keys(vb_result(&x->own), &keys, &n);
 	const struct collection_info *c = &idx->collections[e->collection];
 	collect_keys(value_map_getz(vb_result(&c->settings), "inject"), &keys, &n);
-	const struct blueprint *bp = entry_blueprint(idx, e);
-	value_t fields = bp ? vb_result(&bp->fields) : VALUE_MISSING;
+	value_t fields = fields_of(ef, c, e->collection, entry_blueprint(idx, e));
 	collect_field_keys(fields, &keys, &n);
 	struct value_source src = {idx, e, VALUE_MISSING};
 	vb_reset(out);
@@ -292,9 +369,21 @@ static value_t term_fields(value_t taxonomy, value_t term)
 	return value_iter_next(&it) ? it.value : VALUE_MISSING;
 }
 
-static void copy_term(const struct augment_ctx *ctx, value_t taxonomy, value_t term,
+/* ctx for an item of the site named handle (the default site if none). */
+static struct augment_ctx in_site(const struct augment_ctx *ctx, const char *handle)
+{
+	struct augment_ctx local = *ctx;
+	const struct site_info *site = site_index_site(ctx->idx, handle);
+	local.site = site ? (size_t)(site - ctx->idx->sites) : 0;
+	local.entry = NULL;
+	return local;
+}
+
+static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, value_t term,
                       struct value_builder *out)
 {
+	struct augment_ctx term_ctx = in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
+	const struct augment_ctx *ctx = &term_ctx;
 	struct value_iter it;
 	vb_map_begin(out);
 	value_iter_init(&it, term);
@@ -332,7 +421,10 @@ static bool rewrite_global(const struct augment_ctx *ctx, value_t set, const cha
 	value_iter_init(&it, v);
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
-		augmented_map(ctx, it.value, value_map_getz(set, "fields"), out);
+		char *site = xstrndup(it.key, it.key_len);
+		struct augment_ctx site_ctx = in_site(ctx, site);
+		augmented_map(&site_ctx, it.value, value_map_getz(set, "fields"), out);
+		free(site);
 	}
 	vb_map_end(out);
 	return true;
@@ -398,14 +490,17 @@ static uint32_t entry_number_or_none(const struct site_index *idx, const struct 
 	return e ? (uint32_t)(e - idx->entries) : SNAP_NONE;
 }
 
-static void write_entries(const struct site_index *idx, struct rec_entry *recs, struct strbuf *blob)
+static void write_entries(const struct site_index *idx, const struct augment_tables *tables,
+                          struct rec_entry *recs, struct strbuf *blob)
 {
 	struct value_builder data = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, (long long)time(NULL)};
+	struct entry_fields fields;
+	entry_fields_build(idx, &fields);
 	for (size_t i = 0; i < idx->nentries; i++) {
 		const struct entry *e = &idx->entries[i];
 		struct rec_entry *r = &recs[i];
-		resolved_data(&ctx, e, &data);
+		struct augment_ctx ctx = {idx, tables, e->site, e};
+		resolved_data(&ctx, &fields, e, &data);
 		/* Statamic's fallback blueprint is the collection's singular. */
 		const struct blueprint *bp = entry_blueprint(idx, e);
 		char *fallback = bp ? NULL : singular_handle(idx->collections[e->collection].handle);
@@ -437,6 +532,7 @@ static void write_entries(const struct site_index *idx, struct rec_entry *recs, 
 		free(fallback_title);
 	}
 	vb_release(&data);
+	entry_fields_free(idx, &fields);
 	gather_titles(idx->nentries, recs, blob);
 }
 
@@ -506,8 +602,9 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 			collection_flags(c), (int32_t)c->max_depth, put_value(&blob, vb_result(&c->settings)),
 			c->nentries ? entry_number_or_none(idx, c->entries[0]) : 0, (uint32_t)c->nentries};
 	}
+	struct augment_tables *tables = augment_tables_build(idx);
 	struct rec_entry *entries = xcalloc(idx->nentries, sizeof *entries);
-	write_entries(idx, entries, &blob);
+	write_entries(idx, tables, entries, &blob);
 	struct rec_problem *problems = xcalloc(idx->files.nproblems, sizeof *problems);
 	for (size_t i = 0; i < idx->files.nproblems; i++) {
 		const struct problem *p = &idx->files.problems[i];
@@ -515,10 +612,11 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		                                   p->line, p->warning};
 	}
 	struct value_builder augmented = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, (long long)time(NULL)};
+	struct augment_ctx ctx = {idx, tables, 0, NULL};
 	augmented_extras(&ctx, &augmented);
 	uint64_t extras = put_value(&blob, vb_result(&augmented));
 	vb_release(&augmented);
+	augment_tables_free(tables);
 	size_t nslug_slots;
 	uint32_t *slug_slots = slug_table(idx, &nslug_slots);
 	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);

@@ -2,7 +2,7 @@
  * taxonomies: taxonomies and their terms (content-format.md §8) into the
  * index's extras as "taxonomies": a list of
  *   {handle, title, settings, blueprints: {handle: fields}, terms: [{slug,
- *    site, title, data, entries}]}
+ *    file_slug, site, title, data, entries}]}
  * where a term appears once per site of its taxonomy (its localization
  * over its default values over the taxonomy's inject, keys sorted), terms
  * implied by entry values that have no file are added (title = the value),
@@ -20,6 +20,7 @@
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
+#include "site/withheld.h"
 #include "strbuf.h"
 
 struct term {
@@ -113,7 +114,7 @@ static int compare_strings(const void *a, const void *b)
 }
 
 /* layers[0] over layers[1] over ...: one map with sorted keys, without
- * `localizations`. */
+ * `localizations` and the keys never served. */
 static void merge_layers(const value_t *layers, size_t n, struct value_builder *out)
 {
 	char **keys = NULL;
@@ -123,7 +124,7 @@ static void merge_layers(const value_t *layers, size_t n, struct value_builder *
 		value_iter_init(&it, layers[l]);
 		while (value_iter_next(&it)) {
 			char *k = xstrndup(it.key, it.key_len);
-			bool dup = strcmp(k, "localizations") == 0;
+			bool dup = strcmp(k, "localizations") == 0 || withheld_key(k, strlen(k));
 			for (size_t i = 0; i < nkeys && !dup; i++)
 				dup = strcmp(keys[i], k) == 0;
 			if (dup) {
@@ -296,6 +297,8 @@ static void emit_taxonomy(struct site_index *idx, const struct taxonomy *t, cons
 		vb_map_begin(out);
 		vb_keyz(out, "slug");
 		vb_strz(out, term->slug);
+		vb_keyz(out, "file_slug");
+		vb_strz(out, term->file_slug);
 		vb_keyz(out, "site");
 		vb_strz(out, idx->sites[term->site].handle);
 		vb_keyz(out, "title");

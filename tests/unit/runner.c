@@ -112,6 +112,7 @@ int main(void)
 	suite_watch();
 	suite_extras();
 	suite_augment();
+	suite_relations();
 	suite_filter();
 	suite_sort();
 	suite_paginate();

@@ -131,7 +131,7 @@ static void assert_bard(const char *yaml, const char *want)
 	struct yaml_error err;
 	CU_ASSERT_EQUAL_FATAL(yaml_parse(yaml, strlen(yaml), 0, &b, &err), 0);
 	struct strbuf html = STRBUF_INIT;
-	bard_render(vb_result(&b), &html);
+	bard_render(vb_result(&b), NULL, &html);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&html), want);
 	if (strcmp(strbuf_str(&html), want) != 0)
 		fprintf(stderr, "\nbard got: %s\n    want: %s\n", strbuf_str(&html), want);

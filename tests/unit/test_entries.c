@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "site/entries.h"
+#include "site/status.h"
 #include "site/index.h"
 #include "unit.h"
 
@@ -98,6 +99,16 @@ static void test_localization_values(void)
 	CU_ASSERT_TRUE(de->origin->published);
 }
 
+/* The one status rule (status.h) over an index entry's facts. */
+static enum entry_status entry_status(const struct site_index *index, const struct entry *e,
+                                      long long now)
+{
+	const struct collection_info *c = &index->collections[e->collection];
+	struct status_facts f = {e->published, c->dated && e->has_date, e->date, c->future_private,
+	                         c->past_private};
+	return entry_status_at(&f, now);
+}
+
 static void test_dates_and_status(void)
 {
 	long long now = 1735689600; /* 2025-01-01 */
@@ -108,6 +119,12 @@ static void test_dates_and_status(void)
 	CU_ASSERT_EQUAL(entry_status(idx, entry("1f2e3d4c-0000-4000-8000-000000000003"), now),
 	                ENTRY_PUBLISHED);
 	CU_ASSERT_STRING_EQUAL(entry_status_name(ENTRY_EXPIRED), "expired");
+	struct status_facts past = {true, true, now - 1, false, true};
+	CU_ASSERT_EQUAL(entry_status_at(&past, now), ENTRY_EXPIRED);
+	past.past_private = false;
+	CU_ASSERT_EQUAL(entry_status_at(&past, now), ENTRY_PUBLISHED);
+	struct status_facts undated_collection = {true, false, now + 1000, true, true};
+	CU_ASSERT_EQUAL(entry_status_at(&undated_collection, now), ENTRY_PUBLISHED);
 	/* No date in the name: updated_at. */
 	const struct entry *undated = entry("1f2e3d4c-0000-4000-8000-000000000005");
 	CU_ASSERT_TRUE(undated->has_date);

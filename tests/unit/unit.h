@@ -22,6 +22,7 @@ void suite_markdown(void);
 void suite_watch(void);
 void suite_extras(void);
 void suite_augment(void);
+void suite_relations(void);
 void suite_filter(void);
 void suite_sort(void);
 void suite_paginate(void);
