@@ -71,8 +71,39 @@ start_lighttpd() {
 		env="$env, \"$1\" => \"$2\""
 		shift 2
 	done
-	PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
 	mkdir -p "$T/docroot" "$T/sockets"
+	# A port found free may be taken before lighttpd binds it (another
+	# test run on the machine): then lighttpd exits, and a new port is
+	# tried. Success is lighttpd's own "server started", not an answer on
+	# the port, which could come from someone else's server.
+	for _ in 1 2 3 4 5; do
+		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
+		write_lighttpd_conf "$prefix" "$env"
+		local seen
+		seen=$(grep -c 'server started' "$T/lighttpd-error.log" 2>/dev/null)
+		"$LIGHTTPD" -D -f "$T/lighttpd.conf" >"$T/lighttpd.out" 2>&1 &
+		LIGHTTPD_PID=$!
+		for _ in $(seq 1 100); do
+			if ! kill -0 "$LIGHTTPD_PID" 2>/dev/null; then
+				wait "$LIGHTTPD_PID" 2>/dev/null
+				LIGHTTPD_PID=
+				break
+			fi
+			if [ "$(grep -c 'server started' "$T/lighttpd-error.log" 2>/dev/null)" -gt "${seen:-0}" ] &&
+				curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+				return 0
+			fi
+			sleep 0.05
+		done
+		[ -n "$LIGHTTPD_PID" ] && break
+	done
+	echo "lighttpd did not start:" >&2
+	cat "$T/lighttpd.out" "$T/lighttpd-error.log" >&2 2>/dev/null
+	exit 1
+}
+
+# write_lighttpd_conf PREFIX ENV: $T/lighttpd.conf for cms-api on $PORT.
+write_lighttpd_conf() {
 	cat >"$T/lighttpd.conf" <<CONF
 server.modules = ( "mod_fastcgi" )
 server.document-root = "$T/docroot"
@@ -80,25 +111,14 @@ server.bind = "127.0.0.1"
 server.port = $PORT
 server.errorlog = "$T/lighttpd-error.log"
 server.breakagelog = "$T/worker-stderr.log"
-fastcgi.server = ( "$prefix" => ((
+fastcgi.server = ( "$1" => ((
 	"socket" => "$T/sockets/cms-api.sock",
 	"bin-path" => "$CMS_API_BIN",
-	"bin-environment" => ( $env ),
+	"bin-environment" => ( $2 ),
 	"max-procs" => 2,
 	"check-local" => "disable",
 )))
 CONF
-	"$LIGHTTPD" -D -f "$T/lighttpd.conf" >"$T/lighttpd.out" 2>&1 &
-	LIGHTTPD_PID=$!
-	for _ in $(seq 1 100); do
-		if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
-			return 0
-		fi
-		sleep 0.05
-	done
-	echo "lighttpd did not start:" >&2
-	cat "$T/lighttpd.out" "$T/lighttpd-error.log" >&2 2>/dev/null
-	exit 1
 }
 
 stop_lighttpd() {

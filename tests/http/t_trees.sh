@@ -19,8 +19,12 @@ expect "tree: max_depth" GET '/api/collections/pages/tree?fields[]=title&max_dep
 expect "tree: a filter prunes a branch" GET '/api/collections/pages/tree?fields=title&filter[title:not]=about' 200 \
 	'{"data":[{"page":{"title":"Home"},"depth":1,"children":[]},{"page":{"title":"Contact"},"depth":1,"children":[]}]}'
 expect "tree: forbidden filter" GET '/api/collections/pages/tree?filter[slug]=x' 422 '{"message":"Forbidden filter: slug"}'
-expect "tree: bad max_depth" GET '/api/collections/pages/tree?max_depth=-1' 400 \
-	'{"message":"The max_depth parameter must be a whole number, not \"-1\"."}'
+for depth in 0 -1 abc 1x ''; do
+	expect "tree: bad max_depth '$depth'" GET "/api/collections/pages/tree?max_depth=$depth" 400 \
+		"{\"message\":\"The max_depth parameter must be a whole number from 1, not \\\"$depth\\\".\"}"
+	expect "nav tree: bad max_depth '$depth'" GET "/api/navs/main/tree?max_depth=$depth" 400 \
+		"{\"message\":\"The max_depth parameter must be a whole number from 1, not \\\"$depth\\\".\"}"
+done
 expect "tree: not structured" GET /api/collections/blog/tree 404 "$NOT_FOUND"
 expect "tree: a site without it" GET '/api/collections/pages/tree?site=de' 404 "$NOT_FOUND"
 expect "tree: an unknown site" GET '/api/collections/pages/tree?site=xx' 404 "$NOT_FOUND"
