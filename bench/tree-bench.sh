@@ -11,11 +11,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 shift || true
 sizes=${*:-1000 10000}
-top=$(cd "$here/.." && pwd)
+# The build's own sources (headers and query-bench.c), so that an older
+# build can be measured beside this one.
+top=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile")
 work=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-tbench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-gcc -O2 -std=gnu11 -I"$build" -I"$top/src" "$here/query-bench.c" "$build/src/libcore.a" \
+gcc -O2 -std=gnu11 -I"$build" -I"$top/src" "$top/bench/query-bench.c" "$build/src/libcore.a" \
 	$(pkg-config --libs fcgi inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
 	-lcmark-gfm-extensions -o "$work/query-bench"
 
