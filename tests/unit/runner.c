@@ -16,6 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/api.h"
+#include "config.h"
+#include "jsonw.h"
+#include "site/snapshot.h"
 #include "unit.h"
 
 CU_pSuite unit_add_suite(const char *name)
@@ -89,6 +93,38 @@ int unit_write_file(const char *dir, const char *name, const char *text)
 	if (fclose(f) != 0)
 		rc = -1;
 	return rc;
+}
+
+struct snapshot *unit_snapshot(const struct config *cfg)
+{
+	struct site_index *idx = site_index_load(cfg);
+	struct strbuf bytes = STRBUF_INIT;
+	snapshot_write(idx, 1, &bytes);
+	site_index_free(idx);
+	size_t len;
+	char *data = strbuf_detach(&bytes, &len);
+	char err[SNAP_ERR_LEN];
+	struct snapshot *s = snapshot_from_bytes(data, len, err);
+	if (!s) {
+		fprintf(stderr, "unit_snapshot: %s\n", err);
+		exit(EXIT_FAILURE);
+	}
+	return s;
+}
+
+char *unit_render(const struct snapshot *s, value_t v, long long now, const struct config *cfg)
+{
+	struct config defaults;
+	config_init_defaults(&defaults);
+	struct api_ctx ctx = {.cfg = cfg ? cfg : &defaults, .snap = s, .now = now};
+	ctx.env = (struct jsonw_env){"http://h", "http://h/api", api_write_ref, &ctx};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &ctx.env);
+	jsonw_value(&w, v);
+	config_free(&defaults);
+	return strbuf_detach(&out, NULL);
 }
 
 int main(void)

@@ -17,7 +17,9 @@
 #include "site/yaml.h"
 #include "unit.h"
 
-/* The delivered data of one fixture entry as JSON. */
+/* The delivered data of one fixture entry as JSON, at a fixed moment:
+ * which related entries are published must not depend on the day the
+ * test runs. */
 static char *entry_json(const char *id)
 {
 	struct config cfg;
@@ -28,29 +30,12 @@ static char *entry_json(const char *id)
 	cfg.ndisks = 1;
 	cfg.disks[0] = (struct disk_def){strdup("assets"), strdup(FIXTURES_DIR "/site/public/assets"),
 	                                 strdup("/assets")};
-	struct site_index *idx = site_index_load(&cfg);
-	struct strbuf bytes = STRBUF_INIT;
-	snapshot_write(idx, 1, &bytes);
-	site_index_free(idx);
+	struct snapshot *s = unit_snapshot(&cfg);
 	config_free(&cfg);
-	size_t len;
-	char *data = strbuf_detach(&bytes, &len);
-	char err[SNAP_ERR_LEN];
-	struct snapshot *s = snapshot_from_bytes(data, len, err);
-	struct strbuf out = STRBUF_INIT;
-	struct jsonw w;
-	struct config defaults;
-	config_init_defaults(&defaults);
-	/* A fixed moment: which related entries are published must not
-	 * depend on the day the test runs. */
-	struct api_ctx ctx = {.cfg = &defaults, .snap = s, .now = 1767225600 /* 2026-01-01 */};
-	ctx.env = (struct jsonw_env){"http://h", "http://h/api", api_write_ref, &ctx};
-	jsonw_init(&w, &out);
-	jsonw_set_env(&w, &ctx.env);
-	jsonw_value(&w, snap_entry_at(s, snap_entry_find(s, id)).data);
+	char *json = unit_render(s, snap_entry_at(s, snap_entry_find(s, id)).data,
+	                         1767225600 /* 2026-01-01 */, NULL);
 	snapshot_close(s);
-	config_free(&defaults);
-	return strbuf_detach(&out, NULL);
+	return json;
 }
 
 static void test_every_supported_type(void)

@@ -7,6 +7,8 @@
 
 #include <CUnit/CUnit.h>
 
+#include "value.h"
+
 void suite_value(void);
 void suite_php(void);
 void suite_jsonw(void);
@@ -41,5 +43,16 @@ char *unit_tempdir(void);
 void unit_rmtree(const char *path);
 /* Writes text to dir/name (creating parent folders). Returns 0 or -1. */
 int unit_write_file(const char *dir, const char *name, const char *text);
+
+struct config;
+struct snapshot;
+
+/* The snapshot of the site cfg names, as workers map it (in memory). */
+struct snapshot *unit_snapshot(const struct config *cfg);
+
+/* A value as a response writes it: URLs below http://h, references through
+ * the API's writer at moment now with the excluded keys of cfg (NULL:
+ * none). The caller frees the text. */
+char *unit_render(const struct snapshot *s, value_t v, long long now, const struct config *cfg);
 
 #endif
