@@ -258,22 +258,26 @@ static bool same_answer(struct app *app, const char *uri, int total, const struc
 	return false;
 }
 
-static void test_random_queries(void)
+/* One query of a run: its URI, and the reference's ids (in want) and
+ * total (returned). */
+typedef int (*query_fn)(struct strbuf *uri, struct strbuf *want);
+
+/* n queries from next against the site make writes, filterable on
+ * filters; the first five differences are printed. */
+static void run_queries(void (*make)(const char *dir), const char *filters, int n, query_fn next)
 {
 	char *dir = unit_tempdir();
-	make_site(dir);
+	make(dir);
 	struct app app;
-	open_site_app(&app, dir, "title, rating, featured");
-
+	open_site_app(&app, dir, filters);
 	struct strbuf uri = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
 	int failures = 0;
-	for (int i = 0; i < NQUERIES; i++) {
-		struct query q;
-		random_query(&q);
-		query_uri(&q, &uri);
-		int total = reference(&q, &want);
+	for (int i = 0; i < n; i++) {
+		int total = next(&uri, &want);
 		failures += !same_answer(&app, uri.ptr, total, &want, &got, failures);
 	}
+	if (failures)
+		fprintf(stderr, "\n%d of %d queries differ\n", failures, n);
 	CU_ASSERT_EQUAL(failures, 0);
 	strbuf_release(&uri);
 	strbuf_release(&want);
@@ -281,6 +285,19 @@ static void test_random_queries(void)
 	app_close(&app);
 	unit_rmtree(dir);
 	free(dir);
+}
+
+static int next_query(struct strbuf *uri, struct strbuf *want)
+{
+	struct query q;
+	random_query(&q);
+	query_uri(&q, uri);
+	return reference(&q, want);
+}
+
+static void test_random_queries(void)
+{
+	run_queries(make_site, "title, rating, featured", NQUERIES, next_query);
 }
 
 /* --- sorting a dated collection by date --- */
@@ -379,43 +396,37 @@ static int reference_by_date(bool descending, char letter, int limit, int page, 
 
 /* sort=date and sort=-date, which walk the snapshot's date order when
  * every candidate has a date and sort otherwise, against the reference. */
-static void run_date_queries(bool undated)
+static int next_date_query(struct strbuf *uri, struct strbuf *want)
 {
-	char *dir = unit_tempdir();
-	make_dated_site(dir, undated);
-	struct app app;
-	open_site_app(&app, dir, "title");
-	struct strbuf uri = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
-	int failures = 0;
-	for (int i = 0; i < NQUERIES / 2; i++) {
-		bool descending = next_random(2);
-		char letter = next_random(3) == 0 ? "aeirnx"[next_random(6)] : 0;
-		int limit = (int)next_random(10) + 1, page = (int)next_random(4) + 1;
-		strbuf_reset(&uri);
-		strbuf_addf(&uri, "/api/collections/posts/entries?fields=id&limit=%d&page=%d&sort=%s",
-		            limit, page, descending ? "-date" : "date");
-		if (letter)
-			strbuf_addf(&uri, "&filter[title:contains]=%c", letter);
-		int total = reference_by_date(descending, letter, limit, page, &want);
-		failures += !same_answer(&app, uri.ptr, total, &want, &got, failures);
-	}
-	CU_ASSERT_EQUAL(failures, 0);
-	strbuf_release(&uri);
-	strbuf_release(&want);
-	strbuf_release(&got);
-	app_close(&app);
-	unit_rmtree(dir);
-	free(dir);
+	bool descending = next_random(2);
+	char letter = next_random(3) == 0 ? "aeirnx"[next_random(6)] : 0;
+	int limit = (int)next_random(10) + 1, page = (int)next_random(4) + 1;
+	strbuf_reset(uri);
+	strbuf_addf(uri, "/api/collections/posts/entries?fields=id&limit=%d&page=%d&sort=%s", limit,
+	            page, descending ? "-date" : "date");
+	if (letter)
+		strbuf_addf(uri, "&filter[title:contains]=%c", letter);
+	return reference_by_date(descending, letter, limit, page, want);
+}
+
+static void make_dated_site_every_entry_dated(const char *dir)
+{
+	make_dated_site(dir, false);
+}
+
+static void make_dated_site_some_undated(const char *dir)
+{
+	make_dated_site(dir, true);
 }
 
 static void test_date_sorts_every_entry_dated(void)
 {
-	run_date_queries(false);
+	run_queries(make_dated_site_every_entry_dated, "title", NQUERIES / 2, next_date_query);
 }
 
 static void test_date_sorts_some_undated(void)
 {
-	run_date_queries(true);
+	run_queries(make_dated_site_some_undated, "title", NQUERIES / 2, next_date_query);
 }
 
 /* --- booleans, nulls, lists and mixed types --- */
@@ -1019,34 +1030,22 @@ static void mixed_query_uri(const struct mixed_query *q, struct strbuf *uri)
 	}
 }
 
+static int next_mixed_query(struct strbuf *uri, struct strbuf *want)
+{
+	struct mixed_query q;
+	int total;
+	do { /* a query without one right order is drawn again */
+		random_mixed_query(&q);
+		total = mixed_reference(&q, want);
+	} while (total < 0);
+	mixed_query_uri(&q, uri);
+	return total;
+}
+
 static void test_random_mixed_queries(void)
 {
 	rng = 0x2545f4914f6cdd1dULL; /* its own seed, whatever ran before */
-	char *dir = unit_tempdir();
-	make_mixed_site(dir);
-	struct app app;
-	open_site_app(&app, dir, "title, flag, mix, tags");
-	struct strbuf uri = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
-	int failures = 0;
-	for (int i = 0; i < NQUERIES; i++) {
-		struct mixed_query q;
-		int total;
-		do { /* a query without one right order is drawn again */
-			random_mixed_query(&q);
-			total = mixed_reference(&q, &want);
-		} while (total < 0);
-		mixed_query_uri(&q, &uri);
-		failures += !same_answer(&app, uri.ptr, total, &want, &got, failures);
-	}
-	if (failures)
-		fprintf(stderr, "\n%d of %d queries differ\n", failures, NQUERIES);
-	CU_ASSERT_EQUAL(failures, 0);
-	strbuf_release(&uri);
-	strbuf_release(&want);
-	strbuf_release(&got);
-	app_close(&app);
-	unit_rmtree(dir);
-	free(dir);
+	run_queries(make_mixed_site, "title, flag, mix, tags", NQUERIES, next_mixed_query);
 }
 
 /* --- fixed examples of the rules --- */
