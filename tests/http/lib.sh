@@ -28,7 +28,9 @@ fail() {
 free_port() {
 	local p
 	for _ in $(seq 1 200); do
-		p=$((20000 + RANDOM % 20000))
+		# Below Linux's ephemeral range (32768 and up), where a port a
+		# recent connection used may still be in TIME_WAIT.
+		p=$((20000 + RANDOM % 12000))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return 0
