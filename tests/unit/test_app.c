@@ -2,11 +2,13 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "guard.h"
+#include "log.h"
 #include "router.h"
 
 /* More segments than the router takes. */
@@ -223,6 +225,11 @@ static void test_host_must_be_a_host(void)
  * of either answer, nor anything written afterwards, is sent. */
 static void test_a_second_answer_is_refused(void)
 {
+	/* The log says so, as a programming error. */
+	char *dir = unit_tempdir();
+	char log_path[512];
+	snprintf(log_path, sizeof log_path, "%s/log", dir);
+	log_open(log_path, LOG_LEVEL_WARNING);
 	struct response r;
 	response_init(&r);
 	CU_ASSERT_FALSE(response_answered(&r));
@@ -246,6 +253,16 @@ static void test_a_second_answer_is_refused(void)
 	response_not_found(&r);
 	CU_ASSERT_EQUAL(r.status, 404);
 	response_free(&r);
+	log_open("stderr", LOG_LEVEL_WARNING);
+	FILE *f = fopen(log_path, "r");
+	char line[512] = "";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "programming error: a second answer (200) after the first (404)"));
+	CU_ASSERT_PTR_NULL(fgets(line, sizeof line, f)); /* once, not for each later write */
+	fclose(f);
+	unit_rmtree(dir);
+	free(dir);
 }
 
 void suite_app(void)
