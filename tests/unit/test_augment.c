@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "config.h"
 #include "jsonw.h"
+#include "site/augment.h"
 #include "site/bard.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
@@ -145,6 +146,38 @@ static void test_bard_html(void)
 	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
 }
 
+static void assert_urls(const char *site_url, const char *uri, const char *url, const char *permalink)
+{
+	struct strbuf u = STRBUF_INIT;
+	augment_url(site_url, uri, &u);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&u), url);
+	struct value_builder p = VALUE_BUILDER_INIT;
+	augment_permalink(site_url, uri, &p);
+	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(&p));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), permalink);
+	strbuf_release(&out);
+	vb_release(&p);
+	strbuf_release(&u);
+}
+
+/* A site with a relative url is below the request's base; one with an
+ * absolute url is its own (Statamic's url is then the path of it). */
+static void test_urls_and_permalinks(void)
+{
+	assert_urls("/", "/blog/x", "/blog/x", "\"http:\\/\\/h\\/blog\\/x\"");
+	assert_urls("/de", "/", "/de", "\"http:\\/\\/h\\/de\"");
+	assert_urls("/de", "/blog/x", "/de/blog/x", "\"http:\\/\\/h\\/de\\/blog\\/x\"");
+	assert_urls("https://example.de", "/blog/x", "/blog/x",
+	            "\"https:\\/\\/example.de\\/blog\\/x\"");
+	assert_urls("https://example.com/fr", "/", "/fr", "\"https:\\/\\/example.com\\/fr\"");
+	assert_urls("https://example.com", "/", "/", "\"https:\\/\\/example.com\"");
+}
+
 void suite_augment(void)
 {
 	CU_pSuite s = unit_add_suite("blueprints and augmentation");
@@ -152,4 +185,5 @@ void suite_augment(void)
 	unit_add_test(s, "empty fields", test_empty_fields);
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
 	unit_add_test(s, "bard to HTML", test_bard_html);
+	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
 }
