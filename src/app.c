@@ -3,6 +3,7 @@
 
 #include "app.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,15 @@ int app_open(struct app *app, const char *config_path, enum app_mode mode,
 	return 0;
 }
 
-/* Reads the site into snapshot bytes (appended to out). */
-static void build_snapshot_bytes(const struct config *cfg, uint64_t generation,
-                                 struct strbuf *out)
+static long long now_ns(void);
+#define SECOND_NS 1000000000LL
+
+/* Reads the site into snapshot bytes (appended to out), a file that no
+ * longer parses standing in with its version in the index in use. */
+static void build_snapshot_bytes(const struct app *app, uint64_t generation, struct strbuf *out)
 {
-	struct site_index *idx = site_index_load(cfg);
+	value_t previous = app->snap ? snapshot_sources(app->snap) : VALUE_MISSING;
+	struct site_index *idx = site_index_load_over(&app->cfg, previous);
 	snapshot_write(idx, generation, out);
 	site_index_free(idx);
 }
@@ -52,6 +57,31 @@ static struct snapshot *open_own_bytes(struct strbuf *bytes)
 	return snap;
 }
 
+static bool same_problem(const struct snap_problem *a, const struct snap_problem *b)
+{
+	return a->line == b->line && a->warning == b->warning && strcmp(a->path, b->path) == 0 &&
+	       strcmp(a->message, b->message) == 0;
+}
+
+/* Logs the errors of a new index that the index before it did not have:
+ * a file that stopped parsing is said once, when it changes, not at
+ * every build. */
+static void log_new_problems(const struct app *app, const struct snapshot *built)
+{
+	for (uint32_t i = 0; i < snap_problem_count(built); i++) {
+		struct snap_problem p = snap_problem_at(built, i);
+		bool known = p.warning;
+		for (uint32_t j = 0; !known && app->snap && j < snap_problem_count(app->snap); j++) {
+			struct snap_problem q = snap_problem_at(app->snap, j);
+			known = same_problem(&p, &q);
+		}
+		if (!known && p.line > 0)
+			log_warning("%s/%s:%d: %s", app->cfg.content_root, p.path, p.line, p.message);
+		else if (!known)
+			log_warning("%s/%s: %s", app->cfg.content_root, p.path, p.message);
+	}
+}
+
 static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t generation)
 {
 	snapshot_close(app->snap);
@@ -59,10 +89,49 @@ static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t genera
 	app->generation = generation;
 }
 
+static bool has_good_index(const struct app *app)
+{
+	return app->snap && !snapshot_incomplete(app->snap);
+}
+
+/* Whether snap may take the place of the index in use: an index of a
+ * site that could not be read whole never replaces a good one. */
+static bool takes_over(struct app *app, struct snapshot *snap, uint64_t generation)
+{
+	if (!snapshot_incomplete(snap) || !has_good_index(app))
+		return true;
+	log_every_minute(LOG_LEVEL_ERROR, "the site %s cannot be read whole (generation %llu): "
+	                 "still serving its last good index (generation %llu), uncached",
+	                 app->cfg.content_root, (unsigned long long)generation,
+	                 (unsigned long long)app->generation);
+	app->failed_generation = generation;
+	app->next_build_try = now_ns() + 2 * SECOND_NS;
+	return false;
+}
+
+/* A worker with no index at all, the site unreadable: the newest good
+ * snapshot another worker left in the cache directory, if any. */
+static struct snapshot *newest_good_snapshot(const struct app *app, uint64_t *generation)
+{
+	uint64_t n;
+	char *path = shared_newest_snapshot(&app->paths, &n);
+	char err[SNAP_ERR_LEN];
+	struct snapshot *snap = path ? snapshot_map(path, err) : NULL;
+	free(path);
+	if (snap && snapshot_incomplete(snap)) {
+		snapshot_close(snap);
+		snap = NULL;
+	}
+	*generation = n;
+	return snap;
+}
+
 /*
  * Maps the snapshot of the generation, building and publishing it when
  * it is missing. One worker builds while the others keep answering from
- * the index they have; a worker that has none waits for it.
+ * the index they have; a worker that has none waits for it. A build of a
+ * site that cannot be read whole is neither published nor used in place
+ * of a good index.
  */
 static void load_generation(struct app *app, uint64_t generation)
 {
@@ -76,24 +145,44 @@ static void load_generation(struct app *app, uint64_t generation)
 			snap = snapshot_map(path, err); /* built while we waited? */
 			if (!snap) {
 				struct strbuf bytes = STRBUF_INIT;
-				build_snapshot_bytes(&app->cfg, generation, &bytes);
-				if (snapshot_save(&bytes, path, err) == 0) {
+				build_snapshot_bytes(app, generation, &bytes);
+				snap = open_own_bytes(&bytes);
+				log_new_problems(app, snap);
+				if (snapshot_incomplete(snap)) {
+					/* Not the site: kept to itself, never shared. */
+				} else if (snapshot_save_open(snap, path, err) == 0) {
 					shared_remove_old_snapshots(&app->paths, generation);
-					strbuf_release(&bytes);
-					snap = snapshot_map(path, err);
+					/* The file's pages are shared with the other workers. */
+					struct snapshot *mapped = snapshot_map(path, err);
+					if (mapped) {
+						snapshot_close(snap);
+						snap = mapped;
+					}
 				} else {
-					log_warning("cannot share the index: %s", err);
-					snap = open_own_bytes(&bytes);
+					log_every_minute(LOG_LEVEL_WARNING, "cannot share the index: %s", err);
 				}
 			}
 		}
 		if (fd >= 0)
 			close(fd);
 	}
-	if (snap)
+	if (snap && snapshot_incomplete(snap) && !has_good_index(app)) {
+		/* No good index in hand: the newest good one on disk serves
+		 * until the site reads whole again. */
+		uint64_t older;
+		struct snapshot *good = newest_good_snapshot(app, &older);
+		if (good)
+			use_snapshot(app, good, older);
+	}
+	if (!snap) {
+		if (!app->snap)
+			log_every_minute(LOG_LEVEL_ERROR, "no index for generation %llu: %s",
+			                 (unsigned long long)generation, err);
+	} else if (takes_over(app, snap, generation)) {
 		use_snapshot(app, snap, generation);
-	else if (!app->snap)
-		log_error("no index for generation %llu: %s", (unsigned long long)generation, err);
+	} else {
+		snapshot_close(snap);
+	}
 	free(path);
 }
 
@@ -101,57 +190,146 @@ static long long now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return (long long)ts.tv_sec * SECOND_NS + ts.tv_nsec;
 }
 
-void app_refresh(struct app *app)
+static void remember_generation_file(struct app *app, const struct stat *st)
 {
-	if (app->mode == APP_PRIVATE)
-		return;
+	app->seen_mtime_ns = (long long)st->st_mtim.tv_sec * SECOND_NS + st->st_mtim.tv_nsec;
+	app->seen_ino = (unsigned long)st->st_ino;
+}
+
+static bool generation_file_unchanged(const struct app *app, const struct stat *st)
+{
+	long long mtime = (long long)st->st_mtim.tv_sec * SECOND_NS + st->st_mtim.tv_nsec;
+	return mtime == app->seen_mtime_ns && (unsigned long)st->st_ino == app->seen_ino;
+}
+
+/* Shared modes: moves to a newer index when the generation file says the
+ * site changed (one stat when it did not). */
+static void refresh_shared(struct app *app)
+{
 	if (app->mode == APP_SHARED_WATCH && now_ns() >= app->next_watch_check) {
 		/* A watcher that died (its worker was stopped) is replaced. */
 		watch_start(&app->cfg);
-		app->next_watch_check = now_ns() + 2000000000LL;
+		app->next_watch_check = now_ns() + 2 * SECOND_NS;
 	}
 	struct stat st;
-	if (stat(app->paths.generation, &st) != 0)
+	if (stat(app->paths.generation, &st) != 0) {
+		/* The cache directory was cleared: answer from the index in use
+		 * and file nothing until the watcher writes a new generation. */
+		app->cache_current = false;
+		app->seen_mtime_ns = -1;
 		return;
-	long long mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-	if (app->snap && mtime == app->seen_mtime_ns && (unsigned long)st.st_ino == app->seen_ino)
+	}
+	if (app->snap && generation_file_unchanged(app, &st))
 		return;
 	struct generation g;
-	if (generation_read(app->paths.generation, &g) != 0)
+	if (generation_read(app->paths.generation, &g) != 0) {
+		app->cache_current = false; /* caught half written: read it again next time */
 		return;
-	if (!app->snap || g.index != app->generation)
+	}
+	/* A generation whose site could not be read whole is tried again
+	 * every two seconds, not at every request. */
+	if ((!app->snap || g.index != app->generation) &&
+	    (g.index != app->failed_generation || now_ns() >= app->next_build_try))
 		load_generation(app, g.index);
 	/* Answers from an older index must not be filed under a newer cache
 	 * generation. */
 	app->cache_current = app->snap && app->generation == g.index;
 	app->cache_generation = g.cache;
-	if (app->cache_current) {
-		app->seen_mtime_ns = mtime;
-		app->seen_ino = (unsigned long)st.st_ino;
-	}
+	if (app->cache_current)
+		remember_generation_file(app, &st);
 }
 
-static void open_shared(struct app *app)
+/* Builds an index of the app's own from the site (the CLI, or a worker
+ * whose cache directory cannot be used). */
+static void build_own_index(struct app *app)
 {
-	if (shared_paths_init(&app->paths, &app->cfg) != 0) {
-		log_info("cache directory %s is not usable; the index is private to this process",
-		         app->cfg.cache_dir);
-		app->mode = APP_PRIVATE;
-		return;
-	}
+	struct strbuf bytes = STRBUF_INIT;
+	app->own_signature = content_signature(&app->cfg);
+	build_snapshot_bytes(app, 0, &bytes);
+	struct snapshot *snap = open_own_bytes(&bytes);
+	if (app->wanted != APP_PRIVATE)
+		log_new_problems(app, snap); /* the CLI reports them itself */
+	if (takes_over(app, snap, 0))
+		use_snapshot(app, snap, 0);
+	else
+		snapshot_close(snap);
+}
+
+/* Moves to the shared mode asked for. Returns false, with errno set and
+ * nothing changed, when the cache directory cannot be used for it. */
+static bool share(struct app *app)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, &app->cfg) != 0)
+		return false;
+	shared_paths_free(&app->paths);
+	app->paths = paths;
 	/* The first worker ever, or the first since the watcher stopped
 	 * (changes may have been made meanwhile), brings the generation up
 	 * to date before using it; later workers trust the running watcher. */
 	struct generation g;
-	bool started = app->mode == APP_SHARED_WATCH && watch_start(&app->cfg);
+	bool started = app->wanted == APP_SHARED_WATCH && watch_start(&app->cfg);
 	if (started || generation_read(app->paths.generation, &g) != 0)
 		watch_scan_once(&app->cfg);
-	app_refresh(app);
-	if (!app->snap)
-		app->mode = APP_PRIVATE;
+	if (generation_read(app->paths.generation, &g) != 0) {
+		/* No generation can be written there (a full disk): nothing to
+		 * follow. */
+		int saved = errno ? errno : EIO;
+		shared_paths_free(&app->paths);
+		errno = saved;
+		return false;
+	}
+	app->mode = app->wanted;
+	app->next_watch_check = now_ns() + 2 * SECOND_NS;
+	app->seen_mtime_ns = -1;
+	refresh_shared(app);
+	cache_init(&app->cache, &app->cfg, &app->paths);
+	return true;
+}
+
+/* Fallen back to an index of its own: looks for the cache directory and
+ * for changes now and then (see app.h). */
+static void refresh_fallen_back(struct app *app)
+{
+	long long now = now_ns();
+	if (now >= app->next_share_try) {
+		app->next_share_try = now + 2 * SECOND_NS;
+		if (share(app)) {
+			log_warning("cache directory %s is usable again: this worker shares the index "
+			            "and the cache again", app->cfg.cache_dir);
+			return;
+		}
+	}
+	if (now >= app->next_site_scan) {
+		app->next_site_scan = now + SECOND_NS;
+		if (content_signature(&app->cfg) != app->own_signature) {
+			build_own_index(app);
+			log_info("the site changed: this worker's own index was rebuilt");
+		}
+	}
+}
+
+void app_refresh(struct app *app)
+{
+	if (app->mode != APP_PRIVATE)
+		refresh_shared(app);
+	else if (app->wanted != APP_PRIVATE)
+		refresh_fallen_back(app);
+}
+
+static void fall_back(struct app *app, int err)
+{
+	app->mode = APP_PRIVATE;
+	log_warning("cache directory %s is not usable (%s): this worker answers uncached from an "
+	            "index of its own, looks for changes to the site itself, and tries the "
+	            "directory again every 2 seconds",
+	            app->cfg.cache_dir && *app->cfg.cache_dir ? app->cfg.cache_dir : "(none set)",
+	            strerror(err));
+	app->next_share_try = now_ns() + 2 * SECOND_NS;
+	app->next_site_scan = now_ns() + SECOND_NS;
 }
 
 void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode)
@@ -159,20 +337,17 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	memset(app, 0, sizeof *app);
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
+	app->wanted = mode;
 	app->mode = mode;
-	if (mode != APP_PRIVATE)
-		open_shared(app);
-	if (app->mode == APP_PRIVATE && !app->snap) {
-		struct strbuf bytes = STRBUF_INIT;
-		build_snapshot_bytes(&app->cfg, 0, &bytes);
-		use_snapshot(app, open_own_bytes(&bytes), 0);
-	}
-	if (app->mode != APP_PRIVATE)
-		cache_init(&app->cache, &app->cfg, &app->paths);
+	if (mode != APP_PRIVATE && !share(app))
+		fall_back(app, errno ? errno : EIO);
+	if (app->mode == APP_PRIVATE && !app->snap)
+		build_own_index(app);
 }
 
 void app_close(struct app *app)
 {
+	cache_free(&app->cache);
 	strbuf_release(&app->pending_key);
 	snapshot_close(app->snap);
 	shared_paths_free(&app->paths);
@@ -326,5 +501,13 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 	}
 	if (answer_from_cache(app, req, res))
 		return;
+	if (!has_good_index(app)) {
+		/* Never an empty site in place of one that cannot be read. */
+		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
+		                 "cannot be read whole (cms-api check says why)",
+		                 app->cfg.content_root);
+		response_server_error(res);
+		return;
+	}
 	dispatch(app, req, res, rest);
 }

@@ -23,15 +23,30 @@ enum app_mode {
 	APP_SHARED_WATCH, /* the same, and make sure a watcher runs (workers) */
 };
 
+/*
+ * A shared app whose cache directory cannot be used (read-only, full, not
+ * there) does not stay blind: it answers from an index of its own,
+ * uncached, checks the site's files for changes itself (a stat scan at
+ * most once a second, at a request), tries the directory again every two
+ * seconds, and goes back to the shared mode once it works. Both moves are
+ * logged.
+ */
 struct app {
 	struct config cfg;         /* owned */
 	struct snapshot *snap;     /* owned: the site index requests read */
-	enum app_mode mode;        /* APP_PRIVATE when the cache directory is unusable */
+	enum app_mode wanted;      /* the mode asked for */
+	enum app_mode mode;        /* the mode in use: APP_PRIVATE while the cache
+	                            * directory cannot be used */
 	struct shared_paths paths; /* owned, shared modes */
 	uint64_t generation;       /* the index generation snap was built for */
 	long long seen_mtime_ns;   /* the generation file as last seen */
 	unsigned long seen_ino;
 	long long next_watch_check; /* when to make sure a watcher runs again */
+	long long next_share_try;  /* fallen back: when to try the directory again */
+	long long next_site_scan;  /* fallen back: when to look for changes again */
+	uint64_t own_signature;    /* fallen back: the site's files the own index was built from */
+	uint64_t failed_generation; /* the last generation whose site could not be read whole */
+	long long next_build_try;  /* when to try building it again */
 	struct cache cache;        /* off in APP_PRIVATE: nothing follows its generation */
 	uint64_t cache_generation; /* the generation file's, when it names app->generation */
 	bool cache_current;        /* cache_generation goes with the index in use */

@@ -31,7 +31,14 @@ void cache_init(struct cache *c, const struct config *cfg, const struct shared_p
 	}
 	c->on = true;
 	c->expiry_seconds = cfg->cache_expiry * 60LL;
+	c->max_bytes = cfg->cache_max_size * 1024LL * 1024LL;
 	c->paths = paths;
+}
+
+void cache_free(struct cache *c)
+{
+	cache_budget_release(&c->budget);
+	memset(c, 0, sizeof *c);
 }
 
 /* --- keys --- */
@@ -224,15 +231,31 @@ bool cache_get(const struct cache *c, uint64_t generation, const char *key, stru
 	return hit;
 }
 
-void cache_put(const struct cache *c, uint64_t generation, const char *key,
-               const struct response *res)
+static bool out_of_space(int err)
 {
-	if (!c->on || (res->status != 200 && res->status != 404))
+	return err == ENOSPC || err == EDQUOT;
+}
+
+void cache_put(struct cache *c, uint64_t generation, const char *key, const struct response *res)
+{
+	if (!c->on || res->state != RESPONSE_ANSWERED || (res->status != 200 && res->status != 404))
 		return;
 	struct strbuf entry = STRBUF_INIT;
 	cache_entry_encode(key, epoch_seconds() + c->expiry_seconds, res, &entry);
-	if (cache_file_write(c->paths, generation, hash_fnv1a(key), &entry) != 0)
-		log_warning("cannot store a cached response in %s: %s", c->paths->dir,
-		            strerror(errno));
+	if (cache_file_write(c->paths, generation, hash_fnv1a(key), &entry, c->max_bytes,
+	                     &c->budget) != 0) {
+		int err = errno;
+		/* Over max_size with another writer already making room: this
+		 * answer is simply not stored. */
+		if (err != EFBIG)
+			log_every_minute(LOG_LEVEL_WARNING, "cannot store a cached answer in %s: %s",
+			                 c->paths->dir, strerror(err));
+		if (out_of_space(err) && epoch_seconds() >= c->next_room_making) {
+			size_t n = cache_file_make_room(c->paths, generation);
+			log_every_minute(LOG_LEVEL_WARNING, "the cache's file system is full: removed %zu "
+			                 "cached answers to make room", n);
+			c->next_room_making = epoch_seconds() + 5;
+		}
+	}
 	strbuf_release(&entry);
 }

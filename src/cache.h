@@ -28,18 +28,23 @@
 #include "config.h"
 #include "request.h"
 #include "response.h"
+#include "cache_file.h"
 #include "site/shared.h"
 #include "strbuf.h"
 
 struct cache {
 	bool on;                          /* false: every get misses, put does nothing */
 	long long expiry_seconds;         /* > 0 when on */
+	long long max_bytes;              /* [cache] max_size, 0: no limit */
 	const struct shared_paths *paths; /* borrowed: the file driver's directory */
+	struct cache_budget budget;       /* owned: the counter of the generation last written */
+	long long next_room_making;       /* after a write failed for want of space */
 };
 
 /* Sets c up for cfg. paths is NULL when the cache directory is unusable,
  * which turns the file driver off. */
 void cache_init(struct cache *c, const struct config *cfg, const struct shared_paths *paths);
+void cache_free(struct cache *c);
 
 /* The cache key of req (appended to key). */
 void cache_key(const struct config *cfg, const struct request *req, struct strbuf *key);
@@ -49,9 +54,11 @@ void cache_key(const struct config *cfg, const struct request *req, struct strbu
  * res untouched and returns false. */
 bool cache_get(const struct cache *c, uint64_t generation, const char *key, struct response *res);
 
-/* Stores res under key when its status is 200 or 404. */
-void cache_put(const struct cache *c, uint64_t generation, const char *key,
-               const struct response *res);
+/* Stores res under key when its status is 200 or 404 and it fits within
+ * [cache] max_size. A write that fails is logged at most once a minute;
+ * one that fails for want of space first makes room (older generations,
+ * then the older half of this one's answers go). */
+void cache_put(struct cache *c, uint64_t generation, const char *key, const struct response *res);
 
 /* The stored form of an entry, exposed for the tests and the fuzzer.
  * decode returns 0 and fills res (reset first) when data is a whole entry

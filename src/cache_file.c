@@ -3,13 +3,16 @@
 
 #include "cache_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <dirent.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,17 +58,134 @@ int cache_file_read(const struct shared_paths *paths, uint64_t generation, uint6
 	return rc;
 }
 
+/* --- the byte budget --- */
+
+static size_t prune(const struct shared_paths *paths, uint64_t generation, long long max_bytes,
+                    long long expiry_seconds, long long now, long long *remaining);
+
+static char *budget_path(const struct shared_paths *paths, uint64_t generation)
+{
+	char *dir = shared_responses_dir(paths, generation);
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/.bytes", dir);
+	free(dir);
+	return strbuf_detach(&b, NULL);
+}
+
+/* The generation's shared counter, mapped (made when missing), or NULL. */
+static uint64_t *map_counter(const struct shared_paths *paths, uint64_t generation)
+{
+	char *path = budget_path(paths, generation);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	free(path);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	void *map = MAP_FAILED;
+	/* Several writers may make it at once: growing it to 8 bytes keeps
+	 * whatever another wrote there. */
+	if (fstat(fd, &st) == 0 && (st.st_size >= 8 || ftruncate(fd, 8) == 0))
+		map = mmap(NULL, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return map == MAP_FAILED ? NULL : map;
+}
+
+void cache_budget_release(struct cache_budget *budget)
+{
+	if (budget->bytes)
+		munmap(budget->bytes, 8);
+	budget->bytes = NULL;
+}
+
+static uint64_t *counter_for(const struct shared_paths *paths, uint64_t generation,
+                             struct cache_budget *budget)
+{
+	if (budget->bytes && budget->generation == generation)
+		return budget->bytes;
+	cache_budget_release(budget);
+	budget->bytes = map_counter(paths, generation);
+	budget->generation = generation;
+	return budget->bytes;
+}
+
+/* Adds n to the counter unless that passes max; true when it did. */
+static bool reserve(uint64_t *counter, uint64_t n, uint64_t max)
+{
+	uint64_t now = __atomic_load_n(counter, __ATOMIC_RELAXED);
+	do {
+		if (now + n > max)
+			return false;
+	} while (!__atomic_compare_exchange_n(counter, &now, now + n, true, __ATOMIC_RELAXED,
+	                                      __ATOMIC_RELAXED));
+	return true;
+}
+
+/* Takes n off the counter, never below zero (answers stored before the
+ * counter existed are not in it). */
+static void give_back(uint64_t *counter, uint64_t n)
+{
+	uint64_t now = __atomic_load_n(counter, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(counter, &now, now > n ? now - n : 0, true,
+	                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static long long size_of(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+}
+
+/* Reserves room for n bytes within max: when they do not fit, the oldest
+ * answers go first (one writer prunes at a time; the others do not wait
+ * and store nothing this time). */
+static bool fit(const struct shared_paths *paths, uint64_t generation, uint64_t *counter,
+                uint64_t n, long long max)
+{
+	if (reserve(counter, n, (uint64_t)max))
+		return true;
+	char *dir = shared_responses_dir(paths, generation);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		long long remaining;
+		prune(paths, generation, max, LLONG_MAX / 2, 0, &remaining);
+		/* A count the files on disk do not bear out (a writer killed
+		 * between reserving and writing) is set right, so that it never
+		 * keeps answers out for good. */
+		uint64_t counted = __atomic_load_n(counter, __ATOMIC_RELAXED);
+		if (counted > (uint64_t)remaining + n)
+			__atomic_store_n(counter, (uint64_t)remaining, __ATOMIC_RELAXED);
+	}
+	if (fd >= 0)
+		close(fd);
+	return reserve(counter, n, (uint64_t)max);
+}
+
 int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
-                     const struct strbuf *entry)
+                     const struct strbuf *entry, long long max_bytes, struct cache_budget *budget)
 {
 	char *dir = shared_responses_dir(paths, generation);
 	int rc = mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -1;
 	free(dir);
 	if (rc != 0)
 		return -1;
+	uint64_t *counter = NULL;
+	if (max_bytes > 0) {
+		counter = counter_for(paths, generation, budget);
+		if (!counter)
+			return -1; /* no room even for the counter: the disk is full */
+		if (!fit(paths, generation, counter, entry->len, max_bytes)) {
+			errno = EFBIG;
+			return -1;
+		}
+	}
 	char *path = entry_path(paths, generation, hash);
+	long long replaced = counter ? size_of(path) : 0;
 	rc = shared_write_file(path, entry);
 	free(path);
+	if (counter)
+		give_back(counter, rc == 0 ? (uint64_t)replaced : entry->len);
 	return rc;
 }
 
@@ -91,6 +211,15 @@ static bool stale_temporary(const char *name, long long mtime, long long now)
 size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
                         long long max_bytes, long long expiry_seconds, long long now)
 {
+	long long remaining;
+	return prune(paths, generation, max_bytes, expiry_seconds, now, &remaining);
+}
+
+/* The work of cache_file_prune; *remaining is what the kept answers take. */
+static size_t prune(const struct shared_paths *paths, uint64_t generation, long long max_bytes,
+                    long long expiry_seconds, long long now, long long *remaining)
+{
+	*remaining = 0;
 	char *dir = shared_responses_dir(paths, generation);
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -99,7 +228,7 @@ size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
 	}
 	struct stored *kept = NULL;
 	size_t nkept = 0, removed = 0;
-	long long total = 0;
+	long long total = 0, removed_bytes = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		struct stat st;
@@ -112,7 +241,10 @@ size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
 		long long mtime = (long long)st.st_mtime;
 		if (stale_temporary(e->d_name, mtime, now) ||
 		    (!strstr(e->d_name, ".tmp-") && mtime + expiry_seconds <= now)) {
-			removed += unlink(path.ptr) == 0;
+			if (unlink(path.ptr) == 0) {
+				removed++;
+				removed_bytes += strstr(e->d_name, ".tmp-") ? 0 : (long long)st.st_size;
+			}
 			strbuf_release(&path);
 			continue;
 		}
@@ -127,6 +259,7 @@ size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
 		for (size_t i = 0; i < nkept && total > max_bytes / 10 * 9; i++) {
 			if (unlink(kept[i].path) == 0) {
 				removed++;
+				removed_bytes += kept[i].size;
 				total -= kept[i].size;
 			}
 		}
@@ -134,5 +267,39 @@ size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
 	for (size_t i = 0; i < nkept; i++)
 		free(kept[i].path);
 	free(kept);
+	uint64_t *counter = removed_bytes ? map_counter(paths, generation) : NULL;
+	if (counter) {
+		give_back(counter, (uint64_t)removed_bytes);
+		munmap(counter, 8);
+	}
+	*remaining = total;
 	return removed;
+}
+
+/* The bytes the answers in a generation's directory take. */
+static long long answers_size(const struct shared_paths *paths, uint64_t generation)
+{
+	char *dir = shared_responses_dir(paths, generation);
+	DIR *d = opendir(dir);
+	long long total = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
+		total += size_of(path.ptr);
+		strbuf_release(&path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return total;
+}
+
+size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generation)
+{
+	shared_remove_old_responses(paths, generation);
+	long long total = answers_size(paths, generation);
+	return total > 0 ? cache_file_prune(paths, generation, total / 2, LLONG_MAX / 2, 0) : 0;
 }

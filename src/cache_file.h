@@ -24,10 +24,32 @@ bool cache_file_in_use(const struct config *cfg);
 int cache_file_read(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
                     struct strbuf *out);
 
-/* Publishes entry, creating the generation's directory when needed.
- * 0, or -1 (errno set) when it could not be written. */
+/*
+ * What the answers of a generation take, counted by every writer in one
+ * shared counter (the file .bytes in the generation's directory, mapped),
+ * so that [cache] max_size holds at all times, not only after a prune: a
+ * writer reserves an entry's bytes before it writes, and an entry that
+ * does not fit first makes room (the oldest go), else is not stored.
+ * Each process keeps the counter of the generation it last wrote mapped.
+ */
+struct cache_budget {
+	uint64_t generation; /* the generation mapped, when bytes is set */
+	uint64_t *bytes;     /* the shared counter, or NULL */
+};
+
+/* Publishes entry, creating the generation's directory when needed,
+ * within max_bytes (0: no limit) through budget. 0, or -1 with errno set
+ * when it could not be written (EFBIG: it did not fit the budget). */
 int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
-                     const struct strbuf *entry);
+                     const struct strbuf *entry, long long max_bytes, struct cache_budget *budget);
+
+/* Unmaps the counter. */
+void cache_budget_release(struct cache_budget *budget);
+
+/* After a write failed for want of space: removes the answers of older
+ * generations and the older half of this one's. Returns how many files it
+ * removed. */
+size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generation);
 
 /*
  * Keeps the generation's directory in bounds, since every distinct query
@@ -35,7 +57,8 @@ int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint
  * entries written more than expiry_seconds before now and temporary files
  * a writer left behind, then, while the rest take more than max_bytes
  * (0: no limit), the oldest until they take 90 % of it. Returns how many
- * files it removed. The watcher runs it now and then.
+ * files it removed, whose bytes it takes off the shared counter. The
+ * watcher runs it now and then; writers when the budget is spent.
  */
 size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
                         long long max_bytes, long long expiry_seconds, long long now);

@@ -870,6 +870,41 @@ fail:
 	return -1;
 }
 
+/* What config_log_settings gathers. */
+struct log_settings {
+	const char *dir;
+	char *target;
+	enum log_level level;
+};
+
+static int log_settings_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct log_settings *ls = user;
+	if (strcmp(section, "log") != 0)
+		return 1;
+	if (strcmp(name, "target") == 0 && *value) {
+		free(ls->target);
+		ls->target = strcmp(value, "syslog") == 0 || strcmp(value, "stderr") == 0
+		                     ? xstrdup(value)
+		                     : resolve_path(ls->dir, value);
+	} else if (strcmp(name, "level") == 0) {
+		for (int i = 0; level_names[i]; i++)
+			if (strcmp(value, level_names[i]) == 0)
+				ls->level = (enum log_level)i;
+	}
+	return 1;
+}
+
+void config_log_settings(const char *path, char **target, enum log_level *level)
+{
+	char *dir = directory_of(path);
+	struct log_settings ls = {dir, NULL, LOG_LEVEL_WARNING};
+	ini_parse(path, log_settings_key, &ls); /* a broken file still names its log */
+	free(dir);
+	*target = ls.target ? ls.target : xstrdup("syslog");
+	*level = ls.level;
+}
+
 const char *config_find_path(const char *cli_path)
 {
 	if (cli_path && *cli_path)

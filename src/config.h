@@ -145,6 +145,12 @@ int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN]);
  * (config_load calls it; exposed for tests and the no-file case.) */
 int config_apply_env(struct config *cfg, char err[CONFIG_ERR_LEN]);
 
+/* Where a worker logs when its config cannot be used (a content root
+ * gone, a bad key): the [log] target and level the file names, read
+ * leniently (anything else in the file may be wrong), else syslog and
+ * warning. *target is newly allocated. */
+void config_log_settings(const char *path, char **target, enum log_level *level);
+
 /* Which INI file to read: cli_path if given, else $CMS_API_CONFIG, else
  * SYSCONFDIR "/cms-api.ini". The result is not owned by the caller. */
 const char *config_find_path(const char *cli_path);

@@ -54,13 +54,40 @@ static void print_usage(FILE *out)
 	        SYSCONFDIR);
 }
 
-static int open_app(struct app *app, const char *config_path, enum app_mode mode)
+/* A config that cannot be used: said on stderr, and for a worker (whose
+ * stderr is often /dev/null) also where the file says to log, else to
+ * syslog, so that an operator finds why the workers keep exiting. */
+static void report_config_error(const char *command, const char *path, const char *err)
+{
+	fprintf(stderr, "%s\n", err);
+	if (command)
+		return;
+	char *target;
+	enum log_level level;
+	config_log_settings(path, &target, &level);
+	if (strcmp(target, "stderr") != 0) {
+		log_open(target, level);
+		log_error("cannot start: %s", err);
+		log_close();
+	}
+	free(target);
+}
+
+/* Loads the config, opens the log where it says (a worker) or on stderr
+ * (a command talking to a terminal), then the site: the log is open
+ * before anything (the watcher's fork, a fallback) has to say something. */
+static int open_app(struct app *app, const char *command, const char *config_path,
+                    enum app_mode mode)
 {
 	char err[CONFIG_ERR_LEN];
-	if (app_open(app, config_find_path(config_path), mode, err) != 0) {
-		fprintf(stderr, "%s\n", err);
+	const char *path = config_find_path(config_path);
+	struct config cfg;
+	if (config_load(&cfg, path, err) != 0) {
+		report_config_error(command, path, err);
 		return -1;
 	}
+	log_open(command ? "stderr" : cfg.log_target, cfg.log_level);
+	app_open_with_config(app, &cfg, mode);
 	return 0;
 }
 
@@ -183,14 +210,8 @@ int main(int argc, char **argv)
 		return command_serve(NULL);
 	double started = seconds_now();
 	struct app app;
-	if (open_app(&app, config_path, mode_for(command)) != 0)
+	if (open_app(&app, command, config_path, mode_for(command)) != 0)
 		return EXIT_CONFIG;
-	/* The CLI commands talk to a terminal; a worker logs where the config
-	 * says, because spawn-fcgi sends its stderr to /dev/null. */
-	if (!command)
-		log_open(app.cfg.log_target, app.cfg.log_level);
-	else
-		log_open("stderr", app.cfg.log_level);
 
 	int rc;
 	if (!command)

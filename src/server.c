@@ -5,7 +5,8 @@
  * unblocked around accept(). A signal that arrives mid-request therefore
  * waits until the answer is sent, then interrupts the next accept (the
  * handler is installed without SA_RESTART and libfcgi is told to fail the
- * accept on EINTR).
+ * accept on EINTR). SIGHUP (logrotate) only reopens the log, before the
+ * next request; its handler restarts what it interrupts.
  */
 #include "autoconfig.h"
 
@@ -23,13 +24,30 @@
 #include "response.h"
 #include "strbuf.h"
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, reopen_requested;
 
 static void on_stop_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
 	FCGX_ShutdownPending();
+}
+
+static void on_hangup(int sig)
+{
+	(void)sig;
+	reopen_requested = 1;
+}
+
+/* After logrotate's SIGHUP: the log file is opened again between
+ * requests, never in the middle of one. */
+static void reopen_log_if_asked(void)
+{
+	if (!reopen_requested)
+		return;
+	reopen_requested = 0;
+	log_reopen();
+	log_info("log reopened (SIGHUP)");
 }
 
 static int install_signal_handlers(sigset_t *stop_signals)
@@ -40,6 +58,15 @@ static int install_signal_handlers(sigset_t *stop_signals)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0; /* no SA_RESTART: accept() must return on a signal */
 	if (sigaction(SIGTERM, &sa, NULL) != 0 || sigaction(SIGINT, &sa, NULL) != 0)
+		return -1;
+	/* SIGHUP only asks for the log to be reopened; whatever it
+	 * interrupts (accept, a read, a write) goes on. */
+	struct sigaction hup;
+	memset(&hup, 0, sizeof hup);
+	hup.sa_handler = on_hangup;
+	sigemptyset(&hup.sa_mask);
+	hup.sa_flags = SA_RESTART;
+	if (sigaction(SIGHUP, &hup, NULL) != 0)
 		return -1;
 	/* A client that hangs up must give us an error, not kill the worker. */
 	signal(SIGPIPE, SIG_IGN);
@@ -113,6 +140,7 @@ int server_run_fastcgi(struct app *app)
 			break;
 		}
 		sigprocmask(SIG_BLOCK, &stop_signals, NULL);
+		reopen_log_if_asked();
 		struct request req;
 		request_from_cgi(&req, fcgi_param, fr.envp);
 		app_handle(app, &req, &res);

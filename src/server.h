@@ -20,6 +20,7 @@ bool server_is_cgi(void);
 /*
  * Accepts and answers requests on fd 0 until SIGTERM or SIGINT; the
  * request in flight when the signal arrives is finished and sent first.
+ * SIGHUP reopens the log before the next request and ends nothing.
  * Returns the process exit status.
  */
 int server_run_fastcgi(struct app *app);

@@ -109,7 +109,7 @@ static void walk(struct walker *w, const char *rel, int depth)
 	struct strbuf abs = STRBUF_INIT;
 	strbuf_addf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
 	size_t n;
-	char **names = files_list(abs.ptr, NULL, &n);
+	char **names = files_list(NULL, abs.ptr, NULL, &n); /* a disk is not the site */
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf child = STRBUF_INIT, child_rel = STRBUF_INIT;
 		strbuf_addf(&child, "%s/%s", abs.ptr, names[i]);

@@ -273,7 +273,7 @@ void collection_blueprints_load(struct site_index *idx)
 		strbuf_addf(&dir_rel, "resources/blueprints/collections/%s", c->handle);
 		char *dir = files_join(idx->files.root, dir_rel.ptr);
 		size_t n;
-		char **names = files_list(dir, ".yaml", &n);
+		char **names = files_list(&idx->files, dir, ".yaml", &n);
 		for (size_t i = 0; i < n; i++) {
 			char *rel = files_join(dir_rel.ptr, names[i]);
 			load_blueprint(idx, c, rel, names[i]);

@@ -117,7 +117,7 @@ static void walk(struct site_index *idx, const char *rel, size_t site, struct fi
 {
 	char *abs = files_join(idx->files.root, rel);
 	size_t n;
-	char **names = files_list(abs, NULL, &n);
+	char **names = files_list(&idx->files, abs, NULL, &n);
 	for (size_t i = 0; i < n; i++) {
 		char *child_rel = files_join(rel, names[i]);
 		char *child_abs = files_join(abs, names[i]);
@@ -162,7 +162,7 @@ static void discover(struct site_index *idx, const struct collection_info *c,
 	}
 	char *abs = files_join(idx->files.root, rel.ptr);
 	size_t n;
-	char **names = files_list(abs, NULL, &n);
+	char **names = files_list(&idx->files, abs, NULL, &n);
 	for (size_t i = 0; i < n; i++) {
 		char *child_rel = files_join(rel.ptr, names[i]);
 		size_t site = site_number(idx, names[i]);

@@ -5,21 +5,33 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "site/frontmatter.h"
+#include "site/withheld.h"
 #include "strbuf.h"
 
 #define YAML_SUFFIX ".yaml"
 
-void files_init(struct site_files *files, const char *root)
+void files_init(struct site_files *files, const char *root, value_t previous)
 {
 	files->root = xstrdup(root);
 	files->problems = NULL;
 	files->nproblems = 0;
+	files->unreadable = NULL;
+	files->previous = previous;
+	files->sources = (struct value_builder)VALUE_BUILDER_INIT;
+	vb_map_begin(&files->sources);
+}
+
+void files_finish(struct site_files *files)
+{
+	if (files->sources.depth > 0)
+		vb_map_end(&files->sources);
 }
 
 void files_free(struct site_files *files)
@@ -30,9 +42,22 @@ void files_free(struct site_files *files)
 	}
 	free(files->problems);
 	free(files->root);
+	free(files->unreadable);
+	vb_release(&files->sources);
 	files->root = NULL;
 	files->problems = NULL;
 	files->nproblems = 0;
+	files->unreadable = NULL;
+}
+
+void files_unreadable(struct site_files *files, const char *rel, const char *why)
+{
+	files_problem(files, false, rel, 0, "cannot be read: %s", why);
+	if (!files->unreadable) {
+		struct strbuf s = STRBUF_INIT;
+		strbuf_addf(&s, "%s/%s: %s", files->root, rel, why);
+		files->unreadable = strbuf_detach(&s, NULL);
+	}
 }
 
 void files_problem(struct site_files *files, bool warning, const char *rel, int line,
@@ -67,15 +92,39 @@ char *files_join(const char *a, const char *b)
 	return strbuf_detach(&s, NULL);
 }
 
+/* Remembers rel's map for the next read to fall back on, without what is
+ * never served: users' files (passwords, tokens) and forms' (e-mail
+ * settings) are not kept at all, other files without their withheld keys. */
+static void remember(struct site_files *files, const char *rel, value_t map)
+{
+	if (files->sources.depth == 0 || strncmp(rel, "users/", 6) == 0 ||
+	    strncmp(rel, "resources/forms/", 16) == 0 || strncmp(rel, "storage/", 8) == 0)
+		return;
+	vb_keyz(&files->sources, rel);
+	withheld_copy(map, &files->sources);
+}
+
 int files_read(struct site_files *files, const char *rel, struct value_builder *out)
 {
 	char *path = files_join(files->root, rel);
 	struct yaml_error err;
+	size_t at = out->buf.len;
 	int rc = frontmatter_parse_file(path, out, &err);
-	if (rc != 0)
-		files_problem(files, false, rel, err.line, "%s", err.message);
 	free(path);
-	return rc;
+	if (rc == 0) {
+		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at});
+		return 0;
+	}
+	value_t last = value_map_getz(files->previous, rel);
+	if (value_is_missing(last)) {
+		files_problem(files, false, rel, err.line, "%s", err.message);
+		return -1;
+	}
+	files_problem(files, false, rel, err.line, "%s (its last good version is served)",
+	              err.message);
+	vb_value(out, last);
+	remember(files, rel, last);
+	return 0;
 }
 
 bool files_exists(const struct site_files *files, const char *rel)
@@ -92,14 +141,27 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **files_list(const char *dir, const char *suffix, size_t *count)
+/* rel of an absolute path below the root ("" for the root itself). */
+static const char *relative_to_root(const struct site_files *files, const char *path)
+{
+	size_t n = strlen(files->root);
+	if (strncmp(path, files->root, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		return path[n] == '/' ? path + n + 1 : "";
+	return path;
+}
+
+char **files_list(struct site_files *files, const char *dir, const char *suffix, size_t *count)
 {
 	char **names = NULL;
 	size_t n = 0;
 	DIR *d = opendir(dir);
 	*count = 0;
-	if (!d)
+	if (!d) {
+		/* Not there: empty. There but closed to us: not the same thing. */
+		if (files && errno != ENOENT && errno != ENOTDIR)
+			files_unreadable(files, relative_to_root(files, dir), strerror(errno));
 		return NULL;
+	}
 	struct dirent *e;
 	size_t suffix_len = suffix ? strlen(suffix) : 0;
 	while ((e = readdir(d)) != NULL) {
@@ -147,7 +209,7 @@ void files_each_yaml(struct site_files *files, const char *folder, files_yaml_fn
 {
 	char *dir = files_join(files->root, folder);
 	size_t n;
-	char **names = files_list(dir, YAML_SUFFIX, &n);
+	char **names = files_list(files, dir, YAML_SUFFIX, &n);
 	for (size_t i = 0; i < n; i++) {
 		char *rel = files_join(folder, names[i]);
 		struct value_builder settings = VALUE_BUILDER_INIT;

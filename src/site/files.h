@@ -24,15 +24,34 @@ struct problem {
 	char *message; /* owned */
 };
 
-/* One site folder being read. */
+/*
+ * One site folder being read.
+ *
+ * A folder that exists but cannot be read (or the root gone) makes the
+ * read unusable as a whole: it would show a site with parts missing, so
+ * `unreadable` says why and the caller keeps the last good index instead.
+ *
+ * Every file parsed is remembered in `sources` (path -> its map). When a
+ * file fails to parse, its last good version from the previous read
+ * (`previous`, that read's sources) stands in for it, with an error saying
+ * so; a file that never parsed is left out.
+ */
 struct site_files {
 	char *root;               /* owned: the site folder */
 	struct problem *problems; /* owned, in the order found */
 	size_t nproblems;
+	char *unreadable;         /* owned: why the site cannot be read whole, or NULL */
+	value_t previous;         /* borrowed: the previous read's sources, or missing */
+	struct value_builder sources; /* owned: an open map of rel -> parsed map */
 };
 
-/* Starts reading the folder root (copied), with no problems yet. */
-void files_init(struct site_files *files, const char *root);
+/* Starts reading the folder root (copied), with no problems yet, falling
+ * back on previous (a sources map, or VALUE_MISSING) for files that no
+ * longer parse. */
+void files_init(struct site_files *files, const char *root, value_t previous);
+
+/* Closes the sources map: vb_result(&files->sources) is then whole. */
+void files_finish(struct site_files *files);
 
 /* Frees the root and the problems; files may be initialised again. */
 void files_free(struct site_files *files);
@@ -48,7 +67,8 @@ size_t files_errors(const struct site_files *files);
 char *files_join(const char *a, const char *b);
 
 /* Parses root/rel (YAML, or front matter and a body) and appends its map
- * to out; a failure is recorded as an error and returns -1, else 0. */
+ * to out. A failure is recorded as an error; the file's last good version
+ * is appended instead when there is one (0), else nothing (-1). */
 int files_read(struct site_files *files, const char *rel, struct value_builder *out);
 
 /* True when root/rel is a regular file (or a link to one). */
@@ -56,9 +76,15 @@ bool files_exists(const struct site_files *files, const char *rel);
 
 /* The visible entries of dir (an absolute path or one from the working
  * folder) ending in suffix (any when NULL), sorted by name; dot files are
- * invisible, as in Statamic. NULL with *count 0 when dir cannot be read.
+ * invisible, as in Statamic. NULL with *count 0 when dir cannot be read: a
+ * folder that is not there is simply empty, one that is there but cannot
+ * be read makes files unreadable (files may be NULL: nothing recorded).
  * Free with files_free_names. */
-char **files_list(const char *dir, const char *suffix, size_t *count);
+char **files_list(struct site_files *files, const char *dir, const char *suffix, size_t *count);
+
+/* Records that the site cannot be read whole (the first reason stays),
+ * as an error about rel too. */
+void files_unreadable(struct site_files *files, const char *rel, const char *why);
 void files_free_names(char **names, size_t count);
 
 /* The handle a file "x.yaml" names: "x", newly allocated (a name without

@@ -9,9 +9,12 @@
 #include "site/index.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "site/assets.h"
 #include "site/blueprints.h"
@@ -234,7 +237,7 @@ static void load_collections(struct site_index *idx)
 {
 	char *dir = files_join(idx->files.root, COLLECTIONS);
 	size_t n;
-	char **names = files_list(dir, ".yaml", &n);
+	char **names = files_list(&idx->files, dir, ".yaml", &n);
 	for (size_t i = 0; i < n; i++) {
 		char *rel = files_join(COLLECTIONS, names[i]);
 		if (files_exists(&idx->files, rel))
@@ -262,19 +265,48 @@ static void load_extras(struct site_index *idx)
 	vb_map_end(&idx->extras);
 }
 
-struct site_index *site_index_load(const struct config *cfg)
+/* The site folder and its content/ must be there and readable: without
+ * them a site reads as an empty one, which it is not. */
+static void check_site_folder(struct site_index *idx)
+{
+	const char *root = idx->files.root;
+	struct stat st;
+	if (stat(root, &st) != 0)
+		files_unreadable(&idx->files, "", strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		files_unreadable(&idx->files, "", strerror(ENOTDIR));
+	else if (access(root, R_OK | X_OK) != 0)
+		files_unreadable(&idx->files, "", strerror(errno));
+	else {
+		char *content = files_join(root, "content");
+		if (stat(content, &st) != 0 || !S_ISDIR(st.st_mode))
+			files_unreadable(&idx->files, "content", "the site has no content folder");
+		else if (access(content, R_OK | X_OK) != 0)
+			files_unreadable(&idx->files, "content", strerror(errno));
+		free(content);
+	}
+}
+
+struct site_index *site_index_load_over(const struct config *cfg, value_t previous)
 {
 	struct site_index *idx = xcalloc(1, sizeof *idx);
-	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".");
+	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
 	idx->cfg = cfg;
+	check_site_folder(idx);
 	load_sites(idx, cfg);
 	load_collections(idx);
 	collection_blueprints_load(idx);
 	entries_load(idx);
 	trees_load(idx);
 	load_extras(idx);
+	files_finish(&idx->files);
 	idx->cfg = NULL;
 	return idx;
+}
+
+struct site_index *site_index_load(const struct config *cfg)
+{
+	return site_index_load_over(cfg, VALUE_MISSING);
 }
 
 static void free_site(struct site_info *s)

@@ -102,9 +102,16 @@ struct site_index {
 
 /*
  * Reads the site at cfg->content_root. Returns a new index (never NULL):
- * unreadable files become problems, they do not fail the load.
+ * unreadable files become problems, they do not fail the load. A folder
+ * that cannot be read, or the site folder or its content/ gone, leaves
+ * idx->files.unreadable set: the index is then not the site, and must not
+ * be served in place of a good one.
  */
 struct site_index *site_index_load(const struct config *cfg);
+
+/* The same, a file that no longer parses standing in with its version in
+ * previous (the sources of an earlier read, snapshot_sources()). */
+struct site_index *site_index_load_over(const struct config *cfg, value_t previous);
 void site_index_free(struct site_index *idx);
 
 /* The collection with that handle, or NULL. */

@@ -26,8 +26,10 @@ static char *joinf(const char *dir, const char *name, const char *site, const ch
 int shared_paths_init(struct shared_paths *p, const struct config *cfg)
 {
 	memset(p, 0, sizeof *p);
-	if (!cfg->cache_dir || !*cfg->cache_dir || !cfg->content_root)
+	if (!cfg->cache_dir || !*cfg->cache_dir || !cfg->content_root) {
+		errno = EINVAL;
 		return -1;
+	}
 	/* Only the workers' user may look inside: the snapshot holds drafts,
 	 * and answers cached behind a token are not for other local users. */
 	if (mkdir(cfg->cache_dir, 0700) != 0 && errno != EEXIST)
@@ -108,6 +110,25 @@ static void remove_older(const struct shared_paths *p, const char *kind, const c
 	closedir(d);
 }
 
+char *shared_newest_snapshot(const struct shared_paths *p, uint64_t *generation)
+{
+	DIR *d = opendir(p->dir);
+	char *newest = NULL;
+	*generation = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		uint64_t n;
+		if (!generation_of(p, e->d_name, "index", ".snap", &n) || (newest && n <= *generation))
+			continue;
+		free(newest);
+		newest = shared_snapshot_path(p, n);
+		*generation = n;
+	}
+	if (d)
+		closedir(d);
+	return newest;
+}
+
 static void unlink_file(const char *path)
 {
 	/* Workers that still map a snapshot keep their mapping; the name goes. */
@@ -154,6 +175,7 @@ int shared_write_file(const char *path, const struct strbuf *content)
 		return -1;
 	}
 	size_t done = 0;
+	errno = 0;
 	while (done < content->len) {
 		ssize_t n = write(fd, content->ptr + done, content->len - done);
 		if (n < 0 && errno == EINTR)
@@ -167,8 +189,11 @@ int shared_write_file(const char *path, const struct strbuf *content)
 		rc = -1;
 	if (rc == 0 && rename(tmp.ptr, path) != 0)
 		rc = -1;
-	if (rc != 0)
+	if (rc != 0) {
+		int saved = errno ? errno : EIO; /* a short write leaves errno as it was */
 		unlink(tmp.ptr);
+		errno = saved;
+	}
 	strbuf_release(&tmp);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * shared: the files workers share in the cache directory, named per site
  * (a hash of the content root) so that two sites may share one directory:
- *   generation-<site>    the counters of watch.h
+ *   generation-<site>    the counters of generation.h
  *   watch-<site>.lock    held by the running watcher
  *   index-<site>.lock    held by the worker building a snapshot
  *   index-<site>-<N>.snap  the index snapshot of generation N
@@ -24,13 +24,17 @@ struct shared_paths {
 };
 
 /* Fills paths for cfg, creating the cache directory (one level) when it is
- * missing. Returns 0, or -1 when the directory cannot be used (missing
- * parent, not writable): the caller then works alone. */
+ * missing. Returns 0, or -1 with errno set when the directory cannot be
+ * used (missing parent, not writable, none configured). */
 int shared_paths_init(struct shared_paths *paths, const struct config *cfg);
 void shared_paths_free(struct shared_paths *paths);
 
 /* The snapshot file of generation n; the caller frees it. */
 char *shared_snapshot_path(const struct shared_paths *paths, uint64_t n);
+
+/* The path of this site's snapshot of the highest generation in the
+ * directory (its generation in *generation), or NULL; the caller frees it. */
+char *shared_newest_snapshot(const struct shared_paths *paths, uint64_t *generation);
 
 /* Removes this site's snapshots of generations before keep. */
 void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
@@ -43,7 +47,8 @@ char *shared_responses_dir(const struct shared_paths *paths, uint64_t n);
 void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep);
 
 /* Writes content to path through a temporary file in the same directory
- * and rename(), so readers see the old file or the new one. 0 or -1. */
+ * and rename(), so readers see the old file or the new one. 0, or -1 with
+ * errno set. */
 int shared_write_file(const char *path, const struct strbuf *content);
 
 #endif

@@ -21,7 +21,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 7
+#define SNAP_VERSION 8
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -38,6 +38,9 @@ struct rec_header {
 	uint64_t slug_slots_off; /* entry number + 1 by (collection, site, slug) */
 	uint32_t nslug_slots, pad;
 	uint64_t by_date_off; /* nentries entry numbers: each collection's, by date */
+	uint64_t sources;     /* blob offset of the map rel path -> parsed file */
+	uint32_t incomplete;  /* a folder could not be read: not the whole site */
+	uint32_t pad2;
 };
 
 struct rec_site {
@@ -617,6 +620,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	uint64_t extras = put_value(&blob, vb_result(&augmented));
 	vb_release(&augmented);
 	augment_tables_free(tables);
+	uint64_t sources = put_value(&blob, vb_result(&idx->files.sources));
 	size_t nslug_slots;
 	uint32_t *slug_slots = slug_table(idx, &nslug_slots);
 	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
@@ -649,6 +653,8 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.blob_off = align8(h.by_date_off + idx->nentries * sizeof *by_date);
 	h.blob_size = blob.len;
 	h.extras = extras;
+	h.sources = sources;
+	h.incomplete = idx->files.unreadable != NULL;
 	h.total_size = h.blob_off + blob.len;
 
 	size_t base = out->len;
@@ -737,7 +743,8 @@ static bool records_ok(const struct snapshot *s)
 		if (s->slug_slots[i] > h->nentries)
 			return false;
 	return (h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0) &&
-	       h->extras < UINT32_MAX && value_ok(s, (uint32_t)h->extras);
+	       h->extras < UINT32_MAX && value_ok(s, (uint32_t)h->extras) &&
+	       h->sources < UINT32_MAX && value_ok(s, (uint32_t)h->sources);
 }
 
 static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char err[SNAP_ERR_LEN])
@@ -820,6 +827,13 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
 	return s;
 }
 
+int snapshot_save_open(const struct snapshot *snap, const char *path, char err[SNAP_ERR_LEN])
+{
+	/* shared_write_file only reads the bytes. */
+	struct strbuf view = {snap->bytes, snap->len, snap->len};
+	return snapshot_save(&view, path, err);
+}
+
 int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN])
 {
 	if (shared_write_file(path, bytes) != 0) {
@@ -853,6 +867,8 @@ static value_t value_at(const struct snapshot *s, uint32_t off)
 }
 
 uint64_t snapshot_signature_of(const struct snapshot *s) { return s->h->signature; }
+bool snapshot_incomplete(const struct snapshot *s) { return s->h->incomplete != 0; }
+value_t snapshot_sources(const struct snapshot *s) { return value_at(s, (uint32_t)s->h->sources); }
 long long snapshot_built_at(const struct snapshot *s) { return s->h->built_at; }
 size_t snapshot_size(const struct snapshot *s) { return s->len; }
 uint32_t snap_site_count(const struct snapshot *s) { return s->h->nsites; }

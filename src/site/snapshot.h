@@ -82,10 +82,18 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN]);
 /* Writes bytes to path through a temporary file and rename(), so readers
  * see the old file or the new one, never half of one. Returns 0 or -1. */
 int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN]);
+/* The same for the bytes of an open snapshot. */
+int snapshot_save_open(const struct snapshot *snap, const char *path, char err[SNAP_ERR_LEN]);
 
 void snapshot_close(struct snapshot *snap);
 
 uint64_t snapshot_signature_of(const struct snapshot *snap);
+/* True when a folder of the site could not be read when it was built: it
+ * is not the whole site, and must not be served in place of a good one. */
+bool snapshot_incomplete(const struct snapshot *snap);
+/* Every file it was built from, parsed: a map rel path -> the file's map,
+ * for the next build to fall back on (site_index_load_over). */
+value_t snapshot_sources(const struct snapshot *snap);
 long long snapshot_built_at(const struct snapshot *snap);
 /* Bytes the snapshot occupies (mapped or allocated). */
 size_t snapshot_size(const struct snapshot *snap);

@@ -183,7 +183,7 @@ static void read_terms(struct site_index *idx, struct taxonomy *t)
 	strbuf_addf(&dir_rel, "content/taxonomies/%s", t->handle);
 	char *dir = files_join(idx->files.root, dir_rel.ptr);
 	size_t n;
-	char **names = files_list(dir, ".yaml", &n);
+	char **names = files_list(&idx->files, dir, ".yaml", &n);
 	for (size_t i = 0; i < n; i++) {
 		char *rel = files_join(dir_rel.ptr, names[i]);
 		read_term_file(idx, t, rel, names[i]);
@@ -262,7 +262,7 @@ static void emit_blueprints(struct site_index *idx, const char *taxonomy)
 	strbuf_addf(&dir_rel, "resources/blueprints/taxonomies/%s", taxonomy);
 	char *dir = files_join(idx->files.root, dir_rel.ptr);
 	size_t n;
-	char **names = files_list(dir, ".yaml", &n);
+	char **names = files_list(&idx->files, dir, ".yaml", &n);
 	vb_map_begin(&idx->extras);
 	for (size_t i = 0; i < n; i++) {
 		char *rel = files_join(dir_rel.ptr, names[i]);

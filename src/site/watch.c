@@ -171,33 +171,40 @@ uint64_t content_signature(const struct config *cfg)
 	return sum;
 }
 
+static volatile sig_atomic_t reopen_requested;
+
+static void on_hangup(int sig)
+{
+	(void)sig;
+	reopen_requested = 1;
+}
+
 /* --- the generation file --- */
 
-int generation_read(const char *path, struct generation *g)
+/* The generation after the one in the file for a change, or a fresh one
+ * when the file is gone or unreadable (a cleared cache directory): never
+ * one the workers may hold already. */
+static void next_generation(const struct shared_paths *paths, bool cache, uint64_t signature,
+                            struct generation *g)
 {
-	memset(g, 0, sizeof *g);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	int n = fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64, &g->index, &g->cache, &g->signature);
-	fclose(f);
-	if (n != 3) {
-		memset(g, 0, sizeof *g);
+	if (generation_read(paths->generation, g) != 0)
+		generation_fresh(g, signature);
+	else
+		generation_next(g, cache, signature);
+}
+
+static int write_generation(const struct shared_paths *paths, const struct generation *g,
+                            bool cache)
+{
+	if (generation_write(paths->generation, g) != 0) {
+		log_every_minute(LOG_LEVEL_ERROR, "cannot write %s (%s): changes to the site do not "
+		                 "show until it can be written", paths->generation, strerror(errno));
 		return -1;
 	}
+	if (cache)
+		shared_remove_old_responses(paths, g->cache);
 	return 0;
 }
-
-int generation_write(const char *path, const struct generation *g)
-{
-	struct strbuf text = STRBUF_INIT;
-	strbuf_addf(&text, "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", g->index, g->cache, g->signature);
-	int rc = shared_write_file(path, &text);
-	strbuf_release(&text);
-	return rc;
-}
-
-/* --- the watcher --- */
 
 int watch_scan_once(const struct config *cfg)
 {
@@ -205,16 +212,11 @@ int watch_scan_once(const struct config *cfg)
 	if (shared_paths_init(&paths, cfg) != 0)
 		return -1;
 	struct generation g;
-	generation_read(paths.generation, &g);
-	uint64_t signature = content_signature(cfg);
 	int rc = 0;
-	if (signature != g.signature || g.index == 0) {
-		g.index++;
-		g.cache++;
-		g.signature = signature;
-		rc = generation_write(paths.generation, &g) == 0 ? 1 : -1;
-		if (rc == 1)
-			shared_remove_old_responses(&paths, g.cache);
+	uint64_t signature = content_signature(cfg);
+	if (generation_read(paths.generation, &g) != 0 || signature != g.signature) {
+		next_generation(&paths, true, signature, &g);
+		rc = write_generation(&paths, &g, true) == 0 ? 1 : -1;
 	}
 	shared_paths_free(&paths);
 	return rc;
@@ -364,15 +366,59 @@ static void publish(const struct config *cfg, const struct change *ch)
 	if (shared_paths_init(&paths, cfg) != 0)
 		return;
 	struct generation g;
-	generation_read(paths.generation, &g);
-	g.index++;
-	if (ch->cache)
-		g.cache++;
-	g.signature = content_signature(cfg);
-	if (generation_write(paths.generation, &g) != 0)
-		log_error("cannot write %s", paths.generation);
-	else if (ch->cache)
-		shared_remove_old_responses(&paths, g.cache);
+	next_generation(&paths, ch->cache, content_signature(cfg), &g);
+	write_generation(&paths, &g, ch->cache);
+	shared_paths_free(&paths);
+}
+
+/*
+ * Whether the lock this process holds is still the lock file at its path.
+ * When the file is gone (the cache directory cleared or deleted), it is
+ * made again (the directory too) and locked; when another process locked
+ * the new file first, this watcher is one too many: false, and it ends.
+ * A directory that cannot be used at all holds no one's lock: true.
+ */
+static bool keep_lock(const struct config *cfg, int *lock_fd)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return true;
+	struct stat held, there;
+	bool ours = fstat(*lock_fd, &held) == 0 && stat(paths.watch_lock, &there) == 0 &&
+	            held.st_dev == there.st_dev && held.st_ino == there.st_ino;
+	if (!ours) {
+		int fd = open(paths.watch_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			close(*lock_fd);
+			*lock_fd = fd;
+			ours = true;
+			log_info("%s was removed: made it again; still watching", paths.watch_lock);
+		} else {
+			if (fd >= 0)
+				close(fd);
+			log_info("another watcher holds %s now: this one ends", paths.watch_lock);
+		}
+	}
+	shared_paths_free(&paths);
+	return ours;
+}
+
+/* Makes the generation file again when it is gone, with a generation
+ * never used before, so that workers move to an index (and a cache) of
+ * their own instead of waiting for the next change. */
+static void restore_generation(const struct config *cfg)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return;
+	struct stat st;
+	if (stat(paths.generation, &st) != 0 && errno == ENOENT) {
+		struct generation g;
+		generation_fresh(&g, content_signature(cfg));
+		if (write_generation(&paths, &g, true) == 0)
+			log_info("%s was removed: made it again (generation %" PRIu64 ")",
+			         paths.generation, g.index);
+	}
 	shared_paths_free(&paths);
 }
 
@@ -395,7 +441,7 @@ static void maintain_cache(const struct config *cfg)
 	shared_paths_free(&paths);
 }
 
-void watch_run(const struct config *cfg)
+void watch_run(const struct config *cfg, int lock_fd)
 {
 	watch_scan_once(cfg);
 	struct watch_table t = {inotify_init1(IN_CLOEXEC | IN_NONBLOCK), NULL, 0};
@@ -412,7 +458,14 @@ void watch_run(const struct config *cfg)
 		if (t.fd >= 0)
 			drain(&t, cfg, 1000, &ch);
 		else
-			sleep(2);
+			sleep(1);
+		if (reopen_requested) {
+			reopen_requested = 0;
+			log_reopen();
+		}
+		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd))
+			break;
+		restore_generation(cfg);
 		/* A stat scan now and then catches what inotify cannot see
 		 * (network file systems, a queue overflow). */
 		if (t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30) {
@@ -426,6 +479,11 @@ void watch_run(const struct config *cfg)
 			last_prune = time(NULL);
 		}
 	}
+	if (t.fd >= 0)
+		close(t.fd);
+	for (int i = 0; i < t.size; i++)
+		free(t.w[i].rel);
+	free(t.w);
 }
 
 /*
@@ -442,7 +500,14 @@ static void become_watcher(int lock_fd, pid_t parent)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
+	struct sigaction hup;
+	memset(&hup, 0, sizeof hup);
+	hup.sa_handler = on_hangup;
+	sigemptyset(&hup.sa_mask);
+	sigaction(SIGHUP, &hup, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/* Told apart from the workers in ps and pgrep: cms-api-watch. */
+	prctl(PR_SET_NAME, "cms-api-watch");
 	if (getppid() != parent)
 		_exit(0);
 	int keep_log = log_file_fd();
@@ -454,6 +519,9 @@ static void become_watcher(int lock_fd, pid_t parent)
 		dup2(null, 0);
 		close(null);
 	}
+	/* Its own connection to syslog (the worker's socket was closed
+	 * above), or the log file opened afresh. */
+	log_reopen();
 }
 
 bool watch_start(const struct config *cfg)
@@ -482,6 +550,6 @@ bool watch_start(const struct config *cfg)
 		return true;
 	}
 	become_watcher(fd, parent);
-	watch_run(cfg);
+	watch_run(cfg, fd);
 	_exit(0);
 }

@@ -211,6 +211,11 @@ expect_no_workers() {
 	fail "cms-api processes still running after lighttpd stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
 }
 
+# gen_index FILE, gen_cache FILE: the index and cache generations of a
+# generation file ("cms-api-generation 2 INDEX CACHE SIGNATURE CHECK").
+gen_index() { awk '{print $3}' "$1" 2>/dev/null; }
+gen_cache() { awk '{print $4}' "$1" 2>/dev/null; }
+
 summary() {
 	echo "http: $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

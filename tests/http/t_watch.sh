@@ -15,7 +15,7 @@ start_lighttpd "$ini" /api
 U="http:\/\/127.0.0.1:$PORT"
 expect "watch: before" GET /api/collections/team 200 \
 	"{\"data\":{\"handle\":\"team\",\"title\":\"Team\",\"structure\":{\"max_depth\":1,\"expects_root\":false},\"mount\":null,\"api_url\":\"$U\/api\/collections\/team\"}}"
-if ls "$WCACHE"/index-*-1.snap >/dev/null 2>&1; then pass; else fail "watch: no shared snapshot" "$(ls "$WCACHE")"; fi
+if ls "$WCACHE"/index-*.snap >/dev/null 2>&1; then pass; else fail "watch: no shared snapshot" "$(ls "$WCACHE")"; fi
 
 # wait_for NAME PATH PATTERN: polls for up to 5 seconds until the body
 # matches PATTERN (a glob).
@@ -41,27 +41,27 @@ wait_for "watch: a removed collection" /api/collections/news '{"message":"Not fo
 # leaves the last value read in $gen_after.
 wait_for_generation_bump() {
 	for _ in $(seq 1 30); do
-		gen_after=$(cat "$WCACHE"/generation-*)
-		[ "${gen_before%% *}" != "${gen_after%% *}" ] && return 0
+		gen_after=$(gen_index "$WCACHE"/generation-*)
+		[ "$gen_before" != "$gen_after" ] && return 0
 		sleep 0.1
 	done
 }
 
-gen_before=$(cat "$WCACHE"/generation-*)
+gen_before=$(gen_index "$WCACHE"/generation-*)
 touch "$WSITE/content/collections/.team.yaml.swp"
 sleep 1.2
-gen_after=$(cat "$WCACHE"/generation-*)
-[ "${gen_before%% *}" = "${gen_after%% *}" ] && pass || fail "watch: a dot file bumped the generation" "$gen_before -> $gen_after"
+gen_after=$(gen_index "$WCACHE"/generation-*)
+[ "$gen_before" = "$gen_after" ] && pass || fail "watch: a dot file bumped the generation" "$gen_before -> $gen_after"
 ls "$WCACHE"/index-*.snap | wc -l | grep -qx 1 && pass || fail "watch: old snapshots kept" "$(ls "$WCACHE")"
 # An asset file and its .meta data live outside content/: AssetSaved.
-gen_before=$(cat "$WCACHE"/generation-*)
+gen_before=$(gen_index "$WCACHE"/generation-*)
 echo "new" >"$WSITE/public/assets/new.txt"
 wait_for_generation_bump
-[ "${gen_before%% *}" != "${gen_after%% *}" ] && pass || fail "watch: an asset file was not noticed" "$gen_before"
+[ "$gen_before" != "$gen_after" ] && pass || fail "watch: an asset file was not noticed" "$gen_before"
 gen_before=$gen_after
 printf 'data:\n  alt: New\n' >"$WSITE/public/assets/img/.meta/dot.gif.yaml"
 wait_for_generation_bump
-[ "${gen_before%% *}" != "${gen_after%% *}" ] && pass || fail "watch: asset .meta data was not noticed" "$gen_before"
+[ "$gen_before" != "$gen_after" ] && pass || fail "watch: asset .meta data was not noticed" "$gen_before"
 stop_lighttpd
 
 # Changes made while nothing ran are found by the scan when a watcher

@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "api/api.h"
@@ -93,6 +96,37 @@ int unit_write_file(const char *dir, const char *name, const char *text)
 	if (fclose(f) != 0)
 		rc = -1;
 	return rc;
+}
+
+#define NOBODY 65534
+
+int unit_run_unprivileged(const char *dir, void (*fn)(const char *dir))
+{
+	bool root = geteuid() == 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (root && d && (e = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (e->d_name[0] != '.' && chown(path, NOBODY, NOBODY) != 0)
+			return -1;
+	}
+	if (d)
+		closedir(d);
+	if (chmod(dir, 0555) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (root && (setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
+			_exit(2);
+		fn(dir);
+		_exit(0);
+	}
+	int status = -1;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	chmod(dir, 0700);
+	return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 struct snapshot *unit_snapshot(const struct config *cfg)

@@ -120,7 +120,16 @@ static void test_missing_folders_give_an_empty_site(void)
 {
 	struct config cfg;
 	char *dir = unit_tempdir();
+	/* A folder without content/ is not a site: never an empty one. */
 	struct site_index *idx = load(dir, &cfg);
+	CU_ASSERT_PTR_NOT_NULL(idx->files.unreadable);
+	CU_ASSERT_EQUAL(files_errors(&idx->files), 1);
+	site_index_free(idx);
+	config_free(&cfg);
+	/* An empty content/ is an empty site. */
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "content/.keep", ""), 0);
+	idx = load(dir, &cfg);
+	CU_ASSERT_PTR_NULL(idx->files.unreadable);
 	CU_ASSERT_EQUAL(idx->ncollections, 0);
 	CU_ASSERT_EQUAL(idx->nsites, 1);
 	CU_ASSERT_EQUAL(idx->files.nproblems, 0);

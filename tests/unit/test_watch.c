@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "site/generation.h"
 #include "site/shared.h"
 #include "site/watch.h"
 #include "unit.h"
@@ -110,15 +111,15 @@ static void test_generation_file_and_scan(void)
 
 	struct shared_paths paths;
 	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0); /* creates cache/ */
-	struct generation g;
+	struct generation g, first;
 	CU_ASSERT_EQUAL(generation_read(paths.generation, &g), -1);
 	CU_ASSERT_EQUAL(g.index, 0);
 	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
 	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 0);
-	CU_ASSERT_EQUAL(generation_read(paths.generation, &g), 0);
-	CU_ASSERT_EQUAL(g.index, 1);
-	CU_ASSERT_EQUAL(g.cache, 1);
-	CU_ASSERT_EQUAL(g.signature, content_signature(&cfg));
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &first), 0);
+	CU_ASSERT(first.index > 1000000000000000ULL); /* fresh: the time in microseconds */
+	CU_ASSERT_EQUAL(first.cache, first.index);
+	CU_ASSERT_EQUAL(first.signature, content_signature(&cfg));
 	/* An asset disk counts too, its .meta folders included. */
 	cfg.disks = calloc(1, sizeof *cfg.disks);
 	cfg.ndisks = 1;
@@ -133,7 +134,18 @@ static void test_generation_file_and_scan(void)
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: News\n");
 	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
 	generation_read(paths.generation, &g);
-	CU_ASSERT_EQUAL(g.index, 3);
+	CU_ASSERT_EQUAL(g.index, first.index + 2);
+	CU_ASSERT_EQUAL(g.cache, first.cache + 2);
+
+	/* Cleared: the file is made anew with a generation never used. */
+	CU_ASSERT_EQUAL(unlink(paths.generation), 0);
+	unit_write_file(dir, "site/content/collections/more.yaml", "title: More\n");
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
+	struct generation after;
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &after), 0);
+	CU_ASSERT(after.index > g.index);
+	CU_ASSERT(after.cache > g.cache);
+	CU_ASSERT_FALSE(generation_same(&after, &g));
 
 	/* Old snapshots go; the kept one and other sites' stay. */
 	for (uint64_t n = 1; n <= 3; n++) {
@@ -169,6 +181,73 @@ static void test_generation_file_and_scan(void)
 	free(dir);
 }
 
+/* The record: read back as written; a record caught half written (its
+ * check value wrong) or of another version is not read. */
+static void test_generation_record(void)
+{
+	char *dir = unit_tempdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/generation-x", dir);
+	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42}, back;
+	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
+	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
+	CU_ASSERT_TRUE(generation_same(&g, &back));
+	CU_ASSERT_EQUAL(back.signature, 42);
+	struct stat st;
+	CU_ASSERT_EQUAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(st.st_size, 128); /* the same size whatever the numbers */
+	/* One digit changed, as by a write caught half done. */
+	FILE *f = fopen(path, "r+");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, (long)strlen("cms-api-generation 2 1"), SEEK_SET);
+	fputc('9', f);
+	fclose(f);
+	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
+	CU_ASSERT_EQUAL(back.index, 0);
+	unit_write_file(dir, "generation-x", "5 5 42\n"); /* the old format */
+	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
+	/* Fresh generations come from the clock: never below an older one. */
+	struct generation a, b;
+	generation_fresh(&a, 1);
+	usleep(2000);
+	generation_fresh(&b, 1);
+	CU_ASSERT(b.index > a.index);
+	generation_next(&a, false, 7);
+	CU_ASSERT_EQUAL(a.cache + 1, a.index);
+	CU_ASSERT_EQUAL(a.signature, 7);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* With no room to make a new file (here: a folder it may not write in),
+ * the record is overwritten in place: content updates never wait for free
+ * space. Run as a user file permissions hold for. */
+static void check_write_in_place(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/generation-y", dir);
+	struct generation g = {11, 10, 3}, back;
+	if (generation_write(path, &g) != 0 || generation_read(path, &back) != 0 ||
+	    !generation_same(&g, &back))
+		_exit(1);
+	_exit(0);
+}
+
+static void test_generation_written_in_place(void)
+{
+	char *dir = unit_tempdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/generation-y", dir);
+	struct generation g = {1, 1, 1};
+	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
+	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_write_in_place), 0);
+	struct generation back;
+	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
+	CU_ASSERT_EQUAL(back.index, 11);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 static void test_unusable_cache_dir(void)
 {
 	struct config cfg;
@@ -189,5 +268,7 @@ void suite_watch(void)
 	unit_add_test(s, "ignored events", test_ignored_events);
 	unit_add_test(s, "content signature", test_signature);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
+	unit_add_test(s, "generation record", test_generation_record);
+	unit_add_test(s, "generation written in place", test_generation_written_in_place);
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
 }

@@ -44,6 +44,12 @@ void unit_rmtree(const char *path);
 /* Writes text to dir/name (creating parent folders). Returns 0 or -1. */
 int unit_write_file(const char *dir, const char *name, const char *text);
 
+/* Runs fn(dir) in a child process that file permissions hold for (as
+ * root: the user nobody), with dir closed to new files but the files in it
+ * left writable to the child. Returns the child's exit status (fn should
+ * _exit with 0 on success), -1 when it could not run. */
+int unit_run_unprivileged(const char *dir, void (*fn)(const char *dir));
+
 struct config;
 struct snapshot;
 

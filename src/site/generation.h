@@ -1,0 +1,51 @@
+/*
+ * generation: the file `generation-<site>` in the cache directory, through
+ * which the watcher tells the workers that the site changed. It holds two
+ * counters, the index generation (bumped by every change) and the cache
+ * generation (bumped unless every event of the change is ignored), and
+ * the content signature they were written for.
+ *
+ * A generation is never reused: a file made anew (the cache directory
+ * cleared or deleted) starts its counters at the current time in
+ * microseconds, far beyond any counter the workers may still hold, so a
+ * worker that compares numbers can never take a new generation for the
+ * one it has. Workers compare both counters.
+ *
+ * The file is one fixed-size record with a check value. It is written by
+ * a temporary file and rename(); when that cannot be done (a full file
+ * system, a read-only directory) it is overwritten in place, which needs
+ * no free block: content updates never wait for free space. A reader that
+ * catches an in-place write half done sees a wrong check value and reads
+ * again later.
+ */
+#ifndef CMS_API_GENERATION_H
+#define CMS_API_GENERATION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct generation {
+	uint64_t index;     /* bumped by every change to the site */
+	uint64_t cache;     /* bumped by changes whose events are not all ignored */
+	uint64_t signature; /* content_signature() when it was written */
+};
+
+/* Reads the file at path. Returns 0, or -1 (g all zero) when it is
+ * missing, unreadable, of another version or caught half written. */
+int generation_read(const char *path, struct generation *g);
+
+/* Writes g to path, atomically when it can, in place when it must.
+ * Returns 0, or -1 with errno set. */
+int generation_write(const char *path, const struct generation *g);
+
+/* A generation never used before, for signature. */
+void generation_fresh(struct generation *g, uint64_t signature);
+
+/* The generation after g for a change: the index always moves, the cache
+ * when cache is true. */
+void generation_next(struct generation *g, bool cache, uint64_t signature);
+
+/* Both counters equal. */
+bool generation_same(const struct generation *a, const struct generation *b);
+
+#endif
