@@ -63,23 +63,40 @@ static bool same_problem(const struct snap_problem *a, const struct snap_problem
 	       strcmp(a->message, b->message) == 0;
 }
 
-/* Logs the errors of a new index that the index before it did not have:
- * a file that stopped parsing is said once, when it changes, not at
- * every build. */
-static void log_new_problems(const struct app *app, const struct snapshot *built)
+/* One problem as a line: "root/path:line: message". */
+static void problem_line(const struct app *app, const struct snap_problem *p, struct strbuf *out)
 {
+	strbuf_addf(out, "%s%s%s", app->cfg.content_root, *p->path ? "/" : "", p->path);
+	if (p->line > 0)
+		strbuf_addf(out, ":%d", p->line);
+	strbuf_addf(out, ": %s", p->message);
+}
+
+/* Logs the errors of a new index that neither the index in use nor the
+ * last one built had: a file that stopped parsing, or a folder that
+ * cannot be read, is said once, when it changes, not at every build. */
+static void log_new_problems(struct app *app, const struct snapshot *built)
+{
+	struct strbuf seen = STRBUF_INIT, line = STRBUF_INIT;
 	for (uint32_t i = 0; i < snap_problem_count(built); i++) {
 		struct snap_problem p = snap_problem_at(built, i);
-		bool known = p.warning;
+		if (p.warning)
+			continue;
+		bool known = false;
 		for (uint32_t j = 0; !known && app->snap && j < snap_problem_count(app->snap); j++) {
 			struct snap_problem q = snap_problem_at(app->snap, j);
 			known = same_problem(&p, &q);
 		}
-		if (!known && p.line > 0)
-			log_warning("%s/%s:%d: %s", app->cfg.content_root, p.path, p.line, p.message);
-		else if (!known)
-			log_warning("%s/%s: %s", app->cfg.content_root, p.path, p.message);
+		strbuf_reset(&line);
+		problem_line(app, &p, &line);
+		strbuf_addch(&line, '\n');
+		if (!known && !strstr(strbuf_str(&app->logged_problems), line.ptr))
+			log_warning("%.*s", (int)line.len - 1, line.ptr);
+		strbuf_add(&seen, line.ptr, line.len);
 	}
+	strbuf_release(&app->logged_problems);
+	app->logged_problems = seen;
+	strbuf_release(&line);
 }
 
 static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t generation)
@@ -348,6 +365,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 void app_close(struct app *app)
 {
 	cache_free(&app->cache);
+	strbuf_release(&app->logged_problems);
 	strbuf_release(&app->pending_key);
 	snapshot_close(app->snap);
 	shared_paths_free(&app->paths);

@@ -45,6 +45,7 @@ struct app {
 	long long next_share_try;  /* fallen back: when to try the directory again */
 	long long next_site_scan;  /* fallen back: when to look for changes again */
 	uint64_t own_signature;    /* fallen back: the site's files the own index was built from */
+	struct strbuf logged_problems; /* owned: the last build's errors, one a line, as logged */
 	uint64_t failed_generation; /* the last generation whose site could not be read whole */
 	long long next_build_try;  /* when to try building it again */
 	struct cache cache;        /* off in APP_PRIVATE: nothing follows its generation */

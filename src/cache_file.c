@@ -148,8 +148,10 @@ static bool fit(const struct shared_paths *paths, uint64_t generation, uint64_t 
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		/* Room for n: the rest down to 90 % of what is left for them. */
 		long long remaining;
-		prune(paths, generation, max, LLONG_MAX / 2, 0, &remaining);
+		prune(paths, generation, max - (long long)n > 0 ? max - (long long)n : 1, LLONG_MAX / 2,
+		      0, &remaining);
 		/* A count the files on disk do not bear out (a writer killed
 		 * between reserving and writing) is set right, so that it never
 		 * keeps answers out for good. */
@@ -192,13 +194,13 @@ int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint
 /* A file of a generation's directory, as prune sees it. */
 struct stored {
 	char *path; /* owned */
-	long long mtime, size;
+	long long mtime_ns, size;
 };
 
 static int by_age(const void *a, const void *b)
 {
 	const struct stored *x = a, *y = b;
-	return (x->mtime > y->mtime) - (x->mtime < y->mtime);
+	return (x->mtime_ns > y->mtime_ns) - (x->mtime_ns < y->mtime_ns);
 }
 
 /* A writer's temporary file ("<hash>.tmp-XXXXXX") is left only by a
@@ -249,7 +251,8 @@ static size_t prune(const struct shared_paths *paths, uint64_t generation, long 
 			continue;
 		}
 		kept = xrealloc(kept, (nkept + 1) * sizeof *kept);
-		kept[nkept++] = (struct stored){strbuf_detach(&path, NULL), mtime, (long long)st.st_size};
+		long long mtime_ns = mtime * 1000000000LL + (long long)st.st_mtim.tv_nsec;
+		kept[nkept++] = (struct stored){strbuf_detach(&path, NULL), mtime_ns, (long long)st.st_size};
 		total += (long long)st.st_size;
 	}
 	closedir(d);

@@ -229,6 +229,7 @@ struct watched {
 	char *rel;        /* owned: relative to its root; NULL when unused */
 	const char *root; /* the site root or a disk root (the config's) */
 	bool disk;
+	bool site_folder; /* the site folder itself, watched alone, not its tree */
 };
 
 struct watch_table {
@@ -249,7 +250,7 @@ static void remember_watch(struct watch_table *t, int wd, const char *root, bool
 		t->size = size;
 	}
 	free(t->w[wd].rel);
-	t->w[wd] = (struct watched){xstrdup(rel), root, disk};
+	t->w[wd] = (struct watched){xstrdup(rel), root, disk, false};
 }
 
 static void watch_tree(struct watch_table *t, const char *root, bool disk, const char *rel,
@@ -284,7 +285,37 @@ static void watch_tree(struct watch_table *t, const char *root, bool disk, const
 
 struct change {
 	bool index, cache, rescan;
+	bool rewatch; /* a watched folder went away or came back: watch afresh */
 };
+
+static bool is_watched_top(const char *name)
+{
+	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++)
+		if (strcmp(name, watched_tops[i]) == 0)
+			return true;
+	return false;
+}
+
+/* An event about a watched folder itself, or about the site folder's
+ * children: permissions changed, the folder moved or removed, a top
+ * folder made, renamed or removed. Inotify says nothing of the files
+ * such a change hides or shows, so a stat scan looks. */
+static bool folder_event(const struct watched *w, const struct inotify_event *ev,
+                         struct change *ch)
+{
+	if (ev->len == 0) {
+		if (ev->mask & IN_ATTRIB)
+			ch->rescan = true;
+		if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF))
+			ch->rescan = ch->rewatch = true;
+		return true;
+	}
+	if (!w->site_folder)
+		return false;
+	if (is_watched_top(ev->name))
+		ch->rescan = ch->rewatch = true;
+	return true;
+}
 
 static void note_event(struct watch_table *t, const struct config *cfg,
                        const struct inotify_event *ev, struct change *ch)
@@ -301,7 +332,7 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 		w->rel = NULL;
 		return;
 	}
-	if (ev->len == 0)
+	if (folder_event(w, ev, ch))
 		return;
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
@@ -441,24 +472,82 @@ static void maintain_cache(const struct config *cfg)
 	shared_paths_free(&paths);
 }
 
+static void unwatch_all(struct watch_table *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	for (int i = 0; i < t->size; i++)
+		free(t->w[i].rel);
+	free(t->w);
+	t->w = NULL;
+	t->size = 0;
+	t->fd = -1;
+}
+
+/* Watches the site (its folder alone, and the trees Statamic reads) and
+ * the asset disks, afresh. */
+static void watch_site(struct watch_table *t, const struct config *cfg)
+{
+	unwatch_all(t);
+	t->fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (t->fd < 0) {
+		log_warning("inotify unavailable (%s): scanning every second", strerror(errno));
+		return;
+	}
+	int wd = inotify_add_watch(t->fd, cfg->content_root,
+	                           IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_CREATE | IN_DELETE |
+	                                   IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR);
+	if (wd >= 0) {
+		remember_watch(t, wd, cfg->content_root, false, "");
+		t->w[wd].site_folder = true;
+	}
+	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++)
+		watch_tree(t, cfg->content_root, false, watched_tops[i], 0);
+	for (size_t i = 0; i < cfg->ndisks; i++)
+		if (cfg->disks[i].root)
+			watch_tree(t, cfg->disks[i].root, true, "", 0);
+}
+
+/* Whether the site folder and its content/ can be read. */
+static bool site_readable(const struct config *cfg)
+{
+	struct strbuf content = STRBUF_INIT;
+	strbuf_addf(&content, "%s/content", cfg->content_root);
+	DIR *d = opendir(cfg->content_root);
+	DIR *c = d ? opendir(content.ptr) : NULL;
+	bool ok = d && c;
+	if (c)
+		closedir(c);
+	if (d)
+		closedir(d);
+	strbuf_release(&content);
+	return ok;
+}
+
 void watch_run(const struct config *cfg, int lock_fd)
 {
 	watch_scan_once(cfg);
-	struct watch_table t = {inotify_init1(IN_CLOEXEC | IN_NONBLOCK), NULL, 0};
-	if (t.fd < 0)
-		log_warning("inotify unavailable (%s): scanning every 2 seconds", strerror(errno));
-	for (size_t i = 0; t.fd >= 0 && i < sizeof watched_tops / sizeof watched_tops[0]; i++)
-		watch_tree(&t, cfg->content_root, false, watched_tops[i], 0);
-	for (size_t i = 0; t.fd >= 0 && i < cfg->ndisks; i++)
-		if (cfg->disks[i].root)
-			watch_tree(&t, cfg->disks[i].root, true, "", 0);
+	struct watch_table t = {-1, NULL, 0};
+	watch_site(&t, cfg);
+	bool readable = site_readable(cfg);
 	time_t last_scan = time(NULL), last_prune = 0;
 	for (;;) {
-		struct change ch = {false, false, false};
+		struct change ch = {false, false, false, false};
 		if (t.fd >= 0)
 			drain(&t, cfg, 1000, &ch);
 		else
 			sleep(1);
+		/* While the site cannot be read, look every second for it to
+		 * come back; once it has, watch its folders afresh (those
+		 * watched before may be elsewhere now). */
+		bool was_readable = readable;
+		readable = site_readable(cfg);
+		if (!readable)
+			ch.rescan = true;
+		else if (!was_readable)
+			ch.rescan = ch.rewatch = true;
+		if (ch.rewatch && readable)
+			watch_site(&t, cfg);
 		if (reopen_requested) {
 			reopen_requested = 0;
 			log_reopen();
@@ -479,11 +568,7 @@ void watch_run(const struct config *cfg, int lock_fd)
 			last_prune = time(NULL);
 		}
 	}
-	if (t.fd >= 0)
-		close(t.fd);
-	for (int i = 0; i < t.size; i++)
-		free(t.w[i].rel);
-	free(t.w);
+	unwatch_all(&t);
 }
 
 /*

@@ -63,6 +63,40 @@ site_ini() {
 	} | write_ini "$1"
 }
 
+# WORKER_USER (set by a test, e.g. with run_workers_unprivileged): when
+# set, lighttpd and its workers run as that user and keep their files in
+# $LRUN, which that user owns; else as whoever runs the tests, in $T.
+WORKER_USER=
+LRUN=
+
+# run_workers_unprivileged DIR: the next lighttpd runs its workers as a
+# user that file permissions hold for (nobody, when the tests run as root:
+# root ignores them), with its own files in DIR/lighttpd. The caller makes
+# what the workers need (site, cache, log) readable or writable to
+# $WORKER_USER_NAME. worker_owns PATH... hands paths over to that user.
+run_workers_unprivileged() {
+	if [ "$(id -u)" = 0 ]; then
+		WORKER_USER=nobody
+		WORKER_USER_NAME=nobody
+		chmod 755 "$T"
+	else
+		WORKER_USER=
+		WORKER_USER_NAME=$(id -un)
+	fi
+	LRUN=$1/lighttpd
+	mkdir -p "$LRUN"
+	worker_owns "$1"
+}
+worker_owns() {
+	[ -n "$WORKER_USER" ] && chown -R "$WORKER_USER:$(id -gn "$WORKER_USER")" "$@"
+	return 0
+}
+# run_workers_as_tester: back to the default for the next lighttpd.
+run_workers_as_tester() {
+	WORKER_USER=
+	LRUN=
+}
+
 # start_lighttpd INI [PREFIX] [ENV_NAME ENV_VALUE]...: serves cms-api with
 # that config under PREFIX (default /api) on a fresh port.
 start_lighttpd() {
@@ -73,7 +107,9 @@ start_lighttpd() {
 		env="$env, \"$1\" => \"$2\""
 		shift 2
 	done
-	mkdir -p "$T/docroot" "$T/sockets"
+	local run=${LRUN:-$T}
+	mkdir -p "$run/docroot" "$run/sockets"
+	worker_owns "$run"
 	# A port found free may be taken before lighttpd binds it (another
 	# test run on the machine): then lighttpd exits, and a new port is
 	# tried. Success is lighttpd's own "server started", not an answer on
@@ -82,7 +118,7 @@ start_lighttpd() {
 		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
 		write_lighttpd_conf "$prefix" "$env"
 		local seen
-		seen=$(grep -c 'server started' "$T/lighttpd-error.log" 2>/dev/null)
+		seen=$(grep -c 'server started' "$run/lighttpd-error.log" 2>/dev/null)
 		"$LIGHTTPD" -D -f "$T/lighttpd.conf" >"$T/lighttpd.out" 2>&1 &
 		LIGHTTPD_PID=$!
 		for _ in $(seq 1 100); do
@@ -91,7 +127,9 @@ start_lighttpd() {
 				LIGHTTPD_PID=
 				break
 			fi
-			if [ "$(grep -c 'server started' "$T/lighttpd-error.log" 2>/dev/null)" -gt "${seen:-0}" ] &&
+			local started
+			started=$(grep -c 'server started' "$run/lighttpd-error.log" 2>/dev/null)
+			if [ "${started:-0}" -gt "${seen:-0}" ] &&
 				curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
 				return 0
 			fi
@@ -100,21 +138,26 @@ start_lighttpd() {
 		[ -n "$LIGHTTPD_PID" ] && break
 	done
 	echo "lighttpd did not start:" >&2
-	cat "$T/lighttpd.out" "$T/lighttpd-error.log" >&2 2>/dev/null
+	cat "$T/lighttpd.out" "$run/lighttpd-error.log" >&2 2>/dev/null
 	exit 1
 }
 
 # write_lighttpd_conf PREFIX ENV: $T/lighttpd.conf for cms-api on $PORT.
 write_lighttpd_conf() {
+	local run=${LRUN:-$T} user=
+	[ -n "$WORKER_USER" ] &&
+		user="server.username = \"$WORKER_USER\"
+server.groupname = \"$(id -gn "$WORKER_USER")\""
 	cat >"$T/lighttpd.conf" <<CONF
 server.modules = ( "mod_fastcgi" )
-server.document-root = "$T/docroot"
+server.document-root = "$run/docroot"
 server.bind = "127.0.0.1"
 server.port = $PORT
-server.errorlog = "$T/lighttpd-error.log"
-server.breakagelog = "$T/worker-stderr.log"
+server.errorlog = "$run/lighttpd-error.log"
+server.breakagelog = "$run/worker-stderr.log"
+$user
 fastcgi.server = ( "$1" => ((
-	"socket" => "$T/sockets/cms-api.sock",
+	"socket" => "$run/sockets/cms-api.sock",
 	"bin-path" => "$CMS_API_BIN",
 	"bin-environment" => ( $2 ),
 	"max-procs" => 2,
@@ -199,6 +242,41 @@ raw_request() {
 	printf '%b' "$1" >&3
 	cat <&3
 	exec 3<&-
+}
+
+# watchers: how many watchers of this build run (a watcher names itself
+# cms-api-watch; workers keep the binary's name).
+watchers() {
+	local n=0 pid bin
+	bin=$(realpath "$CMS_API_BIN")
+	for pid in $(pgrep -x cms-api-watch); do
+		[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$bin" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# expect_watchers NAME N: within 3 seconds exactly N watchers run.
+expect_watchers() {
+	local got
+	for _ in $(seq 1 30); do
+		got=$(watchers)
+		[ "$got" = "$2" ] && { pass; return; }
+		sleep 0.1
+	done
+	fail "$1: $2 watcher(s) expected, $got running" "$(ps -eo pid,ppid,user,comm,args | grep '[c]ms-api')"
+}
+
+# until_answer NAME PATH PATTERN [SECONDS]: polls (every 0.1 s, up to
+# SECONDS, default 5) until the body of GET PATH matches PATTERN (a glob).
+until_answer() {
+	local name=$1 path=$2 pattern=$3 tries=$((${4:-5} * 10))
+	for _ in $(seq 1 "$tries"); do
+		request GET "$path"
+		# shellcheck disable=SC2254
+		case "$BODY" in $pattern) pass; return ;; esac
+		sleep 0.1
+	done
+	fail "$name" "last answer: $STATUS $BODY"
 }
 
 # expect_no_workers: every cms-api process the tests started (workers and

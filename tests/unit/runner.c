@@ -169,6 +169,7 @@ int main(void)
 	}
 	suite_value();
 	suite_php();
+	suite_log();
 	suite_jsonw();
 	suite_yaml();
 	suite_frontmatter();

@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,7 @@ static void fixture_open(struct fixture *f, enum cache_driver driver, long expir
 
 static void fixture_close(struct fixture *f)
 {
+	cache_free(&f->cache);
 	shared_paths_free(&f->paths);
 	unit_rmtree(f->dir);
 	free(f->dir);
@@ -294,6 +296,60 @@ static void test_prune_keeps_the_directory_in_bounds(void)
 	fixture_close(&f);
 }
 
+/* What the answers of generation 1 take on disk. */
+static long long stored_bytes(const struct fixture *f)
+{
+	char *dir = shared_responses_dir(&f->paths, 1);
+	DIR *d = opendir(dir);
+	long long total = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			total += (long long)st.st_size;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return total;
+}
+
+/* [cache] max_size holds after every write, not only after a prune: a
+ * write that would pass it makes room first (the oldest go); the shared
+ * counter agrees with the files, overwrites included. */
+static void test_max_size_holds_at_all_times(void)
+{
+	struct fixture f;
+	fixture_open(&f, CACHE_FILE, 60);
+	struct response res;
+	make_response(&res, 200, "{\"data\":\"0123456789012345678901234567890123456789\"}");
+	struct strbuf entry = STRBUF_INIT;
+	cache_entry_encode("/api/k00", 1000, &res, &entry); /* every key below is as long */
+	long long one = (long long)entry.len;
+	strbuf_release(&entry);
+	f.cache.max_bytes = 5 * one + one / 2;
+	char key[32];
+	for (int i = 0; i < 40; i++) {
+		snprintf(key, sizeof key, "/api/k%02d", i);
+		cache_put(&f.cache, 1, key, &res);
+		CU_ASSERT(stored_bytes(&f) <= f.cache.max_bytes);
+	}
+	/* The newest answers are kept. */
+	struct response got;
+	response_init(&got);
+	CU_ASSERT_TRUE(cache_get(&f.cache, 1, "/api/k39", &got));
+	CU_ASSERT_FALSE(cache_get(&f.cache, 1, "/api/k00", &got));
+	/* Writing an answer again does not count it twice. */
+	cache_put(&f.cache, 1, "/api/k39", &res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.cache.budget.bytes);
+	CU_ASSERT_EQUAL((long long)*f.cache.budget.bytes, stored_bytes(&f));
+	response_free(&got);
+	response_free(&res);
+	fixture_close(&f);
+}
+
 static void test_drivers_that_store_nothing(void)
 {
 	static const struct {
@@ -327,6 +383,7 @@ void suite_cache(void)
 {
 	CU_pSuite s = unit_add_suite("cache");
 	unit_add_test(s, "key normalises the query", test_key_normalises_the_query);
+	unit_add_test(s, "max_size holds at all times", test_max_size_holds_at_all_times);
 	unit_add_test(s, "key names the host unless base_url", test_key_names_the_host_unless_base_url);
 	unit_add_test(s, "key parts cannot run together", test_key_parts_cannot_run_together);
 	unit_add_test(s, "entry round trip", test_entry_round_trip);
