@@ -101,6 +101,9 @@ static void add_part(struct strbuf *key, char tag, const char *s)
 
 void cache_key(const struct config *cfg, const struct request *req, struct strbuf *key)
 {
+	/* Answers depend on the config (what is enabled, excluded, ...): one
+	 * config's answers are never served under another. */
+	strbuf_addf(key, "c%016" PRIx64 " ", cfg->fingerprint);
 	if (!cfg->base_url || !*cfg->base_url) {
 		add_part(key, 's', req->scheme);
 		add_part(key, 'h', req->host);

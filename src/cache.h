@@ -5,8 +5,10 @@
  * The key is the request's path and its normalised query (parameter order
  * does not matter), plus scheme and host when [api] base_url is empty,
  * because absolute URLs in the body then come from the request's Host
- * header and one host's answer must never be served to another. Each part
- * is tagged and length-prefixed, so no part can pass for another.
+ * header and one host's answer must never be served to another. It also
+ * names the config (its fingerprint): an answer cached before a resource
+ * was disabled is never served after. Each part is tagged and
+ * length-prefixed, so no part can pass for another.
  *
  * An entry stores its full key (checked on read, so a 64-bit hash names
  * it), its expiry and the response. Entries are filed under the cache

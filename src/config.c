@@ -836,6 +836,32 @@ static void free_seen(struct parse_state *st)
 	st->nseen = 0;
 }
 
+/* A hash of everything a config is made of: the file's bytes and the
+ * environment variables that override it. */
+static uint64_t fingerprint_of(const char *path)
+{
+	struct strbuf all = STRBUF_INIT;
+	FILE *f = fopen(path, "re");
+	char chunk[4096];
+	size_t n;
+	while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&all, chunk, n);
+	if (f)
+		fclose(f);
+	static const char *const overrides[] = {"CMS_API_ENABLED", "CMS_API_ROUTE",
+	                                        "CMS_API_AUTH_TOKEN"};
+	for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++) {
+		const char *v = getenv(overrides[i]);
+		strbuf_addf(&all, "\n%s=%s", overrides[i], v ? v : "");
+	}
+	/* The file may hold a NUL: hash every byte. */
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < all.len; i++)
+		h = (h ^ (unsigned char)all.ptr[i]) * 0x100000001b3ULL;
+	strbuf_release(&all);
+	return h;
+}
+
 int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
 {
 	config_init_defaults(cfg);
@@ -864,6 +890,7 @@ int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
 	}
 	if (config_apply_env(cfg, err) != 0 || validate(cfg, &st, err) != 0)
 		goto fail;
+	cfg->fingerprint = fingerprint_of(path);
 	return 0;
 fail:
 	config_free(cfg);

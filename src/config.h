@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CONFIG_ERR_LEN 512
 
@@ -83,6 +84,9 @@ enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_D
 struct config {
 	char *path; /* owned: the INI file it was read from, or NULL for defaults */
 	char *dir;  /* owned: that file's directory (base of relative paths) */
+	uint64_t fingerprint; /* a hash of the file's bytes and the environment's
+	                       * overrides: answers cached under one config are
+	                       * never served under another */
 
 	/* [api] */
 	bool enabled;            /* default false */

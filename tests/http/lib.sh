@@ -12,6 +12,10 @@ PORT=
 
 cleanup() {
 	stop_lighttpd
+	# A file system a test mounted under $T (t_faults' full disk) and left
+	# mounted by failing half way.
+	awk -v t="$T/" 'index($2, t) == 1 {print $2}' /proc/mounts 2>/dev/null |
+		while read -r m; do umount -l "$m"; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -277,6 +281,15 @@ until_answer() {
 		sleep 0.1
 	done
 	fail "$name" "last answer: $STATUS $BODY"
+}
+
+# wait_workers_gone: up to 3 s for the workers and watchers of the last
+# lighttpd to end (they may still hold files open in a moment).
+wait_workers_gone() {
+	for _ in $(seq 1 30); do
+		pgrep -f "^$CMS_API_BIN\$" >/dev/null || return 0
+		sleep 0.1
+	done
 }
 
 # expect_no_workers: every cms-api process the tests started (workers and

@@ -175,3 +175,34 @@ for _ in $(seq 1 60); do
 done
 expect_stored "cache: an expired answer is removed by the watcher" 0
 stop_lighttpd
+
+# A config change is a new cache: an answer cached while a collection was
+# enabled is not served once it is disabled (same site, same cache
+# directory, same absolute URLs through base_url, so the same host).
+ini=$(cache_ini before-change <<INI
+[api]
+enabled = true
+base_url = http://cms.example
+[resources]
+collections = true
+INI
+)
+start_lighttpd "$ini" /api
+expect "cache: cached while enabled" GET /api/collections/team 200 \
+	'{"data":{"handle":"team","title":"Team","structure":{"max_depth":1,"expects_root":false},"mount":null,"api_url":"http:\/\/cms.example\/api\/collections\/team"}}'
+expect_stored "cache: the enabled answer is stored" 1
+stop_lighttpd
+ini=$(cache_ini after-change <<INI
+[api]
+enabled = true
+base_url = http://cms.example
+[resources]
+collections = true
+[resources.collections.team]
+enabled = false
+INI
+)
+start_lighttpd "$ini" /api
+expect "cache: disabled after a config change, never served from the cache" \
+	GET /api/collections/team 404 '{"message":"Not found."}'
+stop_lighttpd

@@ -123,8 +123,9 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$FT/full" &&
 	team_title Choir
 	until_answer "faults: a full disk: edits still show" /api/collections/team '*"title":"Choir"*'
 	stop_lighttpd
+	wait_workers_gone
 	rm -f "$FT/full/filler"
-	umount "$FT/full" || umount -l "$FT/full"
+	umount "$FT/full" 2>/dev/null || umount -l "$FT/full"
 else
 	echo "faults: not root, or no tmpfs here: the full-disk checks are skipped"
 fi

@@ -47,8 +47,8 @@ static void assert_same_key(const char *a, const char *b, int same)
 static void test_key_normalises_the_query(void)
 {
 	char *k = key_of("/api/collections/blog/entries?sort=-date&limit=2", "example.org", NULL);
-	CU_ASSERT_STRING_EQUAL(k, "s4:http h11:example.org p29:/api/collections/blog/entries "
-	                          "q?limit=2&sort=-date");
+	CU_ASSERT_STRING_EQUAL(k, "c0000000000000000 s4:http h11:example.org "
+	                          "p29:/api/collections/blog/entries q?limit=2&sort=-date");
 	free(k);
 	assert_same_key("/api/x?a=1&b=2", "/api/x?b=2&a=1", 1);
 	assert_same_key("/api/x?a=1&a=2", "/api/x?a=2", 1);          /* the last value counts */
@@ -69,9 +69,27 @@ static void test_key_names_the_host_unless_base_url(void)
 	a = key_of("/api/ping", "one.example", "https://cms.example");
 	b = key_of("/api/ping", "two.example", "https://cms.example");
 	CU_ASSERT_STRING_EQUAL(a, b);
-	CU_ASSERT_STRING_EQUAL(a, "p9:/api/ping q");
+	CU_ASSERT_STRING_EQUAL(a, "c0000000000000000 p9:/api/ping q");
 	free(a);
 	free(b);
+}
+
+/* A config's answers are never another config's. */
+static void test_key_names_the_config(void)
+{
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	struct request req;
+	request_from_uri(&req, "GET", "/api/ping");
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	cfg.fingerprint = 1;
+	cache_key(&cfg, &req, &a);
+	cfg.fingerprint = 2;
+	cache_key(&cfg, &req, &b);
+	CU_ASSERT_STRING_NOT_EQUAL(a.ptr, b.ptr);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	request_free(&req);
 }
 
 /* No part of the key can pass for another: a Host holding a '/' (which a
@@ -386,6 +404,7 @@ void suite_cache(void)
 	unit_add_test(s, "max_size holds at all times", test_max_size_holds_at_all_times);
 	unit_add_test(s, "key names the host unless base_url", test_key_names_the_host_unless_base_url);
 	unit_add_test(s, "key parts cannot run together", test_key_parts_cannot_run_together);
+	unit_add_test(s, "key names the config", test_key_names_the_config);
 	unit_add_test(s, "entry round trip", test_entry_round_trip);
 	unit_add_test(s, "entry refused", test_entry_refused);
 	unit_add_test(s, "file driver", test_file_driver);
