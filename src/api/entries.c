@@ -14,6 +14,7 @@
 
 #include "api/api.h"
 #include "api/entries.h"
+#include "api/listing.h"
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
@@ -184,21 +185,6 @@ static struct value_builder *next_scratch(struct entries_req *r)
 	return b;
 }
 
-/* A URL as a filter or sort compares it: the absolute text a client sees. */
-static value_t absolute_url(struct entries_req *r, value_t url)
-{
-	const struct jsonw_env *env = &r->ctx->env;
-	struct strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, value_url_base(url) == URL_API ? env->api_base : env->site_base);
-	if (value_url_base(url) == URL_API)
-		strbuf_addch(&text, '/');
-	strbuf_addstr(&text, value_str(url, NULL));
-	struct value_builder *b = next_scratch(r);
-	vb_str(b, text.ptr, text.len);
-	strbuf_release(&text);
-	return vb_result(b);
-}
-
 /* The value of key for e (computed or data) as a query sees it, valid
  * until the scratch builder it lives in is used twice more. */
 static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
@@ -211,7 +197,7 @@ static value_t entry_value(struct entries_req *r, const struct snap_entry *e, co
 	struct value_builder *b = next_scratch(r);
 	computed_value(r, e, key, b);
 	value_t v = vb_result(b);
-	return value_type(v) == VALUE_URL ? absolute_url(r, v) : v;
+	return listing_absolute(r->ctx, v, next_scratch(r));
 }
 
 /* --- rendering --- */
@@ -352,58 +338,15 @@ static void write_entry(struct entries_req *r, struct jsonw *w, const struct sna
 	vb_release(&item);
 }
 
-/* fields=a,b or fields[]=a&fields[]=b; a key asked for twice is written
- * once, where it was first asked for. */
-void entries_requested_fields(const struct request *req, struct strlist *out)
+static void write_listed_entry(void *self, struct jsonw *w, uint32_t item,
+                               const struct strlist *fields)
 {
-	memset(out, 0, sizeof *out);
-	for (size_t i = 0; i < req->nparams; i++) {
-		if (strcmp(req->params[i].name, "fields") != 0 &&
-		    strcmp(req->params[i].name, "fields[]") != 0)
-			continue;
-		struct strlist asked = {NULL, 0};
-		strlist_split(&asked, req->params[i].value);
-		for (size_t k = 0; k < asked.len; k++)
-			strlist_add_unique(out, asked.items[k]);
-		strlist_free(&asked);
-	}
+	struct entries_req *r = self;
+	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
+	write_entry(r, w, &e, fields);
 }
 
 /* --- parameters --- */
-
-static bool positive_integer(const char *s, long max, long *out)
-{
-	char *end;
-	if (!s || !isdigit((unsigned char)*s))
-		return false;
-	long v = strtol(s, &end, 10);
-	if (*end || v < 1 || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-static int read_paging(struct api_ctx *ctx, long *limit, long *page)
-{
-	const char *l = request_param(ctx->req, "limit"), *p = request_param(ctx->req, "page");
-	char message[300];
-	*limit = ctx->cfg->default_limit;
-	*page = 1;
-	if (l && !positive_integer(l, ctx->cfg->max_limit, limit)) {
-		snprintf(message, sizeof message,
-		         "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
-		         ctx->cfg->max_limit, l);
-		response_error(ctx->res, 400, message);
-		return -1;
-	}
-	if (p && !positive_integer(p, 1000000000L, page)) {
-		snprintf(message, sizeof message,
-		         "The page parameter must be a whole number from 1, not \"%.200s\".", p);
-		response_error(ctx->res, 400, message);
-		return -1;
-	}
-	return 0;
-}
 
 /* --- filters --- */
 
@@ -420,23 +363,6 @@ void entries_free_filters(struct entry_filters *f)
 	memset(f, 0, sizeof *f);
 }
 
-/* "filter[KEY]" -> KEY (newly allocated), else NULL. */
-static char *filter_key(const char *name)
-{
-	size_t n = strlen(name);
-	if (n < 9 || strncmp(name, "filter[", 7) != 0 || name[n - 1] != ']')
-		return NULL;
-	return xstrndup(name + 7, n - 8);
-}
-
-/* What the allow-list checks: the field, or taxonomy:<handle>. */
-static char *allow_name(const char *key)
-{
-	if (strncmp(key, "taxonomy:", 9) == 0)
-		return xstrndup(key, 9 + strcspn(key + 9, ":"));
-	return xstrndup(key, strcspn(key, ":"));
-}
-
 /* 422 with every forbidden field, in query order, repeats kept. */
 int entries_check_allowed(struct entries_req *r)
 {
@@ -449,27 +375,7 @@ int entries_check_allowed(struct entries_req *r)
 
 int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed)
 {
-	struct strlist forbidden = {NULL, 0};
-	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
-		char *key = filter_key(r->ctx->req->params[i].name);
-		if (!key)
-			continue;
-		char *field = allow_name(key);
-		if (!on || !strlist_contains(allowed, field))
-			strlist_add(&forbidden, field);
-		free(field);
-		free(key);
-	}
-	if (forbidden.len == 0)
-		return 0;
-	struct strbuf msg = STRBUF_INIT;
-	strbuf_addf(&msg, "Forbidden filter%s: ", forbidden.len > 1 ? "s" : "");
-	for (size_t i = 0; i < forbidden.len; i++)
-		strbuf_addf(&msg, "%s%s", i ? ", " : "", forbidden.items[i]);
-	response_error(r->ctx->res, 422, msg.ptr);
-	strbuf_release(&msg);
-	strlist_free(&forbidden);
-	return -1;
+	return listing_check_filters(r->ctx, on, allowed);
 }
 
 static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const char *key,
@@ -507,7 +413,7 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 	f->default_published = true;
 	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
 		const struct query_param *q = &r->ctx->req->params[i];
-		char *key = filter_key(q->name);
+		char *key = listing_filter_key(q->name);
 		if (!key)
 			continue;
 		int rc = 0;
@@ -612,8 +518,9 @@ static bool is_date_key(const struct sort_key *key)
 	return key->npath == 1 && strcmp(key->path[0], "date") == 0;
 }
 
-static value_t sort_value(struct entries_req *r, uint32_t item, const struct sort_key *key)
+static value_t entry_sort_value(void *ctx, uint32_t item, const struct sort_key *key)
 {
+	struct entries_req *r = ctx;
 	/* An entry's date sorts as its timestamp: the same order as its ISO
 	 * text, without formatting it. */
 	long long date;
@@ -631,45 +538,6 @@ static value_t sort_value(struct entries_req *r, uint32_t item, const struct sor
 	for (size_t p = 1; p < key->npath; p++)
 		v = value_map_getz(v, key->path[p]);
 	return v;
-}
-
-/* Each item's sort values are made once, not once per comparison (a
- * computed date is a formatted string). */
-struct sort_cache {
-	struct value_builder values;
-	size_t *offsets; /* [position * nkeys + key] into values */
-	size_t nkeys;
-	const struct sort_spec *spec;
-};
-
-static value_t cached_value(void *ctx, uint32_t position, const struct sort_key *key)
-{
-	struct sort_cache *c = ctx;
-	size_t k = (size_t)(key - c->spec->keys);
-	return (value_t){(const unsigned char *)c->values.buf.ptr + c->offsets[position * c->nkeys + k]};
-}
-
-/* Puts the first `first` of the n items in sorted order (all that a page
- * ending there shows). */
-static void sort_entries(struct entries_req *r, uint32_t *items, size_t n, size_t first,
-                         const struct sort_spec *spec)
-{
-	if (spec->n == 0 || n < 2)
-		return;
-	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec->n, spec};
-	uint32_t *positions = xmalloc(n * sizeof *positions);
-	for (size_t i = 0; i < n; i++) {
-		positions[i] = (uint32_t)i;
-		for (size_t k = 0; k < spec->n; k++) {
-			c.offsets[i * spec->n + k] = c.values.buf.len;
-			vb_value(&c.values, sort_value(r, items[i], &spec->keys[k]));
-		}
-	}
-	sort_items_first(positions, n, first, spec, cached_value, &c);
-	sort_reorder(items, positions, first);
-	free(positions);
-	free(c.offsets);
-	vb_release(&c.values);
 }
 
 /* Whether items (n of them) are dated entries of r's collection, in the
@@ -768,9 +636,6 @@ void entries_close(struct entries_req *r)
 	vb_release(&r->scratch[1]);
 }
 
-static void write_page(struct entries_req *r, const uint32_t *items, size_t n, long limit, long page,
-                       const char *list_path);
-
 /* Filters, sorts and writes one page of the candidate entries, with the
  * list's own URL (path, below the API root) in links and meta. */
 void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
@@ -778,7 +643,7 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	long limit, page;
-	if (read_paging(ctx, &limit, &page) != 0 || entries_read_filters(r, &filters) != 0) {
+	if (listing_read_paging(ctx, &limit, &page) != 0 || entries_read_filters(r, &filters) != 0) {
 		entries_free_filters(&filters);
 		return;
 	}
@@ -794,35 +659,10 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 	struct sort_spec sort;
 	sort_parse(request_param(ctx->req, "sort"), &sort);
 	if (!take_in_date_order(r, items, kept, page_end, &sort))
-		sort_entries(r, items, kept, page_end, &sort);
-	write_page(r, items, kept, limit, page, path);
+		listing_sort(items, kept, page_end, &sort, entry_sort_value, r);
+	listing_write_page(ctx, items, kept, limit, page, path, write_listed_entry, r);
 	sort_free(&sort);
 	entries_free_filters(&filters);
-}
-
-static void write_page(struct entries_req *r, const uint32_t *items, size_t n, long limit, long page,
-                       const char *list_path)
-{
-	struct api_ctx *ctx = r->ctx;
-	struct strlist fields;
-	entries_requested_fields(ctx->req, &fields);
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", ctx->env.api_base, list_path);
-	struct page p = {(long)n, limit, page, path.ptr};
-	struct jsonw w;
-	api_begin_json(ctx, &w);
-	jsonw_object_begin(&w);
-	jsonw_keyz(&w, "data");
-	jsonw_array_begin(&w);
-	for (long i = page_from(&p) - 1; page_from(&p) && i < page_to(&p); i++) {
-		struct snap_entry e = snap_entry_at(ctx->snap, items[i]);
-		write_entry(r, &w, &e, &fields);
-	}
-	jsonw_array_end(&w);
-	paginate_write(&w, &p, ctx->req);
-	jsonw_object_end(&w);
-	strbuf_release(&path);
-	strlist_free(&fields);
 }
 
 void api_entries_index(struct api_ctx *ctx)
@@ -893,7 +733,7 @@ void api_entries_show(struct api_ctx *ctx)
 		return;
 	}
 	struct strlist fields;
-	entries_requested_fields(ctx->req, &fields);
+	listing_requested_fields(ctx->req, &fields);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	write_entry(&r, &w, &e, &fields);

@@ -71,7 +71,4 @@ void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fie
  * list's URL below the API root. */
 void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path);
 
-/* fields=a,b or fields[]=a&fields[]=b. */
-void entries_requested_fields(const struct request *req, struct strlist *out);
-
 #endif

@@ -14,6 +14,7 @@
 
 #include "api/api.h"
 #include "api/entries.h"
+#include "api/listing.h"
 #include "strbuf.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
@@ -59,7 +60,7 @@ static int read_tree_params(struct api_ctx *ctx, struct tree_req *t)
 		}
 		t->max_depth = v;
 	}
-	entries_requested_fields(ctx->req, &t->fields);
+	listing_requested_fields(ctx->req, &t->fields);
 	return 0;
 }
 

@@ -1,0 +1,272 @@
+/* api/listing: the paginated list machinery; see listing.h. */
+#include "autoconfig.h"
+
+#include "api/listing.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/filter.h"
+#include "query/paginate.h"
+#include "strbuf.h"
+
+/* --- parameters --- */
+
+static bool positive_integer(const char *s, long max, long *out)
+{
+	char *end;
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	long v = strtol(s, &end, 10);
+	if (*end || v < 1 || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+int listing_read_paging(struct api_ctx *ctx, long *limit, long *page)
+{
+	const char *l = request_param(ctx->req, "limit"), *p = request_param(ctx->req, "page");
+	char message[300];
+	*limit = ctx->cfg->default_limit;
+	*page = 1;
+	if (l && !positive_integer(l, ctx->cfg->max_limit, limit)) {
+		snprintf(message, sizeof message,
+		         "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
+		         ctx->cfg->max_limit, l);
+		response_error(ctx->res, 400, message);
+		return -1;
+	}
+	if (p && !positive_integer(p, 1000000000L, page)) {
+		snprintf(message, sizeof message,
+		         "The page parameter must be a whole number from 1, not \"%.200s\".", p);
+		response_error(ctx->res, 400, message);
+		return -1;
+	}
+	return 0;
+}
+
+char *listing_filter_key(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 9 || strncmp(name, "filter[", 7) != 0 || name[n - 1] != ']')
+		return NULL;
+	return xstrndup(name + 7, n - 8);
+}
+
+/* What the allow-list checks: the field, or taxonomy:<handle>. */
+static char *allow_name(const char *key)
+{
+	if (strncmp(key, "taxonomy:", 9) == 0)
+		return xstrndup(key, 9 + strcspn(key + 9, ":"));
+	return xstrndup(key, strcspn(key, ":"));
+}
+
+int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *allowed)
+{
+	struct strlist forbidden = {NULL, 0};
+	for (size_t i = 0; i < ctx->req->nparams; i++) {
+		char *key = listing_filter_key(ctx->req->params[i].name);
+		if (!key)
+			continue;
+		char *field = allow_name(key);
+		if (!on || !strlist_contains(allowed, field))
+			strlist_add(&forbidden, field);
+		free(field);
+		free(key);
+	}
+	if (forbidden.len == 0)
+		return 0;
+	struct strbuf msg = STRBUF_INIT;
+	strbuf_addf(&msg, "Forbidden filter%s: ", forbidden.len > 1 ? "s" : "");
+	for (size_t i = 0; i < forbidden.len; i++)
+		strbuf_addf(&msg, "%s%s", i ? ", " : "", forbidden.items[i]);
+	response_error(ctx->res, 422, msg.ptr);
+	strbuf_release(&msg);
+	strlist_free(&forbidden);
+	return -1;
+}
+
+void listing_requested_fields(const struct request *req, struct strlist *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < req->nparams; i++) {
+		if (strcmp(req->params[i].name, "fields") != 0 &&
+		    strcmp(req->params[i].name, "fields[]") != 0)
+			continue;
+		struct strlist asked = {NULL, 0};
+		strlist_split(&asked, req->params[i].value);
+		for (size_t k = 0; k < asked.len; k++)
+			strlist_add_unique(out, asked.items[k]);
+		strlist_free(&asked);
+	}
+}
+
+value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch)
+{
+	if (value_type(v) != VALUE_URL)
+		return v;
+	bool api = value_url_base(v) == URL_API;
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%s%s%s", api ? ctx->env.api_base : ctx->env.site_base, api ? "/" : "",
+	            value_str(v, NULL));
+	vb_reset(scratch);
+	vb_str(scratch, text.ptr, text.len);
+	strbuf_release(&text);
+	return vb_result(scratch);
+}
+
+/* --- sorting --- */
+
+/* Each item's sort values are asked for once, not once per comparison
+ * (a computed value may be a formatted string). */
+struct sort_cache {
+	struct value_builder values;
+	size_t *offsets; /* [position * nkeys + key] into values */
+	const struct sort_spec *spec;
+};
+
+static value_t cached_value(void *ctx, uint32_t position, const struct sort_key *key)
+{
+	struct sort_cache *c = ctx;
+	size_t k = (size_t)(key - c->spec->keys);
+	return (value_t){(const unsigned char *)c->values.buf.ptr +
+	                 c->offsets[position * c->spec->n + k]};
+}
+
+void listing_sort(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
+                  sort_value_fn get, void *get_ctx)
+{
+	if (spec->n == 0 || n < 2)
+		return;
+	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec};
+	uint32_t *positions = xmalloc(n * sizeof *positions);
+	for (size_t i = 0; i < n; i++) {
+		positions[i] = (uint32_t)i;
+		for (size_t k = 0; k < spec->n; k++) {
+			c.offsets[i * spec->n + k] = c.values.buf.len;
+			vb_value(&c.values, get(get_ctx, items[i], &spec->keys[k]));
+		}
+	}
+	sort_items_first(positions, n, first, spec, cached_value, &c);
+	sort_reorder(items, positions, first);
+	free(positions);
+	free(c.offsets);
+	vb_release(&c.values);
+}
+
+/* --- one page --- */
+
+void listing_write_page(struct api_ctx *ctx, const uint32_t *items, size_t n, long limit,
+                        long page, const char *path, listing_write_fn write, void *self)
+{
+	struct strlist fields;
+	listing_requested_fields(ctx->req, &fields);
+	struct strbuf url = STRBUF_INIT;
+	strbuf_addf(&url, "%s/%s", ctx->env.api_base, path);
+	struct page p = {(long)n, limit, page, url.ptr};
+	struct jsonw w;
+	api_begin_json(ctx, &w);
+	jsonw_object_begin(&w);
+	jsonw_keyz(&w, "data");
+	jsonw_array_begin(&w);
+	for (long i = page_from(&p) - 1; page_from(&p) && i < page_to(&p); i++)
+		write(self, &w, items[i], &fields);
+	jsonw_array_end(&w);
+	paginate_write(&w, &p, ctx->req);
+	jsonw_object_end(&w);
+	strbuf_release(&url);
+	strlist_free(&fields);
+}
+
+/* --- the whole request --- */
+
+struct list_run {
+	struct api_ctx *ctx;
+	const struct listing_source *src;
+	struct value_builder scratch[2]; /* the source's value, then its absolute form */
+};
+
+/* The value at path below the item's value of path[0]. */
+static value_t value_at(struct list_run *run, uint32_t item, char *const *path, size_t npath)
+{
+	value_t v = run->src->value(run->src->self, item, path[0], &run->scratch[0]);
+	for (size_t i = 1; i < npath; i++)
+		v = value_map_getz(v, path[i]);
+	return listing_absolute(run->ctx, v, &run->scratch[1]);
+}
+
+static value_t run_sort_value(void *ctx, uint32_t item, const struct sort_key *key)
+{
+	struct list_run *run = ctx;
+	return value_at(run, item, key->path, key->npath);
+}
+
+static void free_filters(struct filter *filters, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		filter_free(&filters[i]);
+	free(filters);
+}
+
+/* Every filter[...] of the request; 400 (returning -1) for a bad one. */
+static int read_filters(struct api_ctx *ctx, struct filter **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < ctx->req->nparams; i++) {
+		const struct query_param *q = &ctx->req->params[i];
+		char *key = listing_filter_key(q->name);
+		if (!key)
+			continue;
+		struct filter one;
+		char err[FILTER_ERR_LEN];
+		int rc = filter_parse(key, q->value, ctx->now, &one, err);
+		free(key);
+		if (rc != 0) {
+			response_error(ctx->res, 400, err);
+			return -1;
+		}
+		*out = xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = one;
+	}
+	return 0;
+}
+
+static bool passes(struct list_run *run, const struct filter *filters, size_t n, uint32_t item)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!filter_match(&filters[i], value_at(run, item, filters[i].path, filters[i].npath)))
+			return false;
+	return true;
+}
+
+void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
+                    size_t n, const char *path)
+{
+	long limit, page;
+	struct filter *filters = NULL;
+	size_t nfilters = 0;
+	if (listing_read_paging(ctx, &limit, &page) != 0 ||
+	    read_filters(ctx, &filters, &nfilters) != 0) {
+		free_filters(filters, nfilters);
+		return;
+	}
+	struct list_run run = {ctx, src, {VALUE_BUILDER_INIT, VALUE_BUILDER_INIT}};
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (passes(&run, filters, nfilters, items[i]))
+			items[kept++] = items[i];
+	/* Only the items up to the page's end need their order. */
+	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
+	struct sort_spec sort;
+	sort_parse(request_param(ctx->req, "sort"), &sort);
+	listing_sort(items, kept, page_end, &sort, run_sort_value, &run);
+	listing_write_page(ctx, items, kept, limit, page, path, src->write, src->self);
+	sort_free(&sort);
+	free_filters(filters, nfilters);
+	vb_release(&run.scratch[0]);
+	vb_release(&run.scratch[1]);
+}

@@ -1,0 +1,77 @@
+/*
+ * api/listing: what every paginated list shares (spec §4, statamic-api.md
+ * §3.2, §7, §8): limit and page, the filter allow-list and its 422, field
+ * selection, filters, sort, and the page with its links and meta.
+ *
+ * A list endpoint describes its items with a listing_source (how to read
+ * one item's value of a key, how to write one item) and hands its
+ * candidate item numbers to listing_answer, which answers the request:
+ * one page, or the one error the parameters call for.
+ */
+#ifndef CMS_API_LISTING_H
+#define CMS_API_LISTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/api.h"
+#include "query/sort.h"
+
+struct listing_source {
+	/* The item's value of key as a filter or a sort sees it: a value that
+	 * stays valid while the snapshot is open, or one written to scratch
+	 * (which the source resets first). Missing when the item has no such
+	 * key. URL values are made absolute by the listing. */
+	value_t (*value)(void *self, uint32_t item, const char *key, struct value_builder *scratch);
+	/* Writes the item: whole, or the fields asked for (never empty when
+	 * given). */
+	void (*write)(void *self, struct jsonw *w, uint32_t item, const struct strlist *fields);
+	void *self;
+};
+
+/* ?limit= (1..max_limit, default default_limit) and ?page= (from 1);
+ * answers 400 naming the parameter and returns -1 when one is malformed. */
+int listing_read_paging(struct api_ctx *ctx, long *limit, long *page);
+
+/* "filter[KEY]" -> KEY (newly allocated), NULL for any other name. */
+char *listing_filter_key(const char *name);
+
+/* Answers 422 "Forbidden filter(s): a, b" (query order, repeats kept) and
+ * returns -1 when a filter names a field the allow-list lacks, or any
+ * field when filtering is off (on == false); else returns 0. The field of
+ * filter[a.b:c] is a; of filter[taxonomy:t:c] it is taxonomy:t. */
+int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *allowed);
+
+/* fields=a,b or fields[]=a&fields[]=b; a key asked for twice is kept
+ * once, where it was first asked for. */
+void listing_requested_fields(const struct request *req, struct strlist *out);
+
+/* A URL value as a filter or a sort compares it: the absolute text a
+ * client reads, written to scratch. Any other value is returned as is. */
+value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch);
+
+/* Puts the first `first` of the n items in the order spec gives (stable),
+ * asking get for each item's value of each key once. */
+void listing_sort(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
+                  sort_value_fn get, void *get_ctx);
+
+/* Where listing_write_page gets each item written. */
+typedef void (*listing_write_fn)(void *self, struct jsonw *w, uint32_t item,
+                                 const struct strlist *fields);
+
+/* Answers 200 with one page of items (n of them, in order):
+ * {"data": [...], "links": ..., "meta": ...}; path is the list's URL
+ * below the API root. */
+void listing_write_page(struct api_ctx *ctx, const uint32_t *items, size_t n, long limit,
+                        long page, const char *path, listing_write_fn write, void *self);
+
+/*
+ * The whole list request over the candidates (reordered in place):
+ * paging, every filter[...] (already allowed by the caller), sort, one
+ * page. filter[site] reads the item's "site" key as the source gives it.
+ */
+void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
+                    size_t n, const char *path);
+
+#endif
