@@ -392,10 +392,20 @@ static void free_segments(char **segments, int n)
 		free(segments[i]);
 }
 
+/* "%00": a segment that would end early once decoded, naming something
+ * else than it says. No handle or path holds one. */
+static bool encodes_nul(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 2 < len; i++)
+		if (s[i] == '%' && s[i + 1] == '0' && s[i + 2] == '0')
+			return true;
+	return false;
+}
+
 /* Splits rest into decoded segments. A trailing '/' is ignored, as
  * Laravel does; an empty segment in the middle ("a//b") matches nothing.
  * Returns the count, or -1 (nothing left allocated) when there are too
- * many segments for any route. */
+ * many segments for any route, or one encodes a NUL. */
 static int split_segments(const char *rest, char **segments)
 {
 	int n = 0;
@@ -407,6 +417,10 @@ static int split_segments(const char *rest, char **segments)
 		const char *slash = memchr(p, '/', (size_t)(end - p));
 		const char *seg_end = slash ? slash : end;
 		if (n == ROUTER_MAX_SEGMENTS) {
+			free_segments(segments, n);
+			return -1;
+		}
+		if (encodes_nul(p, (size_t)(seg_end - p))) {
 			free_segments(segments, n);
 			return -1;
 		}
@@ -470,6 +484,7 @@ static void dispatch(struct app *app, const struct request *req, struct response
 		response_server_error(res);
 	}
 	free_segments(segments, n);
+	free(ctx.tail);
 	free(api_base);
 	free(base);
 }

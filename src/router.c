@@ -3,7 +3,10 @@
 
 #include "router.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "strbuf.h"
 
 /* Most specific first is not needed: patterns never overlap. */
 static const struct route routes[] = {
@@ -21,6 +24,32 @@ static const struct route routes[] = {
 	{"taxonomies/{}/terms/{}/entries", api_term_entries, RES_TAXONOMIES, 0, RES_COLLECTIONS},
 };
 
+/* A segment of a path inside a container: never one that climbs out or
+ * names a folder of its own ("", ".", "..", an encoded '/' or '\\'). */
+static bool safe_path_segment(const char *s)
+{
+	return *s && strcmp(s, ".") != 0 && strcmp(s, "..") != 0 && !strpbrk(s, "/\\");
+}
+
+/* The rest of the segments, from i, joined by '/' into ctx->tail. */
+static bool match_tail(char **segments, size_t i, size_t n, struct api_ctx *ctx)
+{
+	if (i == n || ctx->nparams == API_MAX_PARAMS)
+		return false;
+	struct strbuf joined = STRBUF_INIT;
+	for (size_t k = i; k < n; k++) {
+		if (!safe_path_segment(segments[k])) {
+			strbuf_release(&joined);
+			return false;
+		}
+		strbuf_addf(&joined, "%s%s", k > i ? "/" : "", segments[k]);
+	}
+	free(ctx->tail);
+	ctx->tail = strbuf_detach(&joined, NULL);
+	ctx->params[ctx->nparams++] = ctx->tail;
+	return true;
+}
+
 static bool match_route(const char *pattern, char **segments, size_t n, struct api_ctx *ctx)
 {
 	size_t i = 0;
@@ -28,6 +57,8 @@ static bool match_route(const char *pattern, char **segments, size_t n, struct a
 	ctx->nparams = 0;
 	while (*p) {
 		size_t len = strcspn(p, "/");
+		if (strcmp(p, "{*}") == 0)
+			return match_tail(segments, i, n, ctx);
 		if (i == n)
 			return false;
 		if (len == 2 && memcmp(p, "{}", 2) == 0) {

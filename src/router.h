@@ -2,8 +2,11 @@
  * router: the URL space of spec §4 as one static table, path pattern to
  * handler, and the one enabling gate every handler passes before it reads
  * any data. A pattern is a list of '/'-separated segments: a literal, or
- * "{}" for one parameter segment. Matching is on the percent-decoded
- * segments below the route.
+ * "{}" for one parameter segment, or, last, "{*}" for the rest of the
+ * path (one or more segments, joined by '/' into ctx->tail; a segment
+ * that is empty, "." or "..", or holds an encoded '/' or '\\', makes it
+ * match nothing). Matching is on the percent-decoded segments below the
+ * route.
  *
  * Each route names the resource type it reads and which of its
  * parameters (if any) names a handle of that type; the gate answers 404

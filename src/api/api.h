@@ -25,6 +25,7 @@ struct api_ctx {
 	struct response *res;
 	const char *params[API_MAX_PARAMS]; /* route parameters, decoded */
 	size_t nparams;
+	char *tail;           /* owned: the "{*}" parameter (router.h), or NULL */
 	long long now;        /* the request's moment: entry statuses, visible relations */
 	struct jsonw_env env; /* every body's URL bases and reference writer: env.site_base
 	                       * is the site root (http://localhost), env.api_base the
