@@ -20,6 +20,10 @@ static const struct route routes[] = {
 	{"navs", api_navs_index, RES_NAVS, -1, ROUTE_OPEN},
 	{"navs/{}", api_navs_show, RES_NAVS, 0, ROUTE_OPEN},
 	{"navs/{}/tree", api_navs_tree, RES_NAVS, 0, ROUTE_OPEN},
+	{"taxonomies", api_taxonomies_index, RES_TAXONOMIES, -1, ROUTE_OPEN},
+	{"taxonomies/{}", api_taxonomies_show, RES_TAXONOMIES, 0, ROUTE_OPEN},
+	{"taxonomies/{}/terms", api_terms_index, RES_TAXONOMIES, 0, ROUTE_OPEN},
+	{"taxonomies/{}/terms/{}", api_terms_show, RES_TAXONOMIES, 0, ROUTE_OPEN},
 	/* A term's entries come from the collections the handler allows. */
 	{"taxonomies/{}/terms/{}/entries", api_term_entries, RES_TAXONOMIES, 0, RES_COLLECTIONS},
 };

@@ -44,6 +44,10 @@ void api_collection_tree(struct api_ctx *ctx);
 void api_navs_index(struct api_ctx *ctx);
 void api_navs_show(struct api_ctx *ctx);
 void api_navs_tree(struct api_ctx *ctx);
+void api_taxonomies_index(struct api_ctx *ctx);
+void api_taxonomies_show(struct api_ctx *ctx);
+void api_terms_index(struct api_ctx *ctx);
+void api_terms_show(struct api_ctx *ctx);
 void api_term_entries(struct api_ctx *ctx);
 
 /* Starts a 200 JSON answer and returns a writer on its body, set up with

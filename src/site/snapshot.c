@@ -21,7 +21,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 8
+#define SNAP_VERSION 9
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */

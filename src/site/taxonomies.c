@@ -2,11 +2,12 @@
  * taxonomies: taxonomies and their terms (content-format.md §8) into the
  * index's extras as "taxonomies": a list of
  *   {handle, title, settings, blueprints: {handle: fields}, terms: [{slug,
- *    file_slug, site, title, data, entries}]}
+ *    file_slug, site, title, data, entries, mtime}]}
  * where a term appears once per site of its taxonomy (its localization
  * over its default values over the taxonomy's inject, keys sorted), terms
  * implied by entry values that have no file are added (title = the value),
- * and entries lists the entries (index numbers) that use the term.
+ * entries lists the entries (index numbers) that use the term, and mtime
+ * is its file's modification time (null for a term without a file).
  */
 #include "autoconfig.h"
 
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "site/blueprints.h"
 #include "site/entries.h"
@@ -31,6 +33,7 @@ struct term {
 	struct value_builder data; /* owned, resolved */
 	size_t *entries;       /* owned */
 	size_t nentries;
+	long long mtime;       /* the file's, 0 for a term implied by entries */
 };
 
 struct taxonomy {
@@ -160,6 +163,10 @@ static void read_term_file(struct site_index *idx, struct taxonomy *t, const cha
 	}
 	value_t data = vb_result(&raw);
 	char *slug = files_handle(file_name);
+	char *abs = files_join(idx->files.root, rel);
+	struct stat st;
+	long long mtime = stat(abs, &st) == 0 ? (long long)st.st_mtime : 0;
+	free(abs);
 	value_t inject = value_map_getz(t->settings, "inject");
 	value_t localizations = value_map_getz(data, "localizations");
 	for (size_t i = 0; i < t->nsites; i++) {
@@ -172,6 +179,7 @@ static void read_term_file(struct site_index *idx, struct taxonomy *t, const cha
 		merge_layers(layers, 3, &term->data);
 		const char *title = value_str(value_map_getz(vb_result(&term->data), "title"), NULL);
 		term->title = xstrdup(*title ? title : term->slug);
+		term->mtime = mtime;
 	}
 	free(slug);
 	vb_release(&raw);
@@ -310,6 +318,11 @@ static void emit_taxonomy(struct site_index *idx, const struct taxonomy *t, cons
 		for (size_t k = 0; k < term->nentries; k++)
 			vb_int(out, (int64_t)term->entries[k]);
 		vb_array_end(out);
+		vb_keyz(out, "mtime");
+		if (term->mtime)
+			vb_int(out, term->mtime);
+		else
+			vb_null(out);
 		vb_map_end(out);
 	}
 	vb_array_end(out);

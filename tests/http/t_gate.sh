@@ -29,6 +29,10 @@ collections/pages/tree                collections  pages  -
 navs                                  navs         -      -
 navs/main                             navs         main   -
 navs/main/tree                        navs         main   -
+taxonomies                            taxonomies   -      -
+taxonomies/tags                       taxonomies   tags   -
+taxonomies/tags/terms                 taxonomies   tags   -
+taxonomies/tags/terms/news            taxonomies   tags   -
 taxonomies/tags/terms/news/entries    taxonomies   tags   collections
 '
 
@@ -47,6 +51,8 @@ GATE_TYPES='collections navs taxonomies globals forms assets users sites'
 GATE_EXACT='
 handle_off:navs  navs  {"data":[]}
 other:navs       navs  {"data":[]}
+handle_off:taxonomies  taxonomies  {"data":[]}
+other:taxonomies       taxonomies  {"data":[]}
 '
 
 # gate_one_json: stdin is exactly one JSON object or array, nothing before or

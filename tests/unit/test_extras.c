@@ -67,7 +67,7 @@ static void test_taxonomies_and_terms(void)
 	CU_ASSERT_STRING_EQUAL(str(tags, "title"), "Tags");
 	value_t terms = value_map_getz(tags, "terms");
 	/* launches and news in both sites (news renamed in de). */
-	CU_ASSERT_EQUAL(value_count(terms), 4);
+	CU_ASSERT_EQUAL(value_count(terms), 5); /* and Big Ideas, implied by an entry */
 	value_t news = find_term(terms, "news", "en");
 	CU_ASSERT_STRING_EQUAL(str(news, "title"), "News");
 	CU_ASSERT_STRING_EQUAL(str(value_map_getz(news, "data"), "color"), "grey"); /* inject */
@@ -87,6 +87,12 @@ static void test_taxonomies_and_terms(void)
 	CU_ASSERT_EQUAL(value_type(value_map_getz(value_map_getz(launches, "data"), "featured")),
 	                VALUE_FALSE);
 	CU_ASSERT_EQUAL(value_count(value_map_getz(launches, "entries")), 0);
+	/* A term's file time is its updated_at; an implied term has none. */
+	CU_ASSERT_EQUAL(value_type(value_map_getz(launches, "mtime")), VALUE_INT);
+	value_t big = find_term(terms, "big-ideas", "en");
+	CU_ASSERT_STRING_EQUAL(str(big, "title"), "Big Ideas");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(big, "mtime")), VALUE_NULL);
+	CU_ASSERT_EQUAL(value_count(value_map_getz(big, "entries")), 1);
 }
 
 static void test_implied_terms(void)
