@@ -106,6 +106,12 @@ run_workers_as_tester() {
 start_lighttpd() {
 	local ini=$1 prefix=${2:-/api}
 	shift 2 2>/dev/null || shift $#
+	# A test that left its lighttpd running would keep its workers on the
+	# shared socket path, and the new lighttpd would talk to them.
+	if [ -n "$LIGHTTPD_PID" ]; then
+		stop_lighttpd
+		wait_workers_gone
+	fi
 	local env="\"CMS_API_CONFIG\" => \"$ini\""
 	while [ $# -ge 2 ]; do
 		env="$env, \"$1\" => \"$2\""

@@ -97,3 +97,4 @@ until_answer "terms: a new term shows" '/api/taxonomies/tags/terms/fresh?fields=
 	'{"data":{"id":"tags::fresh","title":"Fresh"}}'
 rm "$TSITE/content/taxonomies/tags/fresh.yaml"
 until_answer "terms: a deleted term goes" /api/taxonomies/tags/terms/fresh "$NOT_FOUND"
+stop_lighttpd
