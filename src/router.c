@@ -26,6 +26,17 @@ static const struct route routes[] = {
 	{"taxonomies/{}/terms/{}", api_terms_show, RES_TAXONOMIES, 0, ROUTE_OPEN},
 	/* A term's entries come from the collections the handler allows. */
 	{"taxonomies/{}/terms/{}/entries", api_term_entries, RES_TAXONOMIES, 0, RES_COLLECTIONS},
+	{"globals", api_globals_index, RES_GLOBALS, -1, ROUTE_OPEN},
+	{"globals/{}", api_globals_show, RES_GLOBALS, 0, ROUTE_OPEN},
+	{"forms", api_forms_index, RES_FORMS, -1, ROUTE_OPEN},
+	{"forms/{}", api_forms_show, RES_FORMS, 0, ROUTE_OPEN},
+	{"users", api_users_index, RES_USERS, -1, ROUTE_OPEN},
+	{"users/{}", api_users_show, RES_USERS, -1, ROUTE_OPEN},
+	{"asset-containers", api_asset_containers_index, RES_ASSETS, -1, ROUTE_OPEN},
+	{"asset-containers/{}", api_asset_containers_show, RES_ASSETS, 0, ROUTE_OPEN},
+	{"assets/{}", api_assets_index, RES_ASSETS, 0, ROUTE_OPEN},
+	/* The asset's path inside its container, '/' and all. */
+	{"assets/{}/{*}", api_assets_show, RES_ASSETS, 0, ROUTE_OPEN},
 };
 
 /* A segment of a path inside a container: never one that climbs out or

@@ -49,6 +49,16 @@ void api_taxonomies_show(struct api_ctx *ctx);
 void api_terms_index(struct api_ctx *ctx);
 void api_terms_show(struct api_ctx *ctx);
 void api_term_entries(struct api_ctx *ctx);
+void api_globals_index(struct api_ctx *ctx);
+void api_globals_show(struct api_ctx *ctx);
+void api_forms_index(struct api_ctx *ctx);
+void api_forms_show(struct api_ctx *ctx);
+void api_users_index(struct api_ctx *ctx);
+void api_users_show(struct api_ctx *ctx);
+void api_asset_containers_index(struct api_ctx *ctx);
+void api_asset_containers_show(struct api_ctx *ctx);
+void api_assets_index(struct api_ctx *ctx);
+void api_assets_show(struct api_ctx *ctx);
 
 /* Starts a 200 JSON answer and returns a writer on its body, set up with
  * the request's environment. */
