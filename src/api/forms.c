@@ -1,14 +1,108 @@
-/* api/forms: not built yet; every path answers 404 Not found. */
+/*
+ * api/forms: GET /{route}/forms and /forms/{handle} (spec §4,
+ * statamic-api.md §10.4).
+ *
+ * A form is exactly {handle, title, fields, api_url}: fields keyed by
+ * handle, each the field's own blueprint config with `handle` and `width`
+ * (100 unless the config sets one) after it, `[]` for a form without
+ * fields. The index never kept a form's e-mail notifications, honeypot
+ * or submissions, so nothing here can show them. The list is not
+ * paginated; filters and `fields` have no effect, as in Statamic.
+ */
 #include "autoconfig.h"
 
+#include <string.h>
+
 #include "api/api.h"
+#include "strbuf.h"
+
+/* The field's config, then handle and width where the config lacks them
+ * (PHP's array_merge keeps a key the config has in its place). */
+static void write_field(struct jsonw *w, const char *handle, size_t handle_len, value_t config)
+{
+	bool has_handle = false, has_width = false;
+	jsonw_object_begin(w);
+	struct value_iter it;
+	value_iter_init(&it, config);
+	while (value_iter_next(&it)) {
+		jsonw_key(w, it.key, it.key_len);
+		if (it.key_len == 6 && memcmp(it.key, "handle", 6) == 0) {
+			has_handle = true;
+			jsonw_string(w, handle, handle_len);
+		} else {
+			has_width |= it.key_len == 5 && memcmp(it.key, "width", 5) == 0;
+			jsonw_value(w, it.value);
+		}
+	}
+	if (!has_handle) {
+		jsonw_keyz(w, "handle");
+		jsonw_string(w, handle, handle_len);
+	}
+	if (!has_width) {
+		jsonw_keyz(w, "width");
+		jsonw_int(w, 100);
+	}
+	jsonw_object_end(w);
+}
+
+static void write_fields(struct jsonw *w, value_t fields)
+{
+	if (value_count(fields) == 0) {
+		jsonw_array_begin(w);
+		jsonw_array_end(w);
+		return;
+	}
+	jsonw_object_begin(w);
+	struct value_iter it;
+	value_iter_init(&it, fields);
+	while (value_iter_next(&it)) {
+		jsonw_key(w, it.key, it.key_len);
+		write_field(w, it.key, it.key_len, it.value);
+	}
+	jsonw_object_end(w);
+}
+
+static void write_form(struct jsonw *w, value_t form)
+{
+	const char *handle = value_str(value_map_getz(form, "handle"), NULL);
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "handle");
+	jsonw_stringz(w, handle);
+	jsonw_keyz(w, "title");
+	jsonw_value(w, value_map_getz(form, "title"));
+	jsonw_keyz(w, "fields");
+	write_fields(w, value_map_getz(form, "fields"));
+	jsonw_keyz(w, "api_url");
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "forms/%s", handle);
+	api_write_url(w, path.ptr);
+	strbuf_release(&path);
+	jsonw_object_end(w);
+}
 
 void api_forms_index(struct api_ctx *ctx)
 {
-	response_not_found(ctx->res);
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	jsonw_array_begin(&w);
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(ctx->snap, "forms"));
+	while (value_iter_next(&it))
+		if (handle_enabled(ctx->cfg, RES_FORMS, value_str(value_map_getz(it.value, "handle"), NULL)))
+			write_form(&w, it.value);
+	jsonw_array_end(&w);
+	api_end_data(&w);
 }
 
 void api_forms_show(struct api_ctx *ctx)
 {
-	response_not_found(ctx->res);
+	value_t form = snap_extras_find(ctx->snap, "forms", ctx->params[0]);
+	if (value_is_missing(form)) {
+		response_not_found(ctx->res);
+		return;
+	}
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	write_form(&w, form);
+	api_end_data(&w);
 }

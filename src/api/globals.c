@@ -1,14 +1,105 @@
-/* api/globals: not built yet; every path answers 404 Not found. */
+/*
+ * api/globals: GET /{route}/globals and /globals/{handle} (spec §4,
+ * statamic-api.md §10.3, §11).
+ *
+ * A global set is its variables in one site (?site=, else the default
+ * site), delivered through its blueprint when the index was built, each
+ * variable missing there taken from the site's origin, keys sorted and
+ * without the config's excluded_keys; then `handle` and `api_url`,
+ * appended last as Statamic does (so excluded_keys never removes them).
+ * A set that has no values in the site is not there: 404 on show, left
+ * out of the index (Statamic answers 500). An unknown site is 404.
+ * Filters and `fields` have no effect here, as in Statamic.
+ */
 #include "autoconfig.h"
 
+#include <string.h>
+
 #include "api/api.h"
+#include "strbuf.h"
+
+/* ?site=, else the default site; answers 404 and returns NULL for a site
+ * the index does not know. */
+static const char *requested_site(struct api_ctx *ctx)
+{
+	const char *site = request_param(ctx->req, "site");
+	if (!site)
+		return snap_site_at(ctx->snap, 0).handle;
+	if (snap_site_find(ctx->snap, site) == SNAP_NONE) {
+		response_not_found(ctx->res);
+		return NULL;
+	}
+	return site;
+}
+
+/* The set's variables in the site, or missing when it has none there. */
+static value_t variables_in(value_t set, const char *site)
+{
+	return value_map_getz(value_map_getz(set, "sites"), site);
+}
+
+static bool appended_key(const char *key, size_t len)
+{
+	return (len == 6 && memcmp(key, "handle", 6) == 0) ||
+	       (len == 7 && memcmp(key, "api_url", 7) == 0);
+}
+
+static void write_set(struct api_ctx *ctx, struct jsonw *w, value_t set, value_t variables)
+{
+	const char *handle = value_str(value_map_getz(set, "handle"), NULL);
+	jsonw_object_begin(w);
+	struct value_iter it;
+	value_iter_init(&it, variables);
+	while (value_iter_next(&it)) {
+		if (appended_key(it.key, it.key_len) ||
+		    strlist_contains_counted(&ctx->cfg->excluded_keys, it.key, it.key_len))
+			continue;
+		jsonw_key(w, it.key, it.key_len);
+		jsonw_value(w, it.value);
+	}
+	jsonw_keyz(w, "handle");
+	jsonw_stringz(w, handle);
+	jsonw_keyz(w, "api_url");
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "globals/%s", handle);
+	api_write_url(w, path.ptr);
+	strbuf_release(&path);
+	jsonw_object_end(w);
+}
 
 void api_globals_index(struct api_ctx *ctx)
 {
-	response_not_found(ctx->res);
+	const char *site = requested_site(ctx);
+	if (!site)
+		return;
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	jsonw_array_begin(&w);
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(ctx->snap, "globals"));
+	while (value_iter_next(&it)) {
+		const char *handle = value_str(value_map_getz(it.value, "handle"), NULL);
+		value_t variables = variables_in(it.value, site);
+		if (handle_enabled(ctx->cfg, RES_GLOBALS, handle) && !value_is_missing(variables))
+			write_set(ctx, &w, it.value, variables);
+	}
+	jsonw_array_end(&w);
+	api_end_data(&w);
 }
 
 void api_globals_show(struct api_ctx *ctx)
 {
-	response_not_found(ctx->res);
+	const char *site = requested_site(ctx);
+	if (!site)
+		return;
+	value_t set = snap_extras_find(ctx->snap, "globals", ctx->params[0]);
+	value_t variables = variables_in(set, site);
+	if (value_is_missing(variables)) {
+		response_not_found(ctx->res);
+		return;
+	}
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	write_set(ctx, &w, set, variables);
+	api_end_data(&w);
 }

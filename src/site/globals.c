@@ -117,9 +117,10 @@ static void read_values(struct site_index *idx, const char *handle, value_t set,
 		}
 		strbuf_release(&rel);
 	}
-	/* v3-v5 single site: the values live in the set file. */
+	/* v3-v5 single site: the values live in the set file, and a set
+	 * without any has them empty. */
 	value_t data = value_map_getz(set, "data");
-	if (!any_file && !value_is_missing(data)) {
+	if (!any_file && (!value_is_missing(data) || idx->nsites == 1)) {
 		vb_value(&all[0].values, value_type(data) == VALUE_MAP ? data : VALUE_MISSING);
 		all[0].present = true;
 	}

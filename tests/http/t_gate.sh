@@ -15,9 +15,8 @@ GATE_NOT_FOUND='{"message":"Not found."}'
 # allowed), the resource type that gates it (- for none: always on), the
 # handle it names (- for a list that names none), and any further types that
 # must be on for it (comma-separated, - for none).
-# More endpoints (taxonomies, terms, globals, forms, users, assets,
-# asset-containers) arrive later: add one line for each here, and for a new
-# type one line in GATE_OTHER below.
+# A new endpoint gets a line here, and a new type one line in GATE_OTHER
+# below.
 GATE_ENDPOINTS='
 ping                                  -            -      -
 sites                                 sites        -      -
@@ -34,6 +33,12 @@ taxonomies/tags                       taxonomies   tags   -
 taxonomies/tags/terms                 taxonomies   tags   -
 taxonomies/tags/terms/news            taxonomies   tags   -
 taxonomies/tags/terms/news/entries    taxonomies   tags   collections
+globals                               globals      -      -
+globals/settings                      globals      settings -
+forms                                 forms        -      -
+forms/contact                         forms        contact -
+users                                 users        -      -
+users/user-ada                        users        -      -
 '
 
 # For each type whose endpoints name a handle: another handle, enabled alone
@@ -42,6 +47,8 @@ GATE_OTHER='
 collections  blog
 navs         footer
 taxonomies   categories
+globals      footer
+forms        newsletter
 '
 
 # Every [resources] type the configuration knows (src/config.c).
@@ -53,6 +60,10 @@ handle_off:navs  navs  {"data":[]}
 other:navs       navs  {"data":[]}
 handle_off:taxonomies  taxonomies  {"data":[]}
 other:taxonomies       taxonomies  {"data":[]}
+handle_off:globals  globals  {"data":[]}
+other:globals       globals  {"data":[]}
+handle_off:forms  forms  {"data":[]}
+other:forms       forms  {"data":[]}
 '
 
 # gate_one_json: stdin is exactly one JSON object or array, nothing before or
