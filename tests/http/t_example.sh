@@ -26,4 +26,23 @@ case "$BODY" in
 '{"data":[{"handle":"default","name":"Crumb & Co. Bakery","locale":"en_US","short_locale":"en","url":'*) pass ;;
 *) fail "example: sites" "$STATUS $BODY" ;;
 esac
+# Every kind of content the example holds answers.
+E="http:\/\/127.0.0.1:$PORT\/api"
+expect "example: a taxonomy's terms" GET '/api/taxonomies/tags/terms?fields=id,entries_count&sort=id' 200 \
+	"{\"data\":[{\"id\":\"tags::basics\",\"entries_count\":2},{\"id\":\"tags::seasonal\",\"entries_count\":3},{\"id\":\"tags::sourdough\",\"entries_count\":2}],$(printf '"links":{"first":"%s","last":"%s","prev":null,"next":null},"meta":{"current_page":1,"from":1,"last_page":1,"links":[{"url":null,"label":"&laquo; Previous","page":null,"active":false},{"url":"%s","label":"1","page":1,"active":true},{"url":null,"label":"Next &raquo;","page":null,"active":false}],"path":"%s","per_page":25,"to":3,"total":3}' \
+		"$E\/taxonomies\/tags\/terms?fields=id%2Centries_count&sort=id&limit=25&page=1" \
+		"$E\/taxonomies\/tags\/terms?fields=id%2Centries_count&sort=id&limit=25&page=1" \
+		"$E\/taxonomies\/tags\/terms?fields=id%2Centries_count&sort=id&limit=25&page=1" "$E\/taxonomies\/tags\/terms")}"
+request GET /api/globals/settings
+case "$BODY" in
+'{"data":{"site_name":"Crumb & Co.","social":['*'"tagline":"Slow bread, early mornings","handle":"settings","api_url":'*) pass ;;
+*) fail "example: global set" "$STATUS $BODY" ;;
+esac
+request GET /api/forms/contact
+case "$BODY" in
+'{"data":{"handle":"contact","title":"Contact Us","fields":{"name":{"type":"text","display":"Name","validate":["required"],"handle":"name","width":100},'*) pass ;;
+*) fail "example: form" "$STATUS $BODY" ;;
+esac
+expect "example: a user" GET '/api/users/6c1d2a9e-5b8f-4f0e-9a3d-2f7b8c1e4d10' 200 \
+	"{\"data\":{\"id\":\"6c1d2a9e-5b8f-4f0e-9a3d-2f7b8c1e4d10\",\"email\":\"mia@example.com\",\"name\":\"Mia Baker\",\"is_super\":true,\"api_url\":\"$E\/users\/6c1d2a9e-5b8f-4f0e-9a3d-2f7b8c1e4d10\"}}"
 stop_lighttpd
