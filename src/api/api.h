@@ -72,6 +72,20 @@ void api_end_data(struct jsonw *w);
 /* Writes the API root + "/" + path (path relative to it, no leading '/')
  * as a JSON string, e.g. http://localhost/api/collections/blog. */
 void api_write_url(struct jsonw *w, const char *path);
+/* The same for an item's own endpoint: API root + "/kind/handle". */
+void api_write_item_url(struct jsonw *w, const char *kind, const char *handle);
+
+/* Writes one of the smaller kinds of content (snap_extras) as an index or
+ * a show endpoint delivers it. */
+typedef void (*api_extra_writer)(struct jsonw *w, value_t item);
+
+/* Answers {"data": [...]}: every item of kind whose handle type enables. */
+void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type type,
+                      api_extra_writer write);
+
+/* Answers {"data": {...}}: the item of kind the route's first parameter
+ * names, or 404. */
+void api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write);
 
 /* The reference writer of the request's environment (api/render.c): a
  * related entry only while it is published at ctx->now, its short object

@@ -37,10 +37,7 @@ static void write_collection(struct jsonw *w, const struct snap_collection *c)
 	jsonw_keyz(w, "mount");
 	jsonw_stringz_or_null(w, c->mount);
 	jsonw_keyz(w, "api_url");
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "collections/%s", c->handle);
-	api_write_url(w, path.ptr);
-	strbuf_release(&path);
+	api_write_item_url(w, "collections", c->handle);
 	jsonw_object_end(w);
 }
 

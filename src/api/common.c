@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "strbuf.h"
+
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w)
 {
 	jsonw_init(w, response_begin(ctx->res, 200, "application/json"));
@@ -26,4 +28,40 @@ void api_end_data(struct jsonw *w)
 void api_write_url(struct jsonw *w, const char *path)
 {
 	jsonw_url(w, URL_API, path, strlen(path));
+}
+
+void api_write_item_url(struct jsonw *w, const char *kind, const char *handle)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", kind, handle);
+	api_write_url(w, path.ptr);
+	strbuf_release(&path);
+}
+
+void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type type,
+                      api_extra_writer write)
+{
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	jsonw_array_begin(&w);
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(ctx->snap, kind));
+	while (value_iter_next(&it))
+		if (handle_enabled(ctx->cfg, type, value_str(value_map_getz(it.value, "handle"), NULL)))
+			write(&w, it.value);
+	jsonw_array_end(&w);
+	api_end_data(&w);
+}
+
+void api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write)
+{
+	value_t item = snap_extras_find(ctx->snap, kind, ctx->params[0]);
+	if (value_is_missing(item)) {
+		response_not_found(ctx->res);
+		return;
+	}
+	struct jsonw w;
+	api_begin_data(ctx, &w);
+	write(&w, item);
+	api_end_data(&w);
 }

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "strbuf.h"
 
 /* The field's config, then handle and width where the config lacks them
  * (PHP's array_merge keeps a key the config has in its place). */
@@ -73,36 +72,16 @@ static void write_form(struct jsonw *w, value_t form)
 	jsonw_keyz(w, "fields");
 	write_fields(w, value_map_getz(form, "fields"));
 	jsonw_keyz(w, "api_url");
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "forms/%s", handle);
-	api_write_url(w, path.ptr);
-	strbuf_release(&path);
+	api_write_item_url(w, "forms", handle);
 	jsonw_object_end(w);
 }
 
 void api_forms_index(struct api_ctx *ctx)
 {
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	jsonw_array_begin(&w);
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(ctx->snap, "forms"));
-	while (value_iter_next(&it))
-		if (handle_enabled(ctx->cfg, RES_FORMS, value_str(value_map_getz(it.value, "handle"), NULL)))
-			write_form(&w, it.value);
-	jsonw_array_end(&w);
-	api_end_data(&w);
+	api_extras_index(ctx, "forms", RES_FORMS, write_form);
 }
 
 void api_forms_show(struct api_ctx *ctx)
 {
-	value_t form = snap_extras_find(ctx->snap, "forms", ctx->params[0]);
-	if (value_is_missing(form)) {
-		response_not_found(ctx->res);
-		return;
-	}
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_form(&w, form);
-	api_end_data(&w);
+	api_extras_show(ctx, "forms", write_form);
 }

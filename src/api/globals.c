@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "strbuf.h"
 
 /* ?site=, else the default site; answers 404 and returns NULL for a site
  * the index does not know. */
@@ -60,10 +59,7 @@ static void write_set(struct api_ctx *ctx, struct jsonw *w, value_t set, value_t
 	jsonw_keyz(w, "handle");
 	jsonw_stringz(w, handle);
 	jsonw_keyz(w, "api_url");
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "globals/%s", handle);
-	api_write_url(w, path.ptr);
-	strbuf_release(&path);
+	api_write_item_url(w, "globals", handle);
 	jsonw_object_end(w);
 }
 

@@ -383,37 +383,16 @@ static void write_taxonomy(struct jsonw *w, value_t taxonomy)
 	jsonw_keyz(w, "title");
 	jsonw_value(w, value_map_getz(taxonomy, "title"));
 	jsonw_keyz(w, "api_url");
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "taxonomies/%s", handle);
-	api_write_url(w, path.ptr);
-	strbuf_release(&path);
+	api_write_item_url(w, "taxonomies", handle);
 	jsonw_object_end(w);
 }
 
 void api_taxonomies_index(struct api_ctx *ctx)
 {
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	jsonw_array_begin(&w);
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(ctx->snap, "taxonomies"));
-	while (value_iter_next(&it))
-		if (handle_enabled(ctx->cfg, RES_TAXONOMIES,
-		                   value_str(value_map_getz(it.value, "handle"), NULL)))
-			write_taxonomy(&w, it.value);
-	jsonw_array_end(&w);
-	api_end_data(&w);
+	api_extras_index(ctx, "taxonomies", RES_TAXONOMIES, write_taxonomy);
 }
 
 void api_taxonomies_show(struct api_ctx *ctx)
 {
-	value_t taxonomy = snap_extras_find(ctx->snap, "taxonomies", ctx->params[0]);
-	if (value_is_missing(taxonomy)) {
-		response_not_found(ctx->res);
-		return;
-	}
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_taxonomy(&w, taxonomy);
-	api_end_data(&w);
+	api_extras_show(ctx, "taxonomies", write_taxonomy);
 }

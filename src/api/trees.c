@@ -239,25 +239,13 @@ static void write_nav(struct jsonw *w, value_t nav)
 	jsonw_keyz(w, "expects_root");
 	jsonw_value(w, value_map_getz(nav, "expects_root"));
 	jsonw_keyz(w, "api_url");
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "navs/%s", handle);
-	api_write_url(w, path.ptr);
-	strbuf_release(&path);
+	api_write_item_url(w, "navs", handle);
 	jsonw_object_end(w);
 }
 
 void api_navs_index(struct api_ctx *ctx)
 {
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	jsonw_array_begin(&w);
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(ctx->snap, "navs"));
-	while (value_iter_next(&it))
-		if (handle_enabled(ctx->cfg, RES_NAVS, value_str(value_map_getz(it.value, "handle"), NULL)))
-			write_nav(&w, it.value);
-	jsonw_array_end(&w);
-	api_end_data(&w);
+	api_extras_index(ctx, "navs", RES_NAVS, write_nav);
 }
 
 /* The navigation the route names (the gate found it enabled), or missing
@@ -272,13 +260,7 @@ static value_t find_nav(struct api_ctx *ctx)
 
 void api_navs_show(struct api_ctx *ctx)
 {
-	value_t nav = find_nav(ctx);
-	if (value_is_missing(nav))
-		return;
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_nav(&w, nav);
-	api_end_data(&w);
+	api_extras_show(ctx, "navs", write_nav);
 }
 
 /* The item's own keys for its page: entry_id, id, title (when it sets
