@@ -15,9 +15,8 @@ GATE_NOT_FOUND='{"message":"Not found."}'
 # allowed), the resource type that gates it (- for none: always on), the
 # handle it names (- for a list that names none), and any further types that
 # must be on for it (comma-separated, - for none).
-# More endpoints (taxonomies, terms, globals, forms, users, assets,
-# asset-containers) arrive later: add one line for each here, and for a new
-# type one line in GATE_OTHER below.
+# More endpoints (globals, forms, users) arrive later: add one line for
+# each here, and for a new type one line in GATE_OTHER below.
 GATE_ENDPOINTS='
 ping                                  -            -      -
 sites                                 sites        -      -
@@ -34,6 +33,10 @@ taxonomies/tags                       taxonomies   tags   -
 taxonomies/tags/terms                 taxonomies   tags   -
 taxonomies/tags/terms/news            taxonomies   tags   -
 taxonomies/tags/terms/news/entries    taxonomies   tags   collections
+asset-containers                      assets       -      -
+asset-containers/assets               assets       assets -
+assets/assets                         assets       assets -
+assets/assets/img/dot.gif             assets       assets -
 '
 
 # For each type whose endpoints name a handle: another handle, enabled alone
@@ -42,6 +45,7 @@ GATE_OTHER='
 collections  blog
 navs         footer
 taxonomies   categories
+assets       other
 '
 
 # Every [resources] type the configuration knows (src/config.c).
@@ -53,6 +57,8 @@ handle_off:navs  navs  {"data":[]}
 other:navs       navs  {"data":[]}
 handle_off:taxonomies  taxonomies  {"data":[]}
 other:taxonomies       taxonomies  {"data":[]}
+handle_off:assets  asset-containers  {"data":[]}
+other:assets       asset-containers  {"data":[]}
 '
 
 # gate_one_json: stdin is exactly one JSON object or array, nothing before or
