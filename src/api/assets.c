@@ -384,7 +384,7 @@ static void write_ratio(const struct asset *a, struct value_builder *b)
 	value_t w = dimension(a, "width"), h = dimension(a, "height");
 	if (!is_number(w) || !is_number(h) || value_double(h) == 0)
 		vb_null(b);
-	else if (value_type(w) == VALUE_INT && value_type(h) == VALUE_INT &&
+	else if (value_type(w) == VALUE_INT && value_type(h) == VALUE_INT && value_int(h) > 0 &&
 	         value_int(w) % value_int(h) == 0)
 		vb_int(b, value_int(w) / value_int(h));
 	else
@@ -398,12 +398,17 @@ static void write_mime_type(const struct asset *a, struct value_builder *b)
 
 /* --- duration --- */
 
+/* Longer than any recording; a .meta that says more is not believed (and
+ * the clock arithmetic below stays within a time_t). */
+#define MAX_DURATION 1e12
+
 /* Seconds, rounded, of audio or video whose duration is known and not 0;
  * false otherwise. */
 static bool duration_of(const struct asset *a, double *seconds)
 {
 	value_t d = fact_of(a, "duration");
-	if (!media_has_duration(a->ext) || !is_number(d) || value_double(d) == 0)
+	if (!media_has_duration(a->ext) || !is_number(d) || value_double(d) == 0 ||
+	    !(fabs(value_double(d)) < MAX_DURATION))
 		return false;
 	*seconds = round(value_double(d));
 	return true;
