@@ -21,6 +21,15 @@
  * outside the container (no '..', no link out of it, no hidden file):
  * nothing is opened at request time, and any other path is 404.
  *
+ * The values are AugmentedAsset's (Statamic 5): size is the size for
+ * humans, Str::fileSizeForHumans ("14 B", "1.50 KB", "2.25 MB"), while
+ * size_bytes and size_b are the bytes and size_kilobytes and size_kb (and
+ * the mega- and gigabytes) floats; focus is the data's, else "50-50-1",
+ * and focus_css its background position ("50% 50%"); width, height,
+ * orientation and ratio are those of images, svg and videos only,
+ * duration and its kin those of audio and video, rounded, and
+ * duration_minutes "62:5" (seconds unpadded, as PHP concatenates them).
+ *
  * Where the values part from Statamic's, on purpose:
  *   - size_kilobytes and the others are the size rounded to two places;
  *     Statamic casts number_format()'s "1,205.63" to a float, which reads
@@ -31,6 +40,8 @@
  *   - api_url percent-encodes each segment of the path (rawurlencode),
  *     where Laravel leaves '#', '?' and '%' bare and breaks the URL;
  *   - the container's api_url is its URL here (Statamic's is a TODO null);
+ *   - an image whose header cannot be read has a null width and height
+ *     (getimagesize()'s failure gives Statamic 0 x 0);
  *   - the data is delivered as stored, not through the blueprint's
  *     fieldtypes.
  */
