@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "site/assets.h"
 #include "site/bard.h"
 #include "site/entries.h"
 #include "strmap.h"
@@ -581,18 +582,6 @@ static value_t container_named(const struct augment_ctx *ctx, const char *handle
 	return value_count(all) >= 1 ? value_array_get(all, 0) : VALUE_MISSING;
 }
 
-/* An asset's url: its container's url and its path; false when the
- * container has no url (a private disk). */
-static bool asset_url(value_t container, const char *path, struct strbuf *out)
-{
-	value_t base = value_map_getz(container, "url");
-	if (value_type(base) != VALUE_STRING)
-		return false;
-	const char *b = value_str(base, NULL);
-	strbuf_addf(out, "%s/%s", strcmp(b, "/") == 0 ? "" : b, path);
-	return true;
-}
-
 /* {id, url, permalink, api_url, alt} of an asset of the field's container
  * (or the only one); false when the file is not there. */
 static bool write_asset_ref(const struct augment_ctx *ctx, value_t v, value_t field,
@@ -618,7 +607,7 @@ static bool write_asset_ref(const struct augment_ctx *ctx, value_t v, value_t fi
 	strbuf_addf(&s, "%s::%s", handle, path);
 	vb_str(out, s.ptr, s.len);
 	strbuf_reset(&s);
-	bool has_url = asset_url(container, path, &s);
+	bool has_url = assets_url(container, path, &s);
 	vb_keyz(out, "url");
 	if (has_url)
 		vb_str(out, s.ptr, s.len);
@@ -626,11 +615,11 @@ static bool write_asset_ref(const struct augment_ctx *ctx, value_t v, value_t fi
 		vb_null(out);
 	vb_keyz(out, "permalink");
 	if (has_url)
-		vb_url(out, URL_SITE, s.ptr, s.len);
+		augment_permalink(s.ptr, "", out); /* a disk's url may be absolute */
 	else
 		vb_null(out);
 	strbuf_reset(&s);
-	strbuf_addf(&s, "assets/%s/%s", handle, path);
+	assets_api_path(handle, path, &s);
 	vb_keyz(out, "api_url");
 	vb_url(out, URL_API, s.ptr, s.len);
 	vb_keyz(out, "alt");
@@ -677,7 +666,7 @@ static bool link_target(const struct augment_ctx *ctx, const char *s, struct str
 		value_t container = looked_up(&ctx->tables->containers, strbuf_str(&handle));
 		join_key(&key, strbuf_str(&handle), sep + 2, NULL);
 		bool found = !value_is_missing(looked_up(&ctx->tables->assets, key.ptr)) &&
-		             asset_url(container, sep + 2, out);
+		             assets_url(container, sep + 2, out);
 		strbuf_release(&handle);
 		strbuf_release(&key);
 		return found;

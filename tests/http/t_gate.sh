@@ -39,6 +39,10 @@ forms                                 forms        -      -
 forms/contact                         forms        contact -
 users                                 users        -      -
 users/user-ada                        users        -      -
+asset-containers                      assets       -      -
+asset-containers/assets               assets       assets -
+assets/assets                         assets       assets -
+assets/assets/img/dot.gif             assets       assets -
 '
 
 # For each type whose endpoints name a handle: another handle, enabled alone
@@ -49,6 +53,7 @@ navs         footer
 taxonomies   categories
 globals      footer
 forms        newsletter
+assets       other
 '
 
 # Every [resources] type the configuration knows (src/config.c).
@@ -64,6 +69,8 @@ handle_off:globals  globals  {"data":[]}
 other:globals       globals  {"data":[]}
 handle_off:forms  forms  {"data":[]}
 other:forms       forms  {"data":[]}
+handle_off:assets  asset-containers  {"data":[]}
+other:assets       asset-containers  {"data":[]}
 '
 
 # gate_one_json: stdin is exactly one JSON object or array, nothing before or

@@ -178,6 +178,40 @@ static void test_urls_and_permalinks(void)
 	assert_urls("https://example.com", "/", "/", "\"https:\\/\\/example.com\"");
 }
 
+/* An asset reference's api_url names the asset even when its name has a
+ * space or a '#'; a disk with an absolute url gives its own permalink. */
+static void test_asset_reference_urls(void)
+{
+	struct config cfg;
+	char *dir = unit_tempdir(), *disk = unit_tempdir();
+	unit_write_file(disk, "a b#1.png", "x");
+	unit_write_file(dir, "content/assets/media.yaml", "title: Media\n");
+	unit_write_file(dir, "content/collections/posts.yaml", "title: Posts\n");
+	unit_write_file(dir, "content/collections/posts/a.md", "---\nid: a\npic: 'a b#1.png'\n---\n");
+	unit_write_file(dir, "resources/blueprints/collections/posts/post.yaml",
+	                "fields:\n  - handle: pic\n    field: {type: assets, container: media, max_files: 1}\n");
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(dir);
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("media"), strdup(disk), strdup("https://cdn.test/m")};
+	struct snapshot *s = unit_snapshot(&cfg);
+	char *json = unit_render(s, value_map_getz(snap_entry_at(s, snap_entry_find(s, "a")).data, "pic"),
+	                         1767225600, NULL);
+	CU_ASSERT_STRING_EQUAL(json,
+		"{\"id\":\"media::a b#1.png\",\"url\":\"https:\\/\\/cdn.test\\/m\\/a b#1.png\","
+		"\"permalink\":\"https:\\/\\/cdn.test\\/m\\/a b#1.png\","
+		"\"api_url\":\"http:\\/\\/h\\/api\\/assets\\/media\\/a%20b%231.png\",\"alt\":null}");
+	free(json);
+	snapshot_close(s);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	unit_rmtree(disk);
+	free(dir);
+	free(disk);
+}
+
 void suite_augment(void)
 {
 	CU_pSuite s = unit_add_suite("blueprints and augmentation");
@@ -186,4 +220,5 @@ void suite_augment(void)
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
 	unit_add_test(s, "bard to HTML", test_bard_html);
 	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
+	unit_add_test(s, "asset reference urls", test_asset_reference_urls);
 }

@@ -1,13 +1,18 @@
-/* Unit tests: taxonomies and terms, navigations, globals, forms and users
- * of the fixture site, read through the snapshot. */
+/* Unit tests: taxonomies and terms, navigations, globals, forms, users
+ * and assets of the fixture site, read through the snapshot; the kinds,
+ * MIME types and image sizes of asset files. */
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "site/assets.h"
+#include "site/files.h"
+#include "site/media.h"
 #include "site/snapshot.h"
 #include "unit.h"
 
@@ -258,6 +263,305 @@ static void test_assets(void)
 	free(disk);
 }
 
+/* --- assets: order, look-up, facts read at index time --- */
+
+/* Writes n bytes to dir/name (binary: unit_write_file stops at a NUL). */
+static void write_bytes(const char *dir, const char *name, const void *data, size_t n)
+{
+	char path[512];
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, name, ""), 0);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+/* A site with one container, media (no disk named: its disk is "media"),
+ * with its blueprint when given, and its disk at disk. */
+static struct config media_site(const char *site, const char *disk, const char *blueprint)
+{
+	struct config cfg;
+	unit_write_file(site, "content/assets/media.yaml", "allow_uploads: true\n");
+	if (blueprint)
+		unit_write_file(site, "resources/blueprints/assets/media.yaml", blueprint);
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(site);
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("media"), strdup(disk), NULL};
+	return cfg;
+}
+
+static const char *const sorted_paths[] = {
+	"a b#c.txt", "a-c.txt", "a/b.txt", "a/z/deep.md", "b.TXT", "noext",
+};
+#define NSORTED (sizeof sorted_paths / sizeof sorted_paths[0])
+
+static void test_assets_in_path_order(void)
+{
+	char *site = unit_tempdir(), *disk = unit_tempdir();
+	/* Written out of order; a walk folder by folder would put a/ before
+	 * a-c.txt, strcmp puts '-' before '/'. */
+	for (size_t i = NSORTED; i-- > 0;)
+		unit_write_file(disk, sorted_paths[i], "x");
+	unit_write_file(disk, ".hidden.txt", "x");
+	unit_write_file(disk, "a/.meta/b.txt.yaml", "data:\n  alt: B\n");
+	struct config cfg = media_site(site, disk, NULL);
+	struct snapshot *s = unit_snapshot(&cfg);
+	value_t media = snap_extras_find(s, "assets", "media");
+	CU_ASSERT_STRING_EQUAL(str(media, "title"), "Media");
+	CU_ASSERT_STRING_EQUAL(str(media, "disk"), "media");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(media, "url")), VALUE_NULL); /* private */
+	value_t files = value_map_getz(media, "files");
+	CU_ASSERT_EQUAL_FATAL(value_count(files), NSORTED); /* no hidden file, no .meta */
+	for (size_t i = 0; i < NSORTED; i++) {
+		CU_ASSERT_STRING_EQUAL(str(value_array_get(files, (uint32_t)i), "path"), sorted_paths[i]);
+		/* Found by a binary search, in the snapshot's copy. */
+		value_t found = assets_find_file(media, sorted_paths[i]);
+		CU_ASSERT_STRING_EQUAL(str(found, "path"), sorted_paths[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(str(value_map_getz(assets_find_file(media, "a/b.txt"), "data"), "alt"), "B");
+	const char *absent[] = {"", "a", "a/", "a/b.tx", "a/b.txtx", "../a-c.txt", ".hidden.txt",
+	                        "a/.meta/b.txt.yaml", "zzz", "B.TXT"};
+	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+		CU_ASSERT_TRUE(value_is_missing(assets_find_file(media, absent[i])));
+	CU_ASSERT_TRUE(value_is_missing(assets_find_file(VALUE_MISSING, "a-c.txt")));
+	/* The default blueprint: titled after the container, one alt field. */
+	value_t bp = value_map_getz(media, "blueprint");
+	CU_ASSERT_STRING_EQUAL(str(bp, "title"), "Media");
+	CU_ASSERT_STRING_EQUAL(str(bp, "handle"), "media");
+	value_t fields = value_map_getz(media, "fields");
+	CU_ASSERT_EQUAL(value_count(fields), 1);
+	CU_ASSERT_STRING_EQUAL(str(value_map_getz(fields, "alt"), "type"), "text");
+	snapshot_close(s);
+	config_free(&cfg);
+	unit_rmtree(site);
+	unit_rmtree(disk);
+	free(site);
+	free(disk);
+}
+
+static void test_assets_empty_container(void)
+{
+	char *site = unit_tempdir();
+	struct config cfg = media_site(site, "/nonexistent-disk-root", NULL);
+	struct snapshot *s = unit_snapshot(&cfg);
+	value_t media = snap_extras_find(s, "assets", "media");
+	CU_ASSERT_EQUAL(value_count(value_map_getz(media, "files")), 0);
+	CU_ASSERT_TRUE(value_is_missing(assets_find_file(media, "x")));
+	snapshot_close(s);
+	config_free(&cfg);
+	unit_rmtree(site);
+	free(site);
+}
+
+static void test_assets_blueprint_file(void)
+{
+	char *site = unit_tempdir(), *disk = unit_tempdir();
+	unit_write_file(disk, "a.txt", "x");
+	struct config cfg = media_site(site, disk,
+	                               "title: Picture\ntabs:\n  main:\n    sections:\n      -\n"
+	                               "        fields:\n          -\n            handle: caption\n"
+	                               "            field:\n              type: text\n");
+	struct snapshot *s = unit_snapshot(&cfg);
+	value_t media = snap_extras_find(s, "assets", "media");
+	value_t bp = value_map_getz(media, "blueprint");
+	CU_ASSERT_STRING_EQUAL(str(bp, "title"), "Picture");
+	CU_ASSERT_STRING_EQUAL(str(bp, "handle"), "media");
+	value_t fields = value_map_getz(media, "fields");
+	CU_ASSERT_EQUAL(value_count(fields), 1);
+	CU_ASSERT_FALSE(value_is_missing(value_map_getz(fields, "caption")));
+	snapshot_close(s);
+	config_free(&cfg);
+	unit_rmtree(site);
+	unit_rmtree(disk);
+	free(site);
+	free(disk);
+}
+
+/* Headers of each kind, at the least length that holds the size. */
+static const unsigned char png[] = {
+	0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+	0, 0, 0x02, 0x80, 0, 0, 0x01, 0xe0, 8, 2, 0, 0, 0, /* 640 x 480 */
+};
+static const unsigned char gif[] = {'G', 'I', 'F', '8', '9', 'a', 32, 0, 16, 0, 0, 0, 0};
+/* An APP0 segment, fill bytes, a quantisation table, then the frame. */
+static const unsigned char jpeg[] = {
+	0xff, 0xd8, 0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0,
+	0xff, 0xff, 0xff, 0xdb, 0, 4, 0, 0,
+	0xff, 0xc2, 0, 17, 8, 0, 200, 0x01, 0x2c, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, /* 300 x 200 */
+	0xff, 0xd9,
+};
+static const unsigned char webp_lossy[] = {
+	'R', 'I', 'F', 'F', 30, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', ' ', 10, 0, 0, 0,
+	0, 0, 0, 0x9d, 0x01, 0x2a, 0x90, 0x01, 0x2c, 0x01, /* 400 x 300 */
+};
+static const unsigned char webp_lossless[] = {
+	'R', 'I', 'F', 'F', 30, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'L', 5, 0, 0, 0,
+	0x2f, 0x63, 0x40, 0x0c, 0x00, 0, 0, 0, 0, 0, /* 100 x 50 */
+};
+static const unsigned char webp_extended[] = {
+	'R', 'I', 'F', 'F', 30, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0, 0,
+	0, 0, 0, 0, 0xff, 0x03, 0, 0xff, 0x02, 0, /* 1024 x 768 */
+};
+
+static void assert_size(const char *dir, const char *name, double w, double h, bool is_float)
+{
+	char path[512];
+	struct media_size size;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	const char *ext = strrchr(name, '.') + 1;
+	CU_ASSERT_TRUE_FATAL(media_image_size(path, ext, &size));
+	CU_ASSERT_DOUBLE_EQUAL(size.width, w, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(size.height, h, 1e-9);
+	CU_ASSERT_EQUAL(size.is_float, is_float);
+}
+
+static bool no_size(const char *dir, const char *name)
+{
+	char path[512];
+	struct media_size size;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return !media_image_size(path, strrchr(name, '.') + 1, &size);
+}
+
+static void test_media_image_sizes(void)
+{
+	char *dir = unit_tempdir();
+	write_bytes(dir, "a.png", png, sizeof png);
+	write_bytes(dir, "a.GIF", gif, sizeof gif);
+	write_bytes(dir, "a.jpeg", jpeg, sizeof jpeg);
+	write_bytes(dir, "lossy.webp", webp_lossy, sizeof webp_lossy);
+	write_bytes(dir, "lossless.webp", webp_lossless, sizeof webp_lossless);
+	write_bytes(dir, "extended.webp", webp_extended, sizeof webp_extended);
+	unit_write_file(dir, "sized.svg", "<?xml version=\"1.0\"?>\n<!-- <svg width=\"1\" height=\"1\"> -->\n"
+	                                  "<svg xmlns=\"http://www.w3.org/2000/svg\"\n width='24' height=\" 12.5 \">");
+	unit_write_file(dir, "boxed.svg", "<svg viewBox=\"0 0 48,36\" width=\"100%\" height=\"100%\"></svg>");
+	unit_write_file(dir, "bare.svg", "<svg><title>width=\"5\"</title></svg>");
+	unit_write_file(dir, "broken.svg", "not xml at all");
+	unit_write_file(dir, "garbage.png", "not a png, not at all");
+	unit_write_file(dir, "cut.jpg", "\xff\xd8\xff\xe0");
+	write_bytes(dir, "gif.png", gif, sizeof gif); /* the header decides, not the name */
+	assert_size(dir, "a.png", 640, 480, false);
+	assert_size(dir, "a.GIF", 32, 16, false);
+	assert_size(dir, "a.jpeg", 300, 200, false);
+	assert_size(dir, "lossy.webp", 400, 300, false);
+	assert_size(dir, "lossless.webp", 100, 50, false);
+	assert_size(dir, "extended.webp", 1024, 768, false);
+	assert_size(dir, "sized.svg", 24, 12.5, true);
+	assert_size(dir, "boxed.svg", 48, 36, true);
+	assert_size(dir, "bare.svg", 300, 150, false); /* every browser's default */
+	assert_size(dir, "broken.svg", 300, 150, false);
+	assert_size(dir, "gif.png", 32, 16, false);
+	CU_ASSERT_TRUE(no_size(dir, "garbage.png"));
+	CU_ASSERT_TRUE(no_size(dir, "cut.jpg"));
+	CU_ASSERT_TRUE(no_size(dir, "missing.png"));
+	write_bytes(dir, "a.txt", png, sizeof png); /* not an image by its name */
+	CU_ASSERT_TRUE(no_size(dir, "a.txt"));
+	unit_rmtree(dir);
+	free(dir);
+}
+
+static void test_media_kinds_and_types(void)
+{
+	CU_ASSERT_TRUE(media_is_image("JPG"));
+	CU_ASSERT_TRUE(media_is_image("avif"));
+	CU_ASSERT_FALSE(media_is_image("svg"));
+	CU_ASSERT_FALSE(media_is_image("jpgx"));
+	CU_ASSERT_FALSE(media_is_image(""));
+	CU_ASSERT_TRUE(media_is_svg("SVG"));
+	CU_ASSERT_TRUE(media_is_video("webm"));
+	CU_ASSERT_TRUE(media_is_audio("ogg"));
+	CU_ASSERT_TRUE(media_is_previewable("pdf"));
+	CU_ASSERT_TRUE(media_is_previewable("txt"));
+	CU_ASSERT_FALSE(media_is_previewable("png"));
+	CU_ASSERT_FALSE(media_is_previewable("averyveryverylongextension"));
+	CU_ASSERT_TRUE(media_has_dimensions("mov"));
+	CU_ASSERT_FALSE(media_has_dimensions("mp3"));
+	CU_ASSERT_TRUE(media_has_duration("mp3"));
+	CU_ASSERT_FALSE(media_has_duration("png"));
+	CU_ASSERT_STRING_EQUAL(media_mime_type("JPG"), "image/jpeg");
+	CU_ASSERT_STRING_EQUAL(media_mime_type("svg"), "image/svg+xml");
+	CU_ASSERT_STRING_EQUAL(media_mime_type("csv"), "text/csv");
+	CU_ASSERT_PTR_NULL(media_mime_type("xyz"));
+	CU_ASSERT_PTR_NULL(media_mime_type(""));
+}
+
+/* The .meta's facts first; the header's and the extension's fill in. */
+static void test_assets_facts_at_index_time(void)
+{
+	char *site = unit_tempdir(), *disk = unit_tempdir();
+	write_bytes(disk, "told.png", png, sizeof png);
+	unit_write_file(disk, ".meta/told.png.yaml",
+	                "data: {  }\nwidth: 7\nheight: 5\nmime_type: image/x-told\n");
+	write_bytes(disk, "read.png", png, sizeof png);
+	unit_write_file(disk, ".meta/read.png.yaml", "data: {  }\nwidth: null\nheight: null\n");
+	unit_write_file(disk, "icon.svg", "<svg width=\"64\" height=\"32\"/>");
+	unit_write_file(disk, "notes.txt", "hello");
+	unit_write_file(disk, "blob.bin", "hello");
+	struct config cfg = media_site(site, disk, NULL);
+	struct snapshot *s = unit_snapshot(&cfg);
+	value_t media = snap_extras_find(s, "assets", "media");
+	value_t told = assets_find_file(media, "told.png");
+	CU_ASSERT_EQUAL(value_int(value_map_getz(told, "width")), 7);
+	CU_ASSERT_EQUAL(value_int(value_map_getz(told, "height")), 5);
+	CU_ASSERT_STRING_EQUAL(str(told, "mime_type"), "image/x-told");
+	value_t read = assets_find_file(media, "read.png");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(read, "width")), VALUE_INT);
+	CU_ASSERT_EQUAL(value_int(value_map_getz(read, "width")), 640);
+	CU_ASSERT_EQUAL(value_int(value_map_getz(read, "height")), 480);
+	CU_ASSERT_STRING_EQUAL(str(read, "mime_type"), "image/png");
+	value_t icon = assets_find_file(media, "icon.svg");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(icon, "width")), VALUE_DOUBLE);
+	CU_ASSERT_DOUBLE_EQUAL(value_double(value_map_getz(icon, "height")), 32, 1e-9);
+	CU_ASSERT_STRING_EQUAL(str(icon, "mime_type"), "image/svg+xml");
+	value_t notes = assets_find_file(media, "notes.txt");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(notes, "width")), VALUE_NULL);
+	CU_ASSERT_STRING_EQUAL(str(notes, "mime_type"), "text/plain");
+	CU_ASSERT_EQUAL(value_type(value_map_getz(assets_find_file(media, "blob.bin"), "mime_type")),
+	                VALUE_NULL);
+	snapshot_close(s);
+	config_free(&cfg);
+	unit_rmtree(site);
+	unit_rmtree(disk);
+	free(site);
+	free(disk);
+}
+
+static void test_assets_urls(void)
+{
+	struct value_builder b = VALUE_BUILDER_INIT;
+	vb_map_begin(&b);
+	vb_keyz(&b, "url");
+	vb_strz(&b, "/assets");
+	vb_map_end(&b);
+	struct strbuf s = STRBUF_INIT;
+	CU_ASSERT_TRUE(assets_url(vb_result(&b), "img/a b.png", &s));
+	CU_ASSERT_STRING_EQUAL(s.ptr, "/assets/img/a b.png");
+	strbuf_reset(&s);
+	vb_reset(&b);
+	vb_map_begin(&b);
+	vb_keyz(&b, "url");
+	vb_strz(&b, "/");
+	vb_map_end(&b);
+	CU_ASSERT_TRUE(assets_url(vb_result(&b), "a.png", &s));
+	CU_ASSERT_STRING_EQUAL(s.ptr, "/a.png");
+	strbuf_reset(&s);
+	vb_reset(&b);
+	vb_map_begin(&b);
+	vb_keyz(&b, "url");
+	vb_null(&b);
+	vb_map_end(&b);
+	CU_ASSERT_FALSE(assets_url(vb_result(&b), "a.png", &s));
+	CU_ASSERT_EQUAL(s.len, 0);
+	assets_api_path("assets", "img/a b#1?(2)%.png", &s);
+	CU_ASSERT_STRING_EQUAL(s.ptr, "assets/assets/img/a%20b%231%3F%282%29%25.png");
+	strbuf_release(&s);
+	vb_release(&b);
+}
+
 static void test_close(void)
 {
 	snapshot_close(snap);
@@ -266,7 +570,7 @@ static void test_close(void)
 
 void suite_extras(void)
 {
-	CU_pSuite s = unit_add_suite("taxonomies, navs, globals, forms, users");
+	CU_pSuite s = unit_add_suite("taxonomies, navs, globals, forms, users, assets");
 	unit_add_test(s, "open", test_open);
 	unit_add_test(s, "taxonomies and terms", test_taxonomies_and_terms);
 	unit_add_test(s, "implied terms", test_implied_terms);
@@ -276,5 +580,12 @@ void suite_extras(void)
 	unit_add_test(s, "forms", test_forms);
 	unit_add_test(s, "users", test_users);
 	unit_add_test(s, "assets", test_assets);
+	unit_add_test(s, "assets in path order, found by path", test_assets_in_path_order);
+	unit_add_test(s, "assets: a container without files", test_assets_empty_container);
+	unit_add_test(s, "assets: the container's blueprint file", test_assets_blueprint_file);
+	unit_add_test(s, "assets: facts from .meta, header, extension", test_assets_facts_at_index_time);
+	unit_add_test(s, "assets: url and api path", test_assets_urls);
+	unit_add_test(s, "media: image sizes from headers", test_media_image_sizes);
+	unit_add_test(s, "media: kinds and MIME types", test_media_kinds_and_types);
 	unit_add_test(s, "close", test_close);
 }
