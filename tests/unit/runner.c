@@ -161,7 +161,8 @@ char *unit_render(const struct snapshot *s, value_t v, long long now, const stru
 	return strbuf_detach(&out, NULL);
 }
 
-int main(void)
+/* run-unit [SUITE]: every suite, or the one named. */
+int main(int argc, char **argv)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS) {
 		fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
@@ -190,9 +191,19 @@ int main(void)
 	suite_property();
 	suite_app();
 	suite_cache();
+	suite_corpus_api();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
-	CU_basic_run_tests();
+	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;
+	if (argc > 1 && !only) {
+		fprintf(stderr, "no suite named %s\n", argv[1]);
+		CU_cleanup_registry();
+		return EXIT_FAILURE;
+	}
+	if (only)
+		CU_basic_run_suite(only);
+	else
+		CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
 	unsigned ran = CU_get_number_of_tests_run();
 	CU_cleanup_registry();
