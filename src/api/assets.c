@@ -703,35 +703,16 @@ static void write_container_item(struct jsonw *w, value_t container)
 	jsonw_keyz(w, "title");
 	jsonw_value(w, value_map_getz(container, "title"));
 	jsonw_keyz(w, "api_url");
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "asset-containers/%s", handle);
-	api_write_url(w, path.ptr);
-	strbuf_release(&path);
+	api_write_item_url(w, "asset-containers", handle);
 	jsonw_object_end(w);
 }
 
 void api_asset_containers_index(struct api_ctx *ctx)
 {
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	jsonw_array_begin(&w);
-	struct value_iter it;
-	value_iter_init(&it, snap_extras(ctx->snap, "assets"));
-	while (value_iter_next(&it))
-		if (handle_enabled(ctx->cfg, RES_ASSETS,
-		                   value_str(value_map_getz(it.value, "handle"), NULL)))
-			write_container_item(&w, it.value);
-	jsonw_array_end(&w);
-	api_end_data(&w);
+	api_extras_index(ctx, "assets", RES_ASSETS, write_container_item);
 }
 
 void api_asset_containers_show(struct api_ctx *ctx)
 {
-	struct asset_list l;
-	if (open_container(ctx, &l, false) != 0)
-		return;
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_container_item(&w, l.container);
-	api_end_data(&w);
+	api_extras_show(ctx, "assets", write_container_item);
 }
