@@ -11,9 +11,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-qbench-XXXXXX")
 lpid=
 trap '[ -n "$lpid" ] && kill "$lpid"; rm -rf "$work"' EXIT
 
-gcc -O2 -std=gnu11 -I"$build" -I"$top/src" "$here/query-bench.c" "$build/src/libcore.a" \
-	$(pkg-config --libs fcgi inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
-	-lcmark-gfm-extensions -o "$work/query-bench"
+make -s -C "$build" bench/query-bench >/dev/null
+qbench="$build/bench/query-bench"
 
 list='/api/collections/articles/entries?filter[title:contains]=x&sort=-date&limit=25&page=2'
 one='/api/collections/articles/entries/00000010-0000-4000-8000-000000000016'
@@ -25,9 +24,9 @@ for n in 10000 100000; do
 	"$here/gen-site" "$n" "$work/site"
 	printf '[api]\nenabled = true\n[content]\nroot = %s\n[cache]\nenabled = false\ndir = %s/cache-%s\n[log]\ntarget = %s/log\n[resources]\ncollections = true\n[resources.collections.articles]\nallowed_filters = title\n' \
 		"$work/site" "$work" "$n" "$work" >"$work/$n.ini"
-	in_list=$("$work/query-bench" "$work/$n.ini" "$list" 51 | cut -d' ' -f1)
-	in_id=$("$work/query-bench" "$work/$n.ini" "$one" 1001 | cut -d' ' -f1)
-	in_slug=$("$work/query-bench" "$work/$n.ini" "$slug" 201 | cut -d' ' -f1)
+	in_list=$("$qbench" "$work/$n.ini" "$list" 51 | cut -d' ' -f1)
+	in_id=$("$qbench" "$work/$n.ini" "$one" 1001 | cut -d' ' -f1)
+	in_slug=$("$qbench" "$work/$n.ini" "$slug" 201 | cut -d' ' -f1)
 	"$build/cms-api" -c "$work/$n.ini" warm >/dev/null
 	port=$((20000 + RANDOM % 20000))
 	mkdir -p "$work/docroot"

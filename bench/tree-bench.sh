@@ -17,9 +17,8 @@ top=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile")
 work=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-tbench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-gcc -O2 -std=gnu11 -I"$build" -I"$top/src" "$top/bench/query-bench.c" "$build/src/libcore.a" \
-	$(pkg-config --libs fcgi inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
-	-lcmark-gfm-extensions -o "$work/query-bench"
+make -s -C "$build" bench/query-bench >/dev/null
+qbench="$build/bench/query-bench"
 
 # gen_tree N DIR: a site with one structured collection of N pages, page i
 # the child of page (i - 1) / 10, written as a nested tree file.
@@ -59,7 +58,7 @@ for n in $sizes; do
 	printf '[api]\nenabled = true\n[content]\nroot = %s\n[cache]\nenabled = false\ndir = %s/cache-%s\n[log]\ntarget = %s/log\n[resources]\ncollections = true\n' \
 		"$work/site" "$work" "$n" "$work" >"$work/$n.ini"
 	runs=$(( n >= 10000 ? 11 : 51 ))
-	out=$("$work/query-bench" "$work/$n.ini" '/api/collections/pages/tree?fields=title' "$runs")
+	out=$("$qbench" "$work/$n.ini" '/api/collections/pages/tree?fields=title' "$runs")
 	ms=${out%% ms*}
 	case "$out" in *"status 200"*) ;; *) echo "unexpected answer: $out" >&2; exit 1 ;; esac
 	per=$(awk -v ms="$ms" -v n="$n" 'BEGIN { printf "%.2f", ms * 1000 / n }')
