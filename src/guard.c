@@ -6,18 +6,42 @@
 #include <string.h>
 #include <strings.h>
 
+static bool is_ows(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A character of a token: printable ASCII but the space and the comma
+ * (which joins a second header or credential on). */
+static bool is_token_char(char c)
+{
+	unsigned char u = (unsigned char)c;
+	return u > ' ' && u < 0x7f && u != ',';
+}
+
 const char *bearer_token(const char *header, size_t *len)
 {
-	const char *found = NULL;
+	static const char scheme[] = "Bearer";
 	if (!header)
 		return NULL;
-	for (const char *p = header; (p = strcasestr(p, "bearer ")) != NULL; p++)
-		found = p + strlen("bearer ");
-	if (!found)
+	const char *p = header;
+	while (is_ows(*p))
+		p++;
+	if (strncasecmp(p, scheme, strlen(scheme)) != 0 || p[strlen(scheme)] != ' ')
 		return NULL;
-	size_t n = strcspn(found, ",");
+	p += strlen(scheme);
+	while (*p == ' ')
+		p++;
+	size_t n = 0;
+	while (is_token_char(p[n]))
+		n++;
+	const char *rest = p + n;
+	while (is_ows(*rest))
+		rest++;
+	if (n == 0 || *rest)
+		return NULL;
 	*len = n;
-	return found;
+	return p;
 }
 
 bool constant_time_equal(const char *a, size_t alen, const char *b, size_t blen)

@@ -17,10 +17,13 @@
  * res becomes the 401 answer. */
 bool guard_token(const struct config *cfg, const struct request *req, struct response *res);
 
-/* The token of an "Authorization: Bearer <token>" header: the text after
- * the last case-insensitive "Bearer ", up to the first comma, as Laravel's
- * bearerToken() reads it. Returns a pointer into header and its length,
- * or NULL. */
+/* The token of an "Authorization: Bearer <token>" header. The header must
+ * be exactly the scheme word Bearer (any case), one or more spaces and
+ * the token: printable ASCII without spaces or commas. Surrounding spaces
+ * and tabs are allowed (HTTP's optional whitespace); anything else before
+ * the scheme or after the token (a second credential, a second header
+ * joined on by the web server with ", ") makes it no token. Returns a
+ * pointer into header and its length, or NULL. */
 const char *bearer_token(const char *header, size_t *len);
 
 /* Compares a[0..alen) with b[0..blen) in time that depends only on blen. */

@@ -141,19 +141,43 @@ static void test_token_guard(void)
 	close_fixture();
 }
 
+/* The token of header, or "(none)". */
+static const char *bearer_of(const char *header)
+{
+	static char out[128];
+	size_t len = 0;
+	const char *t = bearer_token(header, &len);
+	if (!t)
+		return "(none)";
+	snprintf(out, sizeof out, "%.*s", (int)len, t);
+	return out;
+}
+
 static void test_bearer_token_parsing(void)
 {
-	size_t len = 0;
-	const char *t = bearer_token("Bearer abc", &len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	CU_ASSERT_EQUAL(len, 3);
-	CU_ASSERT_EQUAL(strncmp(t, "abc", len), 0);
-	t = bearer_token("bearer abc, Basic x", &len);
-	CU_ASSERT_EQUAL(len, 3);
-	t = bearer_token("Basic x, BEARER last", &len);
-	CU_ASSERT_EQUAL(strncmp(t, "last", len), 0);
-	CU_ASSERT_PTR_NULL(bearer_token("Basic abc", &len));
-	CU_ASSERT_PTR_NULL(bearer_token(NULL, &len));
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc"), "abc");
+	CU_ASSERT_STRING_EQUAL(bearer_of("bEaReR 1|Xy9"), "1|Xy9");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer    abc"), "abc");      /* several spaces */
+	CU_ASSERT_STRING_EQUAL(bearer_of(" Bearer abc \t"), "abc");    /* HTTP's OWS */
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer a/b+c=="), "a/b+c=="); /* b64token */
+	/* Exactly the scheme, then the token, then nothing. */
+	CU_ASSERT_STRING_EQUAL(bearer_of("Basic Zm9v bearer TOKEN"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Basic x, BEARER last"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("XBearer TOKEN"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer TOKEN,garbage"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Basic x"), "(none)");
+	/* Two Authorization headers, as lighttpd and Apache join them. */
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Bearer abc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc def"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer "), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer\tabc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearerabc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer ab\x01" "c"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer \xc3\xa9t\xc3\xa9"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Basic abc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of(""), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of(NULL), "(none)");
 }
 
 static void test_constant_time_equal(void)
