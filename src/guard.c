@@ -6,6 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "site/people.h"
+#include "strbuf.h"
+
 static bool is_ows(char c)
 {
 	return c == ' ' || c == '\t';
@@ -56,15 +59,59 @@ bool constant_time_equal(const char *a, size_t alen, const char *b, size_t blen)
 	return diff == 0;
 }
 
-bool guard_token(const struct config *cfg, const struct request *req, struct response *res)
+bool guard_per_user(const struct config *cfg)
 {
-	if (!cfg->auth_token || !*cfg->auth_token)
-		return true;
-	size_t len = 0;
-	const char *token = bearer_token(req->authorization, &len);
-	if (token && constant_time_equal(token, len, cfg->auth_token, strlen(cfg->auth_token)))
-		return true;
+	return cfg->middleware && strcmp(cfg->middleware, "auth:token") == 0;
+}
+
+static bool shared_token_matches(const struct config *cfg, const char *token, size_t len)
+{
+	return token && cfg->auth_token && *cfg->auth_token &&
+	       constant_time_equal(token, len, cfg->auth_token, strlen(cfg->auth_token));
+}
+
+static bool unauthenticated(struct response *res)
+{
 	response_error(res, 401, "Unauthenticated.");
 	response_set_header(res, "WWW-Authenticate", "Bearer");
 	return false;
+}
+
+static bool owner_is_user(const struct snapshot *snap, const char *owner)
+{
+	struct strbuf id = STRBUF_INIT;
+	bool found = snap && users_find(snap_extras(snap, "users"), owner, false, &id);
+	strbuf_release(&id);
+	return found;
+}
+
+bool guard_token(const struct config *cfg, struct token_reader *tokens, const struct snapshot *snap,
+                 const struct request *req, long long now, struct response *res,
+                 struct token_grant *grant)
+{
+	token_grant_free(grant);
+	bool per_user = guard_per_user(cfg);
+	if (!per_user && (!cfg->auth_token || !*cfg->auth_token))
+		return true;
+	size_t len = 0;
+	const char *token = bearer_token(req->authorization, &len);
+	if (shared_token_matches(cfg, token, len))
+		return true;
+	if (!per_user || !token)
+		return unauthenticated(res);
+	switch (token_check(tokens, token, len, now, grant)) {
+	case TOKEN_VALID:
+		if (owner_is_user(snap, grant->owner)) {
+			token_reader_used(tokens, grant->id, now);
+			return true;
+		}
+		token_grant_free(grant);
+		return unauthenticated(res);
+	case TOKEN_UNAVAILABLE:
+		response_error(res, 503, "Service Unavailable");
+		return false;
+	case TOKEN_INVALID:
+		break;
+	}
+	return unauthenticated(res);
 }

@@ -1,6 +1,14 @@
 /*
  * guard: the checks a request passes before anything else reads it
  * (spec §6): the bearer token. The rate limit joins it here.
+ *
+ * Without `[api] middleware = auth:token`, the shared `[api] auth_token`
+ * (when set) is the one token every request must carry. With it, every
+ * request must carry a per-user token of the [auth] database (tokens.h)
+ * whose owner is still a user of the site; the shared auth_token, when
+ * set, is accepted as well, and reads whatever the config enables. A
+ * per-user token reads only what its abilities cover (abilities.h; the
+ * router's second gate).
  */
 #ifndef CMS_API_GUARD_H
 #define CMS_API_GUARD_H
@@ -10,12 +18,24 @@
 #include "config.h"
 #include "request.h"
 #include "response.h"
+#include "site/snapshot.h"
+#include "tokens.h"
 
-/* True when the request may pass the token check: no auth_token is
- * configured, or the Authorization header carries it as a bearer token
- * (scheme word case-insensitive, compared in constant time). Otherwise
- * res becomes the 401 answer. */
-bool guard_token(const struct config *cfg, const struct request *req, struct response *res);
+/* Whether cfg asks for per-user tokens. */
+bool guard_per_user(const struct config *cfg);
+
+/*
+ * True when the request may pass the token check; grant then holds the
+ * per-user token it carried (grant->id 0: none, or the shared token).
+ * Otherwise res is the answer: 401 `Unauthenticated.` with
+ * `WWW-Authenticate: Bearer` (no token, a wrong one, or one whose owner
+ * is not a user in snap, the site's index; NULL: none is), or 503 `Service
+ * Unavailable` when the token database cannot be read (never an open
+ * door). now is the moment expiries are measured against.
+ */
+bool guard_token(const struct config *cfg, struct token_reader *tokens, const struct snapshot *snap,
+                 const struct request *req, long long now, struct response *res,
+                 struct token_grant *grant);
 
 /* The token of an "Authorization: Bearer <token>" header. The header must
  * be exactly the scheme word Bearer (any case), one or more spaces and

@@ -15,8 +15,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hash.h"
+#include "php.h"
 #include "site/blueprints.h"
 #include "site/files.h"
 #include "strbuf.h"
@@ -104,4 +106,19 @@ void users_load(struct site_index *idx)
 	vb_array_begin(&idx->extras);
 	files_each_yaml(&idx->files, "users", load_user, idx);
 	vb_array_end(&idx->extras);
+}
+
+bool users_find(value_t users, const char *who, bool by_email, struct strbuf *id)
+{
+	struct value_iter it;
+	value_iter_init(&it, users);
+	while (value_iter_next(&it)) {
+		strbuf_reset(id);
+		php_string(value_map_getz(it.value, "id"), id);
+		if (strcmp(strbuf_str(id), who) == 0 ||
+		    (by_email && strcmp(value_str(value_map_getz(it.value, "email"), NULL), who) == 0))
+			return true;
+	}
+	strbuf_reset(id);
+	return false;
 }

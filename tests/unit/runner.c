@@ -191,6 +191,7 @@ int main(void)
 	suite_app();
 	suite_cache();
 	suite_sha256();
+	suite_tokens();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
