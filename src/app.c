@@ -104,6 +104,7 @@ static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t genera
 	snapshot_close(app->snap);
 	app->snap = snap;
 	app->generation = generation;
+	app->index_serial++;
 }
 
 static bool has_good_index(const struct app *app)
@@ -354,8 +355,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	memset(app, 0, sizeof *app);
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
-	token_reader_init(&app->tokens, app->cfg.auth_database);
-	token_grant_init(&app->grant);
+	guard_state_init(&app->guard, app->cfg.auth_database);
 	app->wanted = mode;
 	app->mode = mode;
 	if (mode != APP_PRIVATE && !share(app))
@@ -367,8 +367,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 void app_close(struct app *app)
 {
 	cache_free(&app->cache);
-	token_grant_free(&app->grant);
-	token_reader_free(&app->tokens);
+	guard_state_free(&app->guard);
 	strbuf_release(&app->logged_problems);
 	strbuf_release(&app->pending_key);
 	snapshot_close(app->snap);
@@ -487,7 +486,8 @@ static bool route_request(struct app *app, const char *rest, struct routed *r)
 		r->nsegments = 0;
 		return false;
 	}
-	const struct abilities *abilities = app->grant.id ? &app->grant.abilities : NULL;
+	const struct token_grant *grant = &app->guard.grant;
+	const struct abilities *abilities = grant->id ? &grant->abilities : NULL;
 	r->route = router_match(r->segments, (size_t)r->nsegments, &r->ctx);
 	if (r->route && router_gate_open(&app->cfg, r->route, &r->ctx) &&
 	    router_abilities_open(abilities, r->route, &r->ctx))
@@ -538,7 +538,7 @@ void app_finish(struct app *app, const struct response *res)
 	if (app->pending)
 		cache_put(&app->cache, app->cache_generation, app->pending_key.ptr, res);
 	app->pending = false;
-	token_reader_flush(&app->tokens, (long long)time(NULL));
+	token_reader_flush(&app->guard.tokens, (long long)time(NULL));
 }
 
 void app_handle(struct app *app, const struct request *req, struct response *res)
@@ -557,8 +557,8 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		response_error(res, 400, "The Host header is not a host name.");
 		return;
 	}
-	if (!guard_token(&app->cfg, &app->tokens, app->snap, req, (long long)time(NULL), res,
-	                 &app->grant))
+	if (!guard_token(&app->guard, &app->cfg, app->snap, app->index_serial, req,
+	                 (long long)time(NULL), res))
 		return;
 	if (!method_allowed(req->method)) {
 		response_method_not_allowed(res);

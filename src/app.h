@@ -15,7 +15,7 @@
 #include "response.h"
 #include "site/shared.h"
 #include "site/snapshot.h"
-#include "tokens.h"
+#include "guard.h"
 
 /* How an app gets its site index. */
 enum app_mode {
@@ -55,8 +55,8 @@ struct app {
 	bool cache_current;        /* cache_generation goes with the index in use */
 	struct strbuf pending_key; /* owned: the key app_finish stores the answer under */
 	bool pending;
-	struct token_reader tokens; /* owned: the per-user token database, read-only */
-	struct token_grant grant;   /* owned: the per-user token of the request in hand */
+	uint64_t index_serial;     /* changes whenever snap is replaced */
+	struct guard_state guard;  /* owned: the token database, the request's token */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

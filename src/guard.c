@@ -3,6 +3,7 @@
 
 #include "guard.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -77,19 +78,56 @@ static bool unauthenticated(struct response *res)
 	return false;
 }
 
-static bool owner_is_user(const struct snapshot *snap, const char *owner)
+void guard_state_init(struct guard_state *g, const char *database)
 {
+	memset(g, 0, sizeof *g);
+	token_reader_init(&g->tokens, database);
+	token_grant_init(&g->grant);
+}
+
+static void forget_owners(struct guard_state *g)
+{
+	for (size_t i = 0; i < g->nknown; i++)
+		free(g->known[i]);
+	g->nknown = 0;
+}
+
+void guard_state_free(struct guard_state *g)
+{
+	forget_owners(g);
+	token_grant_free(&g->grant);
+	token_reader_free(&g->tokens);
+	memset(g, 0, sizeof *g);
+}
+
+static bool owner_is_user(struct guard_state *g, const struct snapshot *snap,
+                          uint64_t index_serial, const char *owner)
+{
+	if (!snap)
+		return false;
+	if (g->known_index != index_serial) {
+		forget_owners(g);
+		g->known_index = index_serial;
+	}
+	for (size_t i = 0; i < g->nknown; i++)
+		if (strcmp(g->known[i], owner) == 0)
+			return true;
 	struct strbuf id = STRBUF_INIT;
-	bool found = snap && users_find(snap_extras(snap, "users"), owner, false, &id);
+	bool found = users_find(snap_extras(snap, "users"), owner, false, &id);
 	strbuf_release(&id);
+	if (found) {
+		if (g->nknown == GUARD_KNOWN_OWNERS)
+			forget_owners(g);
+		g->known[g->nknown++] = xstrdup(owner);
+	}
 	return found;
 }
 
-bool guard_token(const struct config *cfg, struct token_reader *tokens, const struct snapshot *snap,
-                 const struct request *req, long long now, struct response *res,
-                 struct token_grant *grant)
+bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
+                 uint64_t index_serial, const struct request *req, long long now,
+                 struct response *res)
 {
-	token_grant_free(grant);
+	token_grant_free(&g->grant);
 	bool per_user = guard_per_user(cfg);
 	if (!per_user && (!cfg->auth_token || !*cfg->auth_token))
 		return true;
@@ -99,13 +137,13 @@ bool guard_token(const struct config *cfg, struct token_reader *tokens, const st
 		return true;
 	if (!per_user || !token)
 		return unauthenticated(res);
-	switch (token_check(tokens, token, len, now, grant)) {
+	switch (token_check(&g->tokens, token, len, now, &g->grant)) {
 	case TOKEN_VALID:
-		if (owner_is_user(snap, grant->owner)) {
-			token_reader_used(tokens, grant->id, now);
+		if (owner_is_user(g, snap, index_serial, g->grant.owner)) {
+			token_reader_used(&g->tokens, g->grant.id, now);
 			return true;
 		}
-		token_grant_free(grant);
+		token_grant_free(&g->grant);
 		return unauthenticated(res);
 	case TOKEN_UNAVAILABLE:
 		response_error(res, 503, "Service Unavailable");

@@ -14,6 +14,7 @@
 #define CMS_API_GUARD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "request.h"
@@ -24,18 +25,37 @@
 /* Whether cfg asks for per-user tokens. */
 bool guard_per_user(const struct config *cfg);
 
+#define GUARD_KNOWN_OWNERS 8
+
+/* What the guard keeps from one request to the next (one per worker). */
+struct guard_state {
+	struct token_reader tokens; /* owned: the per-user token database */
+	struct token_grant grant;   /* owned: the per-user token of the request in hand */
+	/* Owners found among the users of the index of serial known_index:
+	 * looking one up reads every user, so it is done once per index. */
+	char *known[GUARD_KNOWN_OWNERS]; /* owned */
+	size_t nknown;
+	uint64_t known_index;
+};
+
+/* Sets up the state for the token database at database ("" for none). */
+void guard_state_init(struct guard_state *g, const char *database);
+void guard_state_free(struct guard_state *g);
+
 /*
- * True when the request may pass the token check; grant then holds the
- * per-user token it carried (grant->id 0: none, or the shared token).
+ * True when the request may pass the token check; g->grant then holds the
+ * per-user token it carried (g->grant.id 0: none, or the shared token).
  * Otherwise res is the answer: 401 `Unauthenticated.` with
  * `WWW-Authenticate: Bearer` (no token, a wrong one, or one whose owner
- * is not a user in snap, the site's index; NULL: none is), or 503 `Service
- * Unavailable` when the token database cannot be read (never an open
- * door). now is the moment expiries are measured against.
+ * is not a user in snap, the site's index, whose serial index_serial
+ * changes whenever another index takes its place; NULL: no index, no
+ * user), or 503 `Service Unavailable` when the token database cannot be
+ * read (never an open door). now is the moment expiries are measured
+ * against.
  */
-bool guard_token(const struct config *cfg, struct token_reader *tokens, const struct snapshot *snap,
-                 const struct request *req, long long now, struct response *res,
-                 struct token_grant *grant);
+bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
+                 uint64_t index_serial, const struct request *req, long long now,
+                 struct response *res);
 
 /* The token of an "Authorization: Bearer <token>" header. The header must
  * be exactly the scheme word Bearer (any case), one or more spaces and

@@ -166,14 +166,18 @@ done
 
 # --- an owner who left the site ------------------------------------------------------------
 tk_create TK_CY user-carl carl-again
-expect "tokens: the owner is a user" GET /api/ping 200 "$TK_PONG" -H "$(bearer "$TK_CY")"
+for _ in 1 2 3 4; do
+	expect "tokens: the owner is a user" GET /api/ping 200 "$TK_PONG" -H "$(bearer "$TK_CY")"
+done
 rm "$TKD/site/users/carl@example.com.yaml"
 for _ in $(seq 1 50); do
 	request GET /api/ping -H "$(bearer "$TK_CY")"
 	[ "$STATUS" = 401 ] && break
 	sleep 0.1
 done
-expect "tokens: the owner left the site" GET /api/ping 401 "$TK_UNAUTH" -H "$(bearer "$TK_CY")"
+for _ in 1 2 3 4; do # every worker, each of which had found the owner before
+	expect "tokens: the owner left the site" GET /api/ping 401 "$TK_UNAUTH" -H "$(bearer "$TK_CY")"
+done
 expect "tokens: the others still pass" GET /api/ping 200 "$TK_PONG" -H "$(bearer "$TK_ADA")"
 
 # last_used_at was recorded for the tokens that passed, and only them.

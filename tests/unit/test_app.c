@@ -200,8 +200,8 @@ static void open_with_tokens(const char *const owners[], const char *const abili
 	app.cfg.middleware = strdup("auth:token");
 	app.cfg.resources[RES_COLLECTIONS].type_set = true;
 	app.cfg.resources[RES_COLLECTIONS].type_value = true;
-	token_reader_free(&app.tokens);
-	token_reader_init(&app.tokens, tokens_path);
+	guard_state_free(&app.guard);
+	guard_state_init(&app.guard, tokens_path);
 	char err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
 	struct token_db *db = token_db_open(tokens_path, err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
