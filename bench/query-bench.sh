@@ -12,7 +12,7 @@ lpid=
 trap '[ -n "$lpid" ] && kill "$lpid"; rm -rf "$work"' EXIT
 
 gcc -O2 -std=gnu11 -I"$build" -I"$top/src" "$here/query-bench.c" "$build/src/libcore.a" \
-	$(pkg-config --libs fcgi inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
+	$(pkg-config --libs fcgi json-c inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
 	-lcmark-gfm-extensions -o "$work/query-bench"
 
 list='/api/collections/articles/entries?filter[title:contains]=x&sort=-date&limit=25&page=2'

@@ -18,7 +18,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-tbench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 gcc -O2 -std=gnu11 -I"$build" -I"$top/src" "$top/bench/query-bench.c" "$build/src/libcore.a" \
-	$(pkg-config --libs fcgi inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
+	$(pkg-config --libs fcgi json-c inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis) \
 	-lcmark-gfm-extensions -o "$work/query-bench"
 
 # gen_tree N DIR: a site with one structured collection of N pages, page i
