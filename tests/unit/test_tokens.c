@@ -334,7 +334,7 @@ static void test_check(void)
 
 	/* The token is compared whole: counted, not up to a NUL. */
 	CU_ASSERT_EQUAL(token_check(&r, token, strlen(token) - 1, 500, &g), TOKEN_INVALID);
-	char wrong[64];
+	char wrong[80];
 	snprintf(wrong, sizeof wrong, "%s", token);
 	wrong[10] = wrong[10] == 'x' ? 'y' : 'x';
 	CU_ASSERT_EQUAL(check(&r, wrong, 500), TOKEN_INVALID);
