@@ -104,6 +104,7 @@ static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t genera
 	snapshot_close(app->snap);
 	app->snap = snap;
 	app->generation = generation;
+	app->index_serial++;
 }
 
 static bool has_good_index(const struct app *app)
@@ -354,6 +355,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	memset(app, 0, sizeof *app);
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
+	guard_state_init(&app->guard, app->cfg.auth_database);
 	app->wanted = mode;
 	app->mode = mode;
 	if (mode != APP_PRIVATE && !share(app))
@@ -365,6 +367,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 void app_close(struct app *app)
 {
 	cache_free(&app->cache);
+	guard_state_free(&app->guard);
 	strbuf_release(&app->logged_problems);
 	strbuf_release(&app->pending_key);
 	snapshot_close(app->snap);
@@ -455,36 +458,63 @@ static bool method_allowed(const char *method)
 	return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
-/* Routes the request, passes the route's enabling gate and runs its
- * handler, with the request's environment (bases, moment, reference
- * writer) set once for every handler. */
-static void dispatch(struct app *app, const struct request *req, struct response *res,
-                     const char *rest)
-{
+/* A request routed: its decoded segments, the route that matched them
+ * and the context its handler gets (params point into segments). */
+struct routed {
 	char *segments[ROUTER_MAX_SEGMENTS];
-	int n = split_segments(rest, segments);
-	if (n < 0) {
-		response_not_found(res);
-		return;
+	int nsegments;
+	const struct route *route;
+	struct api_ctx ctx;
+};
+
+static void release_routed(struct routed *r)
+{
+	free_segments(r->segments, r->nsegments);
+	free(r->ctx.tail);
+}
+
+/* Routes the request and passes both gates of router.h: what the config
+ * enables, then what the request's per-user token may read. Cheap (no
+ * data is read), so it runs before the cache: a cached answer is only
+ * ever served to a request both gates let through. Returns false, with
+ * nothing left allocated, when no route answers: a 404. */
+static bool route_request(struct app *app, const char *rest, struct routed *r)
+{
+	memset(r, 0, sizeof *r);
+	r->nsegments = split_segments(rest, r->segments);
+	if (r->nsegments < 0) {
+		r->nsegments = 0;
+		return false;
 	}
+	const struct token_grant *grant = &app->guard.grant;
+	const struct abilities *abilities = grant->id ? &grant->abilities : NULL;
+	r->route = router_match(r->segments, (size_t)r->nsegments, &r->ctx);
+	if (r->route && router_gate_open(&app->cfg, r->route, &r->ctx) &&
+	    router_abilities_open(abilities, r->route, &r->ctx))
+		return true;
+	release_routed(r);
+	return false;
+}
+
+/* Runs the route's handler, with the request's environment (bases,
+ * moment, reference writer) set once for every handler. */
+static void run_handler(struct app *app, const struct request *req, struct response *res,
+                        struct routed *r)
+{
 	char *base = base_url(&app->cfg, req);
 	char *api_base = api_base_url(&app->cfg, base);
-	struct api_ctx ctx = {
-		.cfg = &app->cfg, .snap = app->snap, .req = req, .res = res,
-		.now = (long long)time(NULL),
-	};
-	ctx.env = (struct jsonw_env){base, api_base, api_write_ref, &ctx};
-	const struct route *route = router_match(segments, (size_t)n, &ctx);
-	if (route && router_gate_open(&app->cfg, route, &ctx))
-		route->handler(&ctx);
-	else
-		response_not_found(res);
+	struct api_ctx *ctx = &r->ctx;
+	ctx->cfg = &app->cfg;
+	ctx->snap = app->snap;
+	ctx->req = req;
+	ctx->res = res;
+	ctx->now = (long long)time(NULL);
+	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
+	r->route->handler(ctx);
 	if (!response_answered(res)) {
 		log_error("programming error: %s left the request without an answer", req->path);
 		response_server_error(res);
 	}
-	free_segments(segments, n);
-	free(ctx.tail);
 	free(api_base);
 	free(base);
 }
@@ -508,6 +538,7 @@ void app_finish(struct app *app, const struct response *res)
 	if (app->pending)
 		cache_put(&app->cache, app->cache_generation, app->pending_key.ptr, res);
 	app->pending = false;
+	token_reader_flush(&app->guard.tokens, (long long)time(NULL));
 }
 
 void app_handle(struct app *app, const struct request *req, struct response *res)
@@ -526,21 +557,30 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		response_error(res, 400, "The Host header is not a host name.");
 		return;
 	}
-	if (!guard_token(&app->cfg, req, res))
+	if (!guard_token(&app->guard, &app->cfg, app->snap, app->index_serial, req,
+	                 (long long)time(NULL), res))
 		return;
 	if (!method_allowed(req->method)) {
 		response_method_not_allowed(res);
 		return;
 	}
-	if (answer_from_cache(app, req, res))
+	struct routed r;
+	if (!route_request(app, rest, &r)) {
+		response_not_found(res);
 		return;
-	if (!has_good_index(app)) {
+	}
+	if (answer_from_cache(app, req, res)) {
+		release_routed(&r);
+		return;
+	}
+	if (has_good_index(app)) {
+		run_handler(app, req, res, &r);
+	} else {
 		/* Never an empty site in place of one that cannot be read. */
 		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
 		                 "cannot be read whole (cms-api check says why)",
 		                 app->cfg.content_root);
 		response_server_error(res);
-		return;
 	}
-	dispatch(app, req, res, rest);
+	release_routed(&r);
 }

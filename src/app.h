@@ -1,8 +1,9 @@
 /*
  * app: one cms-api instance, a loaded config plus the site index, and the
  * request pipeline of DESIGN.md: enabled? route prefix, token guard,
- * method, response cache, route, handler; after the answer is sent,
- * app_finish stores it in the cache. The FastCGI server, CGI mode and `cms-api get`
+ * method, route and its two gates (what the config enables, what a
+ * per-user token may read), response cache, handler; after the answer is
+ * sent, app_finish stores it in the cache and records the token's use. The FastCGI server, CGI mode and `cms-api get`
  * all answer through app_handle, so they behave the same.
  */
 #ifndef CMS_API_APP_H
@@ -14,6 +15,7 @@
 #include "response.h"
 #include "site/shared.h"
 #include "site/snapshot.h"
+#include "guard.h"
 
 /* How an app gets its site index. */
 enum app_mode {
@@ -53,6 +55,8 @@ struct app {
 	bool cache_current;        /* cache_generation goes with the index in use */
 	struct strbuf pending_key; /* owned: the key app_finish stores the answer under */
 	bool pending;
+	uint64_t index_serial;     /* changes whenever snap is replaced */
+	struct guard_state guard;  /* owned: the token database, the request's token */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
@@ -74,8 +78,9 @@ void app_close(struct app *app);
 void app_handle(struct app *app, const struct request *req, struct response *res);
 
 /* Stores the answer app_handle just gave in the response cache when it was
- * computed (not itself a hit) and may be cached. Call it after the answer
- * was sent, so the client never waits for the write. */
+ * computed (not itself a hit) and may be cached, and writes a per-user
+ * token's last_used_at when due. Call it after the answer was sent, so
+ * the client never waits for the writes. */
 void app_finish(struct app *app, const struct response *res);
 
 #endif

@@ -811,6 +811,11 @@ static int validate(struct config *cfg, const struct parse_state *st, char err[C
 		         cfg->content_root, problem);
 		return -1;
 	}
+	if (strcmp(cfg->middleware, "auth:token") == 0 && !*cfg->auth_database) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: [api] middleware = auth:token needs "
+		         "[auth] database, the file of the per-user tokens", st->file);
+		return -1;
+	}
 	if (cfg->max_limit < cfg->default_limit) {
 		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",
 		         st->file, cfg->max_limit, cfg->default_limit);

@@ -1,7 +1,8 @@
 /*
  * cms-api: the command line (spec §2). Without a command it is a FastCGI
  * worker (or answers one CGI request); `get` answers one request
- * in-process; `check` validates the config and the whole site.
+ * in-process; `check` validates the config and the whole site; `token`
+ * creates, lists and revokes per-user API tokens (tokens.h).
  */
 #include "autoconfig.h"
 
@@ -12,10 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abilities.h"
 #include "app.h"
 #include "log.h"
 #include "server.h"
+#include "site/people.h"
 #include "strbuf.h"
+#include "tokens.h"
 
 /* Exit statuses beyond success/failure: a config that cannot be used. */
 #define EXIT_CONFIG 2
@@ -44,13 +48,24 @@ static void print_usage(FILE *out)
 	        "                problem as path:line: message; exits 1 when there is one\n"
 	        "  warm          build the shared index snapshot in the cache directory now,\n"
 	        "                so that workers start answering at once\n"
+	        "  token create USER NAME [--abilities LIST] [--expires WHEN]\n"
+	        "                make a per-user API token for USER (a user id or e-mail of the\n"
+	        "                site) in the [auth] database and print it, once, as ID|SECRET;\n"
+	        "                LIST: comma-separated abilities, * (default), a resource type\n"
+	        "                (collections, navs, taxonomies, globals, forms, assets, users,\n"
+	        "                sites) or type:handle (collections:blog); WHEN: a duration\n"
+	        "                (30d, 12h, 90m, 3600s) or a UTC date (2030-01-31,\n"
+	        "                2030-01-31T12:00:00Z); without it the token never expires\n"
+	        "  token list    list the tokens (never their secrets)\n"
+	        "  token revoke ID\n"
+	        "                delete the token ID: requests carrying it get 401 at once\n"
 	        "\n"
 	        "Options:\n"
 	        "  -c, --config FILE  the INI file (default: $CMS_API_CONFIG, else %s/cms-api.ini)\n"
 	        "  -h, --help         show this help\n"
 	        "  -V, --version      show the version\n"
 	        "\n"
-	        "Exit status: 0 success, 1 failure, 2 unusable configuration.\n",
+	        "Exit status: 0 success, 1 failure, 2 unusable configuration or usage.\n",
 	        SYSCONFDIR);
 }
 
@@ -146,6 +161,263 @@ static int command_warm(struct app *app, double started)
 	return EXIT_SUCCESS;
 }
 
+/* --- token: the per-user API tokens ------------------------------------ */
+
+struct token_create_args {
+	const char *user, *name;
+	const char *abilities; /* comma-separated */
+	const char *expires;   /* NULL: never */
+};
+
+static int token_usage_error(const char *message)
+{
+	fprintf(stderr, "cms-api: %s\n"
+	                "usage: cms-api token create USER NAME [--abilities LIST] [--expires WHEN]\n"
+	                "       cms-api token list\n"
+	                "       cms-api token revoke ID\n", message);
+	return EXIT_CONFIG;
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]; moves *i past it. */
+static bool option_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return false;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return true;
+	}
+	if (argv[*i][n] != '\0' || *i + 1 >= argc)
+		return false;
+	*value = argv[++*i];
+	return true;
+}
+
+static int parse_create_args(int argc, char **argv, struct token_create_args *a)
+{
+	const char *positional[2];
+	int npositional = 0;
+	*a = (struct token_create_args){NULL, NULL, "*", NULL};
+	for (int i = 0; i < argc; i++) {
+		if (option_value(argc, argv, &i, "--abilities", &a->abilities) ||
+		    option_value(argc, argv, &i, "--expires", &a->expires))
+			continue;
+		if (argv[i][0] == '-' || npositional == 2)
+			return -1;
+		positional[npositional++] = argv[i];
+	}
+	if (npositional != 2 || !*positional[0] || !*positional[1])
+		return -1;
+	a->user = positional[0];
+	a->name = positional[1];
+	return 0;
+}
+
+/* The id of the site's user named by who (an id or an e-mail), or NULL
+ * (said on stderr). Reads the whole site, as a worker would. */
+static char *site_user_id(struct config *cfg, const char *who)
+{
+	struct app app;
+	struct strbuf id = STRBUF_INIT;
+	app_open_with_config(&app, cfg, APP_PRIVATE);
+	bool found = users_find(snap_extras(app.snap, "users"), who, true, &id);
+	if (!found)
+		fprintf(stderr, "cms-api: '%s' is not a user of the site in %s (neither the id nor "
+		        "the e-mail of a file in users/): a token belongs to a user\n", who,
+		        app.cfg.content_root);
+	app_close(&app);
+	if (!found) {
+		strbuf_release(&id);
+		return NULL;
+	}
+	return strbuf_detach(&id, NULL);
+}
+
+static int token_create(struct config *cfg, int argc, char **argv)
+{
+	struct token_create_args a;
+	if (parse_create_args(argc, argv, &a) != 0)
+		return token_usage_error("token create takes USER NAME and the options");
+	struct abilities abilities;
+	char why[ABILITIES_ERR_LEN];
+	abilities_init(&abilities);
+	long long now = (long long)time(NULL), expires_at = 0;
+	int rc = EXIT_CONFIG;
+	if (abilities_parse_list(&abilities, a.abilities, why) != 0) {
+		fprintf(stderr, "cms-api: --abilities: %s\n", why);
+	} else if (a.expires && token_parse_expiry(a.expires, now, &expires_at) != 0) {
+		fprintf(stderr, "cms-api: --expires: '%s' is neither a duration (30d, 12h, 90m, 3600s) "
+		        "nor a UTC date (2030-01-31, 2030-01-31T12:00:00Z)\n", a.expires);
+	} else {
+		char *path = xstrdup(cfg->auth_database);
+		char *owner = site_user_id(cfg, a.user); /* takes cfg */
+		rc = EXIT_FAILURE;
+		if (owner) {
+			struct strbuf json = STRBUF_INIT;
+			abilities_to_json(&abilities, &json);
+			char err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
+			long long id;
+			struct token_db *db = token_db_open(path, err);
+			if (db && token_db_create(db, owner, a.name, json.ptr, now, expires_at, &id,
+			                          secret, err) == 0) {
+				printf("%lld|%s\n", id, secret);
+				fflush(stdout);
+				explicit_bzero(secret, sizeof secret);
+				fprintf(stderr, "Token %lld of %s%s: it is not shown again. Send it as the "
+				        "header 'Authorization: Bearer %lld|...'\n", id, owner,
+				        expires_at && expires_at <= now ? " (already expired)" : "", id);
+				rc = EXIT_SUCCESS;
+			} else {
+				fprintf(stderr, "cms-api: %s\n", err);
+			}
+			token_db_close(db);
+			strbuf_release(&json);
+			free(owner);
+		}
+		free(path);
+	}
+	abilities_free(&abilities);
+	return rc;
+}
+
+/* The tokens as a table: every cell collected first, for the widths. */
+#define TOKEN_COLUMNS 7
+
+struct token_table {
+	struct strlist cells; /* row after row, TOKEN_COLUMNS each */
+	long long now;
+};
+
+static void add_time(struct strlist *cells, long long t, long long now, bool is_expiry)
+{
+	char text[64] = "never";
+	if (t) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+		gmtime_r(&tt, &tm);
+		strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (is_expiry && t <= now)
+			strcat(text, " (expired)");
+	}
+	strlist_add(cells, text);
+}
+
+static void add_token_row(const struct token_row *row, void *ctx)
+{
+	struct token_table *table = ctx;
+	struct abilities abilities;
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%lld", row->id);
+	strlist_add(&table->cells, text.ptr);
+	strlist_add(&table->cells, row->owner);
+	strlist_add(&table->cells, row->name);
+	abilities_init(&abilities);
+	abilities_from_json(&abilities, row->abilities);
+	strbuf_reset(&text);
+	for (size_t i = 0; i < abilities.items.len; i++)
+		strbuf_addf(&text, "%s%s", i ? "," : "", abilities.items.items[i]);
+	strlist_add(&table->cells, abilities.items.len ? text.ptr : "(none)");
+	abilities_free(&abilities);
+	strbuf_release(&text);
+	add_time(&table->cells, row->created_at, table->now, false);
+	add_time(&table->cells, row->last_used_at, table->now, false);
+	add_time(&table->cells, row->expires_at, table->now, true);
+}
+
+static void print_table(const struct strlist *cells)
+{
+	size_t width[TOKEN_COLUMNS] = {0};
+	for (size_t i = 0; i < cells->len; i++) {
+		size_t n = strlen(cells->items[i]);
+		if (n > width[i % TOKEN_COLUMNS])
+			width[i % TOKEN_COLUMNS] = n;
+	}
+	for (size_t i = 0; i < cells->len; i++) {
+		bool last = i % TOKEN_COLUMNS == TOKEN_COLUMNS - 1;
+		printf("%-*s%s", last ? 0 : (int)width[i % TOKEN_COLUMNS], cells->items[i],
+		       last ? "\n" : "  ");
+	}
+}
+
+static int token_list(struct config *cfg, int argc)
+{
+	static const char *const heading[TOKEN_COLUMNS] = {
+		"ID", "OWNER", "NAME", "ABILITIES", "CREATED", "LAST USED", "EXPIRES"};
+	if (argc != 0)
+		return token_usage_error("token list takes no arguments");
+	char err[TOKEN_ERR_LEN];
+	struct token_db *db = token_db_open(cfg->auth_database, err);
+	struct token_table table = {{NULL, 0}, (long long)time(NULL)};
+	for (int i = 0; i < TOKEN_COLUMNS; i++)
+		strlist_add(&table.cells, heading[i]);
+	long n = db ? token_db_list(db, add_token_row, &table, err) : -1;
+	if (n < 0)
+		fprintf(stderr, "cms-api: %s\n", err);
+	else if (n == 0)
+		printf("no tokens in %s\n", cfg->auth_database);
+	else
+		print_table(&table.cells);
+	strlist_free(&table.cells);
+	token_db_close(db);
+	return n < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int token_revoke(struct config *cfg, int argc, char **argv)
+{
+	char *end;
+	long long id = argc == 1 ? strtoll(argv[0], &end, 10) : 0;
+	if (argc != 1 || id <= 0 || *end || argv[0][0] < '0' || argv[0][0] > '9')
+		return token_usage_error("token revoke takes the id of one token");
+	char err[TOKEN_ERR_LEN];
+	struct token_db *db = token_db_open(cfg->auth_database, err);
+	int revoked = db ? token_db_revoke(db, id, err) : -1;
+	token_db_close(db);
+	if (revoked < 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+	} else if (revoked == 0) {
+		fprintf(stderr, "cms-api: there is no token %lld in %s\n", id, cfg->auth_database);
+	} else {
+		printf("token %lld revoked\n", id);
+		return EXIT_SUCCESS;
+	}
+	return EXIT_FAILURE;
+}
+
+/* token create|list|revoke: the config, and for create the site's users;
+ * never the cache directory. */
+static int command_token(const char *config_path, int argc, char **argv)
+{
+	if (argc < 1)
+		return token_usage_error("token needs create, list or revoke");
+	const char *sub = argv[0];
+	if (strcmp(sub, "create") != 0 && strcmp(sub, "list") != 0 && strcmp(sub, "revoke") != 0)
+		return token_usage_error("token needs create, list or revoke");
+	char err[CONFIG_ERR_LEN];
+	const char *path = config_find_path(config_path);
+	struct config cfg;
+	if (config_load(&cfg, path, err) != 0) {
+		report_config_error("token", path, err);
+		return EXIT_CONFIG;
+	}
+	log_open("stderr", cfg.log_level);
+	int rc;
+	if (!*cfg.auth_database) {
+		fprintf(stderr, "cms-api: %s: no [auth] database: set it to the file that keeps the "
+		        "per-user tokens\n", path);
+		rc = EXIT_CONFIG;
+	} else if (strcmp(sub, "create") == 0) {
+		rc = token_create(&cfg, argc - 1, argv + 1);
+	} else if (strcmp(sub, "list") == 0) {
+		rc = token_list(&cfg, argc - 1);
+	} else {
+		rc = token_revoke(&cfg, argc - 1, argv + 1);
+	}
+	config_free(&cfg);
+	log_close();
+	return rc;
+}
+
 /* Workers share the index through the cache directory; a FastCGI worker
  * also makes sure a watcher notices changes. */
 static enum app_mode mode_for(const char *command)
@@ -193,6 +465,8 @@ int main(int argc, char **argv)
 		}
 	}
 	const char *command = optind < argc ? argv[optind] : NULL;
+	if (command && strcmp(command, "token") == 0)
+		return command_token(config_path, argc - optind - 1, argv + optind + 1);
 	if (command && strcmp(command, "get") != 0 && strcmp(command, "check") != 0 &&
 	    strcmp(command, "warm") != 0) {
 		fprintf(stderr, "cms-api: unknown command '%s'\n", command);

@@ -103,6 +103,28 @@ static void split_uri(struct request *req)
 	parse_query(req);
 }
 
+const char *env_param_get(const char *name, void *ctx)
+{
+	struct env_params *p = ctx;
+	size_t n = strlen(name), count = 0;
+	const char *first = NULL;
+	for (char *const *e = p->env; e && *e; e++) {
+		if (strncmp(*e, name, n) != 0 || (*e)[n] != '=')
+			continue;
+		const char *value = *e + n + 1;
+		if (count == 1) {
+			strbuf_reset(&p->joined);
+			strbuf_addstr(&p->joined, first);
+		}
+		if (count >= 1)
+			strbuf_addf(&p->joined, ", %s", value);
+		else
+			first = value;
+		count++;
+	}
+	return count > 1 ? p->joined.ptr : first;
+}
+
 static const char *or_default(const char *s, const char *fallback)
 {
 	return s && *s ? s : fallback;

@@ -37,6 +37,19 @@ struct request {
 /* Looks up a CGI variable by name; returns NULL when it is absent. */
 typedef const char *(*cgi_getter)(const char *name, void *ctx);
 
+/* A cgi_getter over a "NAME=value" list ending in NULL (FastCGI params,
+ * environ): the value of a name given once; the values of a name given
+ * more than once (nginx before 1.23 passes each of two request headers
+ * as its own FastCGI param) joined with ", ", as lighttpd and Apache join
+ * them, so that every server shows a header sent twice the same way.
+ * ctx is a struct env_params; a value returned stays valid until the
+ * next call. */
+struct env_params {
+	char *const *env;
+	struct strbuf joined; /* owned: the last joined value */
+};
+const char *env_param_get(const char *name, void *ctx);
+
 /* Fills req from CGI variables. Never fails (missing variables get
  * defaults: GET, "/"). */
 void request_from_cgi(struct request *req, cgi_getter get, void *ctx);

@@ -117,3 +117,19 @@ bool router_gate_open(const struct config *cfg, const struct route *route,
 		return false;
 	return handle_enabled(cfg, type, ctx->params[route->handle_param]);
 }
+
+bool router_abilities_open(const struct abilities *abilities, const struct route *route,
+                           const struct api_ctx *ctx)
+{
+	if (!abilities || route->type == ROUTE_OPEN)
+		return true;
+	enum resource_type type = (enum resource_type)route->type;
+	if (route->also_type != ROUTE_OPEN &&
+	    !abilities_cover_type(abilities, (enum resource_type)route->also_type))
+		return false;
+	if (route->handle_param < 0)
+		return abilities_cover_type(abilities, type);
+	if ((size_t)route->handle_param >= ctx->nparams)
+		return false;
+	return abilities_cover_handle(abilities, type, ctx->params[route->handle_param]);
+}

@@ -12,6 +12,15 @@
  * parameters (if any) names a handle of that type; the gate answers 404
  * unless the type, then the handle, is enabled (spec §3). A handler is
  * never called for a disabled resource, so it cannot leak one.
+ *
+ * A per-user token's abilities (abilities.h) are a second gate of the
+ * same shape: a route that names a handle needs "*", the type or
+ * "type:handle"; a route that names none (a list of the type's handles,
+ * users, sites), and a second type whose handles the handler chooses (a
+ * term's entries come from any collection), need "*" or the whole type.
+ * So an answer never depends on who asked: both gates open, every token
+ * gets the same bytes, and the response cache may serve them to any
+ * request that passed both (app.c checks them before the cache).
  */
 #ifndef CMS_API_ROUTER_H
 #define CMS_API_ROUTER_H
@@ -19,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "abilities.h"
 #include "api/api.h"
 
 #define ROUTER_MAX_SEGMENTS 32
@@ -44,5 +54,11 @@ const struct route *router_match(char **segments, size_t nsegments, struct api_c
  * router_match put in ctx. */
 bool router_gate_open(const struct config *cfg, const struct route *route,
                       const struct api_ctx *ctx);
+
+/* The second gate: whether the abilities let the route answer for the
+ * parameters in ctx. NULL abilities (no per-user token) open it; a route
+ * that reads no resource (ping) is open to every token. */
+bool router_abilities_open(const struct abilities *abilities, const struct route *route,
+                           const struct api_ctx *ctx);
 
 #endif

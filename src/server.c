@@ -87,11 +87,6 @@ bool server_is_cgi(void)
 	return gw && *gw;
 }
 
-static const char *fcgi_param(const char *name, void *envp)
-{
-	return FCGX_GetParam(name, (FCGX_ParamArray)envp);
-}
-
 static const char *env_param(const char *name, void *unused)
 {
 	(void)unused;
@@ -131,6 +126,7 @@ int server_run_fastcgi(struct app *app)
 	}
 	struct response res;
 	struct strbuf out = STRBUF_INIT;
+	struct env_params params = {NULL, STRBUF_INIT};
 	response_init(&res);
 	while (!stop_requested) {
 		int rc = FCGX_Accept_r(&fr);
@@ -142,7 +138,8 @@ int server_run_fastcgi(struct app *app)
 		sigprocmask(SIG_BLOCK, &stop_signals, NULL);
 		reopen_log_if_asked();
 		struct request req;
-		request_from_cgi(&req, fcgi_param, fr.envp);
+		params.env = fr.envp;
+		request_from_cgi(&req, env_param_get, &params);
 		app_handle(app, &req, &res);
 		send_fastcgi(&fr, &req, &res, &out);
 		FCGX_Finish_r(&fr);
@@ -153,6 +150,7 @@ int server_run_fastcgi(struct app *app)
 	FCGX_Free(&fr, 1);
 	response_free(&res);
 	strbuf_release(&out);
+	strbuf_release(&params.joined);
 	return EXIT_SUCCESS;
 }
 

@@ -15,8 +15,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hash.h"
+#include "php.h"
 #include "site/blueprints.h"
 #include "site/files.h"
 #include "strbuf.h"
@@ -104,4 +106,36 @@ void users_load(struct site_index *idx)
 	vb_array_begin(&idx->extras);
 	files_each_yaml(&idx->files, "users", load_user, idx);
 	vb_array_end(&idx->extras);
+}
+
+/* Whether a user's id (a string, or a number in YAML) is who. Read in
+ * place: the guard asks this of every user at every request. */
+static bool id_is(value_t id, const char *who, size_t who_len, struct strbuf *scratch)
+{
+	if (value_type(id) == VALUE_STRING) {
+		size_t len;
+		const char *s = value_str(id, &len);
+		return len == who_len && memcmp(s, who, len) == 0;
+	}
+	strbuf_reset(scratch);
+	php_string(id, scratch);
+	return strcmp(strbuf_str(scratch), who) == 0;
+}
+
+bool users_find(value_t users, const char *who, bool by_email, struct strbuf *id)
+{
+	size_t who_len = strlen(who);
+	struct value_iter it;
+	value_iter_init(&it, users);
+	while (value_iter_next(&it)) {
+		value_t user_id = value_map_getz(it.value, "id");
+		if (id_is(user_id, who, who_len, id) ||
+		    (by_email && strcmp(value_str(value_map_getz(it.value, "email"), NULL), who) == 0)) {
+			strbuf_reset(id);
+			php_string(user_id, id);
+			return true;
+		}
+	}
+	strbuf_reset(id);
+	return false;
 }

@@ -6,6 +6,8 @@
 #define CMS_API_SITE_PEOPLE_H
 
 #include "site/index.h"
+#include "strbuf.h"
+#include "value.h"
 
 /* Appends "forms" and its list (shape in people.c) to the open
  * idx->extras map. */
@@ -14,5 +16,10 @@ void forms_load(struct site_index *idx);
 /* Appends "users" and its list (shape in people.c) to the open
  * idx->extras map. */
 void users_load(struct site_index *idx);
+
+/* Looks who up in an index's "users" list: a user whose id is who, or,
+ * with by_email, whose e-mail is who. Sets *id to the user's id as text
+ * and returns true, or returns false. */
+bool users_find(value_t users, const char *who, bool by_email, struct strbuf *id);
 
 #endif

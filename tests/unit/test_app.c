@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "guard.h"
 #include "log.h"
 #include "router.h"
+#include "tokens.h"
 
 /* More segments than the router takes. */
 #define ROUTER_SEGMENTS_FOR_TEST (ROUTER_MAX_SEGMENTS + 8)
@@ -141,19 +143,200 @@ static void test_token_guard(void)
 	close_fixture();
 }
 
+/* The token of header, or "(none)". */
+static const char *bearer_of(const char *header)
+{
+	static char out[128];
+	size_t len = 0;
+	const char *t = bearer_token(header, &len);
+	if (!t)
+		return "(none)";
+	snprintf(out, sizeof out, "%.*s", (int)len, t);
+	return out;
+}
+
 static void test_bearer_token_parsing(void)
 {
-	size_t len = 0;
-	const char *t = bearer_token("Bearer abc", &len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	CU_ASSERT_EQUAL(len, 3);
-	CU_ASSERT_EQUAL(strncmp(t, "abc", len), 0);
-	t = bearer_token("bearer abc, Basic x", &len);
-	CU_ASSERT_EQUAL(len, 3);
-	t = bearer_token("Basic x, BEARER last", &len);
-	CU_ASSERT_EQUAL(strncmp(t, "last", len), 0);
-	CU_ASSERT_PTR_NULL(bearer_token("Basic abc", &len));
-	CU_ASSERT_PTR_NULL(bearer_token(NULL, &len));
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc"), "abc");
+	CU_ASSERT_STRING_EQUAL(bearer_of("bEaReR 1|Xy9"), "1|Xy9");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer    abc"), "abc");      /* several spaces */
+	CU_ASSERT_STRING_EQUAL(bearer_of(" Bearer abc \t"), "abc");    /* HTTP's OWS */
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer a/b+c=="), "a/b+c=="); /* b64token */
+	/* Exactly the scheme, then the token, then nothing. */
+	CU_ASSERT_STRING_EQUAL(bearer_of("Basic Zm9v bearer TOKEN"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Basic x, BEARER last"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("XBearer TOKEN"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer TOKEN,garbage"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Basic x"), "(none)");
+	/* Two Authorization headers, as lighttpd and Apache join them. */
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Bearer abc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc def"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer "), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer\tabc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearerabc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer ab\x01" "c"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer \xc3\xa9t\xc3\xa9"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of("Basic abc"), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of(""), "(none)");
+	CU_ASSERT_STRING_EQUAL(bearer_of(NULL), "(none)");
+}
+
+/* --- per-user tokens through the pipeline ------------------------------- */
+
+static char *tokens_dir;
+static char tokens_path[512];
+
+/* The fixture app with middleware = auth:token and collections on, and a
+ * token database holding one token per owner/abilities pair given; their
+ * "ID|SECRET" in tokens[]. */
+static void open_with_tokens(const char *const owners[], const char *const abilities[], size_t n,
+                             char tokens[][64])
+{
+	open_fixture();
+	tokens_dir = unit_tempdir();
+	snprintf(tokens_path, sizeof tokens_path, "%s/tokens.sqlite", tokens_dir);
+	free(app.cfg.middleware);
+	app.cfg.middleware = strdup("auth:token");
+	app.cfg.resources[RES_COLLECTIONS].type_set = true;
+	app.cfg.resources[RES_COLLECTIONS].type_value = true;
+	guard_state_free(&app.guard);
+	guard_state_init(&app.guard, tokens_path);
+	char err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
+	struct token_db *db = token_db_open(tokens_path, err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	for (size_t i = 0; i < n; i++) {
+		long long id;
+		CU_ASSERT_EQUAL(token_db_create(db, owners[i], "t", abilities[i], 1, 0, &id, secret, err),
+		                0);
+		snprintf(tokens[i], 64, "%lld|%s", id, secret);
+	}
+	token_db_close(db);
+}
+
+static void close_with_tokens(void)
+{
+	close_fixture();
+	unit_rmtree(tokens_dir);
+	free(tokens_dir);
+}
+
+/* GET uri with "Authorization: Bearer token" (none when token is NULL). */
+static void get_as(const char *token, const char *uri)
+{
+	struct request req;
+	request_from_uri(&req, "GET", uri);
+	if (token) {
+		char header[128];
+		snprintf(header, sizeof header, "Bearer %s", token);
+		req.authorization = strdup(header);
+	}
+	app_handle(&app, &req, &res);
+	app_finish(&app, &res);
+	request_free(&req);
+}
+
+/* Appends 'y' or 'n' to the string ctx: whether the token was used. */
+static void note_used(const struct token_row *row, void *ctx)
+{
+	strcat(ctx, row->last_used_at ? "y" : "n");
+}
+
+#define UNAUTHENTICATED "{\"message\":\"Unauthenticated.\"}"
+#define NOT_FOUND "{\"message\":\"Not found.\"}"
+
+static void test_per_user_tokens(void)
+{
+	static const char *const owners[] = {"user-ada", "user-bob", "user-gone"};
+	static const char *const abilities[] = {"[\"*\"]", "[\"collections:blog\"]", "[\"*\"]"};
+	char tokens[3][64];
+	open_with_tokens(owners, abilities, 3, tokens);
+	get_as(NULL, "/api/ping");
+	assert_answer(401, UNAUTHENTICATED);
+	CU_ASSERT_STRING_EQUAL(response_header(&res, "WWW-Authenticate"), "Bearer");
+	get_as(tokens[0], "/api/ping");
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	get_as(tokens[0], "/api/collections/team");
+	CU_ASSERT_EQUAL(res.status, 200);
+	/* Abilities: a handle of the type, never the list or another. */
+	get_as(tokens[1], "/api/ping");
+	CU_ASSERT_EQUAL(res.status, 200);
+	get_as(tokens[1], "/api/collections/blog");
+	CU_ASSERT_EQUAL(res.status, 200);
+	get_as(tokens[1], "/api/collections/team");
+	assert_answer(404, NOT_FOUND);
+	get_as(tokens[1], "/api/collections");
+	assert_answer(404, NOT_FOUND);
+	/* An owner that is not a user of the site. */
+	get_as(tokens[2], "/api/ping");
+	assert_answer(401, UNAUTHENTICATED);
+	/* A bearer that is not a per-user token, and no shared one is set. */
+	get_as("s3cret", "/api/ping");
+	assert_answer(401, UNAUTHENTICATED);
+	/* The shared token is accepted too, once set, and reads everything. */
+	free(app.cfg.auth_token);
+	app.cfg.auth_token = strdup("s3cret");
+	get_as("s3cret", "/api/collections/team");
+	CU_ASSERT_EQUAL(res.status, 200);
+	get_as(tokens[1], "/api/collections/team");
+	assert_answer(404, NOT_FOUND);
+	/* app_finish recorded the uses of the tokens that passed, not of the
+	 * one whose owner is gone. */
+	char err[TOKEN_ERR_LEN];
+	struct token_db *db = token_db_open(tokens_path, err);
+	char used[8] = "";
+	CU_ASSERT_EQUAL(token_db_list(db, note_used, used, err), 3);
+	CU_ASSERT_STRING_EQUAL(used, "yyn");
+	token_db_close(db);
+	close_with_tokens();
+}
+
+/* Without middleware = auth:token a per-user token is no token at all. */
+static void test_per_user_tokens_need_the_middleware(void)
+{
+	static const char *const owners[] = {"user-ada"};
+	static const char *const abilities[] = {"[\"*\"]"};
+	char tokens[1][64];
+	open_with_tokens(owners, abilities, 1, tokens);
+	free(app.cfg.middleware);
+	app.cfg.middleware = strdup("");
+	get_as(NULL, "/api/ping");
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	free(app.cfg.auth_token);
+	app.cfg.auth_token = strdup("s3cret");
+	get_as(tokens[0], "/api/ping");
+	assert_answer(401, UNAUTHENTICATED);
+	close_with_tokens();
+}
+
+/* A database that cannot answer is a 503, never an open door; a request
+ * without a token is still a 401. */
+static void test_token_database_missing(void)
+{
+	static const char *const owners[] = {"user-ada"};
+	static const char *const abilities[] = {"[\"*\"]"};
+	char tokens[1][64];
+	open_with_tokens(owners, abilities, 1, tokens);
+	char log_path[600];
+	snprintf(log_path, sizeof log_path, "%s/log", tokens_dir);
+	log_open(log_path, LOG_LEVEL_WARNING);
+	CU_ASSERT_EQUAL(unlink(tokens_path), 0);
+	get_as(tokens[0], "/api/ping");
+	assert_answer(503, "{\"message\":\"Service Unavailable\"}");
+	CU_ASSERT_PTR_NULL(response_header(&res, "WWW-Authenticate"));
+	get_as(tokens[0], "/api/collections/team");
+	assert_answer(503, "{\"message\":\"Service Unavailable\"}");
+	get_as(NULL, "/api/ping");
+	assert_answer(401, UNAUTHENTICATED);
+	log_open("stderr", LOG_LEVEL_WARNING);
+	FILE *f = fopen(log_path, "r");
+	char line[512] = "";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "cannot be read: No such file or directory"));
+	CU_ASSERT_PTR_NULL(fgets(line, sizeof line, f)); /* once, not per request */
+	fclose(f);
+	close_with_tokens();
 }
 
 static void test_constant_time_equal(void)
@@ -275,6 +458,9 @@ void suite_app(void)
 	unit_add_test(s, "route and base_url", test_route_and_base_url);
 	unit_add_test(s, "token guard", test_token_guard);
 	unit_add_test(s, "bearer token parsing", test_bearer_token_parsing);
+	unit_add_test(s, "per-user tokens", test_per_user_tokens);
+	unit_add_test(s, "per-user tokens need the middleware", test_per_user_tokens_need_the_middleware);
+	unit_add_test(s, "token database missing", test_token_database_missing);
 	unit_add_test(s, "constant-time compare", test_constant_time_equal);
 	unit_add_test(s, "error bodies", test_error_bodies);
 	unit_add_test(s, "a second answer is refused", test_a_second_answer_is_refused);

@@ -295,6 +295,10 @@ static void test_errors(void)
 	assert_error("[resources.widgets.x]\n", ":1: unknown section [resources.widgets.x]");
 	assert_error("[content]\nroot = ROOT\n[api]\ndefault_limit = 50\nmax_limit = 10\n",
 	             ": [api] max_limit (10) is below default_limit (50)");
+	assert_error("[content]\nroot = ROOT\n[api]\nmiddleware = auth:token\n",
+	             ": [api] middleware = auth:token needs [auth] database, the file of the "
+	             "per-user tokens");
+	assert_error("[api]\nmiddleware = sanctum\n", ":2: [api] middleware: unknown value: sanctum");
 	assert_error("enabled = true\n", ":1: key 'enabled' outside any section");
 	assert_error("[disks.a]\nroot = x\n[disks.a]\n", ":3: section [disks.a] appears twice");
 	assert_error("[resources.collections.a-very-long-collection-handle-indeed-x]\n",

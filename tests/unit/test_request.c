@@ -118,6 +118,27 @@ static void test_url_decode(void)
 	free(s);
 }
 
+/* FastCGI params as nginx before 1.23 sends two Authorization headers:
+ * one param each. They reach the request joined with ", ", as lighttpd
+ * joins them, and the guard then finds no token in them. */
+static void test_repeated_params_are_joined(void)
+{
+	char *env[] = {"REQUEST_URI=/api/ping", "HTTP_AUTHORIZATION=Bearer a",
+	               "HTTP_AUTHORIZATIONX=no", "HTTP_AUTHORIZATION=Bearer b",
+	               "HTTP_AUTHORIZATION=Bearer c", NULL};
+	struct env_params params = {env, STRBUF_INIT};
+	CU_ASSERT_STRING_EQUAL(env_param_get("REQUEST_URI", &params), "/api/ping");
+	CU_ASSERT_STRING_EQUAL(env_param_get("HTTP_AUTHORIZATIONX", &params), "no");
+	CU_ASSERT_PTR_NULL(env_param_get("HTTP_HOST", &params));
+	CU_ASSERT_PTR_NULL(env_param_get("REQUEST", &params));
+	struct request req;
+	request_from_cgi(&req, env_param_get, &params);
+	CU_ASSERT_STRING_EQUAL(req.authorization, "Bearer a, Bearer b, Bearer c");
+	CU_ASSERT_STRING_EQUAL(req.path, "/api/ping");
+	request_free(&req);
+	strbuf_release(&params.joined);
+}
+
 void suite_request(void)
 {
 	CU_pSuite s = unit_add_suite("request");
@@ -128,4 +149,5 @@ void suite_request(void)
 	unit_add_test(s, "[] names collect", test_bracket_names_collect);
 	unit_add_test(s, "path without query and fragment", test_path_without_query_and_fragment);
 	unit_add_test(s, "url_decode", test_url_decode);
+	unit_add_test(s, "repeated params are joined", test_repeated_params_are_joined);
 }

@@ -33,6 +33,8 @@ void suite_property(void);
 void suite_app(void);
 void suite_cache(void);
 void suite_corpus_api(void);
+void suite_sha256(void);
+void suite_tokens(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
