@@ -116,7 +116,7 @@ static void coerce(const char *s, struct value_builder *out)
 	else if (strcmp(s, "false") == 0)
 		vb_bool(out, false);
 	else if (is_numeric(s) && !strchr(s, '.'))
-		vb_int(out, strpbrk(s, "eE") ? (int64_t)strtod(s, NULL) : strtoll(s, NULL, 10));
+		vb_int(out, strpbrk(s, "eE") ? value_int_of_double(strtod(s, NULL)) : strtoll(s, NULL, 10));
 	else if (is_numeric(s))
 		vb_double(out, strtod(s, NULL));
 	else

@@ -235,6 +235,14 @@ static void test_nested_fields_and_unknown_conditions(void)
 	CU_ASSERT_EQUAL(count(animals, "title:is:whatever", "dog"), 1);
 }
 
+/* PHP's (int) of a number too big for an int: INF is 0, the rest wraps;
+ * never C's undefined cast (the query fuzzer found 1e999). */
+static void test_huge_numbers(void)
+{
+	CU_ASSERT_EQUAL(count("[{n: 0}, {n: 1}]", "n:is", "1e999"), 1);
+	CU_ASSERT_EQUAL(count("[{n: 0}, {n: 1}]", "n:is", "-1e999"), 1);
+}
+
 void suite_filter(void)
 {
 	CU_pSuite s = unit_add_suite("filter conditions");
@@ -250,4 +258,5 @@ void suite_filter(void)
 	unit_add_test(s, "dates", test_dates);
 	unit_add_test(s, "overlaps", test_overlaps);
 	unit_add_test(s, "nested fields, unknown conditions", test_nested_fields_and_unknown_conditions);
+	unit_add_test(s, "huge numbers", test_huge_numbers);
 }
