@@ -24,12 +24,6 @@ void regex_budget_init(struct regex_budget *b, unsigned long long steps)
 	b->spent_by[0] = '\0';
 }
 
-bool regex_jit_available(void)
-{
-	uint32_t jit = 0;
-	return pcre2_config(PCRE2_CONFIG_JIT, &jit) >= 0 && jit == 1;
-}
-
 struct regex *regex_compile(const char *pattern, size_t len, char err[REGEX_ERR_LEN])
 {
 	int code;
