@@ -46,7 +46,8 @@ struct regex *regex_compile(const char *pattern, size_t len, char err[REGEX_ERR_
 	re->match_data = pcre2_match_data_create_from_pattern(compiled, NULL);
 	re->context = pcre2_match_context_create(NULL);
 	if (!re->match_data || !re->context) {
-		fprintf(stderr, "out of memory\n");
+		/* As xmalloc does: never fail silently. */
+		fprintf(stderr, "cms-api: out of memory making a regex's match data\n");
 		abort();
 	}
 	return re;

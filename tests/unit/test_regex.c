@@ -162,6 +162,30 @@ static void test_long_runs_cost_their_length(void)
 	regex_free(re);
 }
 
+/* A match deeper than the JIT's stack goes on in the interpreter, with
+ * the steps it has spent so far still spent. */
+static void test_deep_matches_finish(void)
+{
+	static char subject[20001];
+	for (int i = 0; i < 20000; i++)
+		subject[i] = "ab"[i % 2];
+	char err[REGEX_ERR_LEN];
+	struct regex *re = regex_compile("^(a(b(?1)?)?)$", 14, err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(re);
+	struct regex_budget b;
+	regex_budget_init(&b, DEFAULT_BUDGET);
+	CU_ASSERT_EQUAL(regex_match(re, subject, 20000, &b), REGEX_MATCH);
+	CU_ASSERT_FALSE(b.spent);
+	/* "...aa" alternates no more: backing out of 10,000 levels, again and
+	 * again, costs more than the budget, and says so. */
+	subject[19999] = 'a';
+	CU_ASSERT_EQUAL(regex_match(re, subject, 20000, &b), REGEX_OVER_BUDGET);
+	subject[19999] = 'b';
+	regex_budget_init(&b, DEFAULT_BUDGET);
+	CU_ASSERT_EQUAL(regex_match(re, subject, 20000, &b), REGEX_MATCH);
+	regex_free(re);
+}
+
 static void test_bad_pattern_message(void)
 {
 	char err[REGEX_ERR_LEN];
@@ -201,6 +225,7 @@ void suite_regex(void)
 	unit_add_test(s, "one budget for every filter", test_one_budget_for_every_filter);
 	unit_add_test(s, "steps are deterministic", test_steps_are_deterministic);
 	unit_add_test(s, "long runs cost their length", test_long_runs_cost_their_length);
+	unit_add_test(s, "deep matches finish", test_deep_matches_finish);
 	unit_add_test(s, "bad pattern message", test_bad_pattern_message);
 	unit_add_test(s, "like over lines", test_like_over_lines);
 }
