@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "api/listing.h"
 #include "guard.h"
 #include "log.h"
 #include "router.h"
@@ -395,20 +396,11 @@ static void free_segments(char **segments, int n)
 		free(segments[i]);
 }
 
-/* "%00": a segment that would end early once decoded, naming something
- * else than it says. No handle or path holds one. */
-static bool encodes_nul(const char *s, size_t len)
-{
-	for (size_t i = 0; i + 2 < len; i++)
-		if (s[i] == '%' && s[i + 1] == '0' && s[i + 2] == '0')
-			return true;
-	return false;
-}
-
 /* Splits rest into decoded segments. A trailing '/' is ignored, as
  * Laravel does; an empty segment in the middle ("a//b") matches nothing.
  * Returns the count, or -1 (nothing left allocated) when there are too
- * many segments for any route, or one encodes a NUL. */
+ * many segments for any route. (A request whose path encodes a NUL never
+ * gets here: it is refused whole.) */
 static int split_segments(const char *rest, char **segments)
 {
 	int n = 0;
@@ -420,10 +412,6 @@ static int split_segments(const char *rest, char **segments)
 		const char *slash = memchr(p, '/', (size_t)(end - p));
 		const char *seg_end = slash ? slash : end;
 		if (n == ROUTER_MAX_SEGMENTS) {
-			free_segments(segments, n);
-			return -1;
-		}
-		if (encodes_nul(p, (size_t)(seg_end - p))) {
 			free_segments(segments, n);
 			return -1;
 		}
@@ -510,6 +498,7 @@ static void run_handler(struct app *app, const struct request *req, struct respo
 	ctx->res = res;
 	ctx->now = (long long)time(NULL);
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
+	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	r->route->handler(ctx);
 	if (!response_answered(res)) {
 		log_error("programming error: %s left the request without an answer", req->path);
@@ -517,6 +506,24 @@ static void run_handler(struct app *app, const struct request *req, struct respo
 	}
 	free(api_base);
 	free(base);
+}
+
+/* Refuses (400) a request that encodes a NUL byte, whose name or value
+ * would read cut short, or that asks more than [api]'s bounds allow.
+ * Before the cache: a 400 is never cached, and a query too long or too
+ * big is not worth hashing. */
+static bool acceptable(const struct app *app, const struct request *req, struct response *res)
+{
+	char message[LISTING_MESSAGE_LEN];
+	if (listing_check_bounds(&app->cfg, req, message) != 0) {
+		response_error(res, 400, message);
+		return false;
+	}
+	if (req->holds_nul) {
+		response_error(res, 400, "The request holds a NUL byte (%00).");
+		return false;
+	}
+	return true;
 }
 
 /* Answers from the cache when it holds the request; otherwise leaves the
@@ -564,6 +571,8 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		response_method_not_allowed(res);
 		return;
 	}
+	if (!acceptable(app, req, res))
+		return;
 	struct routed r;
 	if (!route_request(app, rest, &r)) {
 		response_not_found(res);

@@ -49,17 +49,6 @@ static bool collects(const char *name)
 	return n >= 2 && strcmp(name + n - 2, "[]") == 0;
 }
 
-/* Orders parameters by name, then by position, so that the sort is stable
- * and a repeated name keeps the order the request gave its values. */
-static int by_name_then_position(const void *a, const void *b)
-{
-	const struct query_param *const *pa = a, *const *pb = b;
-	int c = strcmp((*pa)->name, (*pb)->name);
-	if (c != 0)
-		return c;
-	return *pa < *pb ? -1 : *pa > *pb;
-}
-
 static void add_param(struct strbuf *key, const struct query_param *p, bool *first)
 {
 	strbuf_addch(key, *first ? '?' : '&');
@@ -80,7 +69,7 @@ static void add_normalised_query(struct strbuf *key, const struct request *req)
 	const struct query_param **sorted = xmalloc(req->nparams * sizeof *sorted);
 	for (size_t i = 0; i < req->nparams; i++)
 		sorted[i] = &req->params[i];
-	qsort(sorted, req->nparams, sizeof *sorted, by_name_then_position);
+	qsort(sorted, req->nparams, sizeof *sorted, query_param_order);
 	bool first = true;
 	for (size_t i = 0; i < req->nparams; i++) {
 		bool last_of_name = i + 1 == req->nparams ||

@@ -169,6 +169,11 @@ void config_init_defaults(struct config *cfg)
 	cfg->base_url = xstrdup("");
 	cfg->default_limit = 25;
 	cfg->max_limit = 1000;
+	cfg->max_query_length = 8192;
+	cfg->max_filters = 20;
+	cfg->max_sort_keys = 10;
+	cfg->max_fields = 100;
+	cfg->regex_budget = 500000;
 	cfg->app_name = xstrdup("Statamic");
 	cfg->cache_enabled = true;
 	cfg->cache_driver = CACHE_FILE;
@@ -268,6 +273,11 @@ static const struct key_def keys[] = {
 	{"api", "default_limit", K_LONG, AT(default_limit), 1, 1000000, NULL},
 	{"api", "max_limit", K_LONG, AT(max_limit), 1, 1000000, NULL},
 	{"api", "excluded_keys", K_LIST, AT(excluded_keys), 0, 0, NULL},
+	{"api", "max_query_length", K_LONG, AT(max_query_length), 0, 1073741824, NULL},
+	{"api", "max_filters", K_LONG, AT(max_filters), 0, 1000000, NULL},
+	{"api", "max_sort_keys", K_LONG, AT(max_sort_keys), 0, 1000000, NULL},
+	{"api", "max_fields", K_LONG, AT(max_fields), 0, 1000000, NULL},
+	{"api", "regex_budget", K_LONG, AT(regex_budget), 0, 1000000000000L, NULL},
 	{"content", "root", K_PATH, AT(content_root), 0, 0, NULL},
 	{"content", "app_name", K_STRING, AT(app_name), 0, 0, NULL},
 	{"cache", "enabled", K_BOOL, AT(cache_enabled), 0, 0, NULL},

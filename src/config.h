@@ -97,6 +97,14 @@ struct config {
 	long default_limit;      /* default 25, >= 1 */
 	long max_limit;          /* default 1000, >= default_limit */
 	struct strlist excluded_keys;
+	/* Bounds on what one request may ask (0: no bound); exceeding one is a
+	 * 400 naming it. */
+	long max_query_length;   /* bytes of the raw query string, default 8192 */
+	long max_filters;        /* filter[...] parameters, default 20 */
+	long max_sort_keys;      /* keys of ?sort=, default 10 */
+	long max_fields;         /* names in ?fields= and fields[], default 100 */
+	long regex_budget;       /* steps every regex match of a request may take
+	                          * together (query/regex.h), default 500000 */
 
 	/* [content] */
 	char *content_root;      /* owned, absolute; required */

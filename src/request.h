@@ -5,8 +5,10 @@
  * it can be built and tested anywhere.
  *
  * The query string is parsed the way PHP fills $_GET: '&'-separated
- * pairs, '+' and %XX decoded, a repeated name keeps its last value except
- * for names ending in "[]" (fields[]=a&fields[]=b), which collect.
+ * pairs, '+' and %XX decoded, a repeated name keeps its last value (in
+ * the place it first had) except for names ending in "[]"
+ * (fields[]=a&fields[]=b), which collect. Parsing takes n log n in the
+ * number of parameters.
  */
 #ifndef CMS_API_REQUEST_H
 #define CMS_API_REQUEST_H
@@ -32,6 +34,9 @@ struct request {
 	char *host;        /* owned: Host header (with port), "localhost" when absent */
 	char *remote_addr; /* owned: client address, "" when unknown */
 	char *authorization; /* owned: Authorization header, NULL when absent */
+	bool holds_nul;    /* the path or the query encodes a NUL byte (%00): a
+	                    * name or value would read cut short, so the request
+	                    * must be refused */
 };
 
 /* Looks up a CGI variable by name; returns NULL when it is absent. */
@@ -67,6 +72,10 @@ bool request_host_valid(const char *host);
 
 /* The last value of a scalar query parameter, or NULL. */
 const char *request_param(const struct request *req, const char *name);
+
+/* Orders pointers to query parameters (qsort) by name, then by place in
+ * the request, so that a repeated name keeps the order of its values. */
+int query_param_order(const void *a, const void *b);
 
 /* Percent-decodes s[0..len) into a new string; with plus_as_space '+'
  * becomes ' ' (query strings). Invalid escapes are kept literally. */

@@ -50,7 +50,7 @@ bool value_bool(value_t v)
  * (zend_dval_to_lval), which is done here on the bits: from 2^63 up a
  * double is an integer, its 53-bit mantissa shifted left.
  */
-static int64_t double_to_int(double d)
+int64_t value_int_of_double(double d)
 {
 	if (!isfinite(d))
 		return 0;
@@ -75,7 +75,7 @@ int64_t value_int(value_t v)
 		memcpy(&i, v.p + 1, sizeof i);
 		return i;
 	case VALUE_DOUBLE:
-		return double_to_int(value_double(v));
+		return value_int_of_double(value_double(v));
 	case VALUE_TRUE:
 		return 1;
 	default:

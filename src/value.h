@@ -76,6 +76,9 @@ bool value_is_missing(value_t v);
 bool value_is_null(value_t v);
 bool value_is_bool(value_t v);
 bool value_bool(value_t v);
+/* PHP's (int) of a double: 0 for INF and NaN, larger values wrapped
+ * modulo 2^64 (C leaves the plain cast undefined there). */
+int64_t value_int_of_double(double d);
 int64_t value_int(value_t v);
 double value_double(value_t v);
 /* The string's bytes (NUL-terminated) and length; a URL's path; "" for

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "jsonw.h"
+#include "query/regex.h"
 #include "request.h"
 #include "response.h"
 #include "site/snapshot.h"
@@ -27,6 +28,8 @@ struct api_ctx {
 	size_t nparams;
 	char *tail;           /* owned: the "{*}" parameter (router.h), or NULL */
 	long long now;        /* the request's moment: entry statuses, visible relations */
+	struct regex_budget regex_budget; /* [api] regex_budget: every regex match of the
+	                       * request draws on it */
 	struct jsonw_env env; /* every body's URL bases and reference writer: env.site_base
 	                       * is the site root (http://localhost), env.api_base the
 	                       * API root (http://localhost/api) */

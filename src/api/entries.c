@@ -422,7 +422,7 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 		} else {
 			struct filter one;
 			char err[FILTER_ERR_LEN];
-			if (filter_parse(key, q->value, r->now, &one, err) != 0) {
+			if (filter_parse(key, q->value, r->now, &r->ctx->regex_budget, &one, err) != 0) {
 				response_error(r->ctx->res, 400, err);
 				rc = -1;
 			} else if (strcmp(one.field, "status") == 0 && one.kind == FILTER_IS &&
@@ -648,10 +648,14 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 		return;
 	}
 	size_t kept = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++) {
 		struct snap_entry e = snap_entry_at(ctx->snap, items[i]);
 		if (entries_pass(r, &filters, &e))
 			items[kept++] = items[i];
+	}
+	if (listing_refuse_over_budget(ctx)) {
+		entries_free_filters(&filters);
+		return;
 	}
 	/* Only the entries up to the page's end need their order; a page past
 	 * the last shows none. */

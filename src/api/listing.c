@@ -89,6 +89,60 @@ int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *al
 	return -1;
 }
 
+/* The names fields= and fields[]= ask for, repeats counted. */
+static size_t fields_asked(const struct request *req)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < req->nparams; i++) {
+		if (strcmp(req->params[i].name, "fields") != 0 &&
+		    strcmp(req->params[i].name, "fields[]") != 0)
+			continue;
+		struct strlist asked = {NULL, 0};
+		strlist_split(&asked, req->params[i].value);
+		n += asked.len;
+		strlist_free(&asked);
+	}
+	return n;
+}
+
+static size_t filters_asked(const struct request *req)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < req->nparams; i++) {
+		char *key = listing_filter_key(req->params[i].name);
+		n += key != NULL;
+		free(key);
+	}
+	return n;
+}
+
+/* Whether count goes past bound (0: no bound). */
+static bool beyond(size_t count, long bound)
+{
+	return bound > 0 && count > (size_t)bound;
+}
+
+int listing_check_bounds(const struct config *cfg, const struct request *req,
+                         char message[LISTING_MESSAGE_LEN])
+{
+	if (beyond(strlen(req->query), cfg->max_query_length))
+		snprintf(message, LISTING_MESSAGE_LEN,
+		         "The query string is longer than %ld bytes (max_query_length).",
+		         cfg->max_query_length);
+	else if (beyond(filters_asked(req), cfg->max_filters))
+		snprintf(message, LISTING_MESSAGE_LEN,
+		         "The query has more than %ld filters (max_filters).", cfg->max_filters);
+	else if (beyond(sort_key_count(request_param(req, "sort")), cfg->max_sort_keys))
+		snprintf(message, LISTING_MESSAGE_LEN,
+		         "The sort parameter has more than %ld keys (max_sort_keys).", cfg->max_sort_keys);
+	else if (beyond(fields_asked(req), cfg->max_fields))
+		snprintf(message, LISTING_MESSAGE_LEN,
+		         "The query asks for more than %ld fields (max_fields).", cfg->max_fields);
+	else
+		return 0;
+	return -1;
+}
+
 void listing_requested_fields(const struct request *req, struct strlist *out)
 {
 	memset(out, 0, sizeof *out);
@@ -116,6 +170,18 @@ value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_buil
 	vb_str(scratch, text.ptr, text.len);
 	strbuf_release(&text);
 	return vb_result(scratch);
+}
+
+bool listing_refuse_over_budget(struct api_ctx *ctx)
+{
+	if (!ctx->regex_budget.spent)
+		return false;
+	char message[300];
+	snprintf(message, sizeof message,
+	         "The regex in %.200s needs more work than this API allows (regex_budget).",
+	         ctx->regex_budget.spent_by[0] ? ctx->regex_budget.spent_by : "a filter");
+	response_error(ctx->res, 400, message);
+	return true;
 }
 
 /* --- sorting --- */
@@ -223,7 +289,7 @@ static int read_filters(struct api_ctx *ctx, struct filter **out, size_t *n)
 			continue;
 		struct filter one;
 		char err[FILTER_ERR_LEN];
-		int rc = filter_parse(key, q->value, ctx->now, &one, err);
+		int rc = filter_parse(key, q->value, ctx->now, &ctx->regex_budget, &one, err);
 		free(key);
 		if (rc != 0) {
 			response_error(ctx->res, 400, err);
@@ -256,9 +322,15 @@ void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint3
 	}
 	struct list_run run = {ctx, src, {VALUE_BUILDER_INIT, VALUE_BUILDER_INIT}};
 	size_t kept = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
 		if (passes(&run, filters, nfilters, items[i]))
 			items[kept++] = items[i];
+	if (listing_refuse_over_budget(ctx)) {
+		free_filters(filters, nfilters);
+		vb_release(&run.scratch[0]);
+		vb_release(&run.scratch[1]);
+		return;
+	}
 	/* Only the items up to the page's end need their order. */
 	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 	struct sort_spec sort;

@@ -30,6 +30,19 @@ struct listing_source {
 	void *self;
 };
 
+#define LISTING_MESSAGE_LEN 160
+
+/*
+ * The bounds of [api] on a query (max_query_length, max_filters,
+ * max_sort_keys, max_fields; 0 is no bound), counted alike for every
+ * endpoint before any reads the query: returns 0, or -1 with the 400's
+ * message, which names the bound, in message. Filters count once per
+ * name (a repeated one keeps its last value), sort keys and fields as
+ * written, repeats included.
+ */
+int listing_check_bounds(const struct config *cfg, const struct request *req,
+                         char message[LISTING_MESSAGE_LEN]);
+
 /* ?limit= (1..max_limit, default default_limit) and ?page= (from 1);
  * answers 400 naming the parameter and returns -1 when one is malformed. */
 int listing_read_paging(struct api_ctx *ctx, long *limit, long *page);
@@ -42,6 +55,10 @@ char *listing_filter_key(const char *name);
  * field when filtering is off (on == false); else returns 0. The field of
  * filter[a.b:c] is a; of filter[taxonomy:t:c] it is taxonomy:t. */
 int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *allowed);
+
+/* Answers 400 naming the filter and returns true when the request's
+ * regex budget ran out: the list it was choosing from is not whole. */
+bool listing_refuse_over_budget(struct api_ctx *ctx);
 
 /* fields=a,b or fields[]=a&fields[]=b; a key asked for twice is kept
  * once, where it was first asked for. */

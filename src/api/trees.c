@@ -145,7 +145,24 @@ struct collection_tree {
 	struct entries_req *r;
 	struct entry_filters *filters;
 	struct tree_children children;
+	bool *shown; /* owned: by place in children.kids, the pages that pass */
 };
+
+/* Decides which pages pass the filters before anything is written: a
+ * regex budget that runs out half way refuses the request instead of
+ * cutting the tree short. */
+static void choose_level(struct collection_tree *ct, uint32_t slot, int depth)
+{
+	const struct snapshot *s = ct->t->ctx->snap;
+	for (uint32_t k = ct->children.first[slot]; k < ct->children.first[slot + 1]; k++) {
+		if (ct->t->ctx->regex_budget.spent)
+			return;
+		struct snap_entry e = snap_entry_at(s, ct->children.kids[k]);
+		ct->shown[k] = entries_pass(ct->r, ct->filters, &e);
+		if (ct->shown[k] && !at_depth_limit(ct->t, depth))
+			choose_level(ct, e.number - ct->children.base, depth + 1);
+	}
+}
 
 static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t slot, int depth)
 {
@@ -153,7 +170,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 	jsonw_array_begin(w);
 	for (uint32_t k = ct->children.first[slot]; k < ct->children.first[slot + 1]; k++) {
 		struct snap_entry e = snap_entry_at(s, ct->children.kids[k]);
-		if (!entries_pass(ct->r, ct->filters, &e))
+		if (!ct->shown[k])
 			continue;
 		struct value_builder extras = VALUE_BUILDER_INIT, item = VALUE_BUILDER_INIT;
 		vb_map_begin(&extras);
@@ -195,12 +212,17 @@ static bool collection_in_site(const struct api_ctx *ctx, const struct snap_coll
 static void write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct entries_req *r,
                                   struct entry_filters *filters)
 {
-	struct collection_tree ct = {t, r, filters, {NULL, NULL, 0, 0}};
+	struct collection_tree ct = {t, r, filters, {NULL, NULL, 0, 0}, NULL};
 	tree_children_build(&ct.children, ctx->snap, &r->collection, t->site);
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_level(&ct, &w, ct.children.n, 1);
-	api_end_data(&w);
+	ct.shown = xcalloc((size_t)ct.children.n + 1, sizeof *ct.shown);
+	choose_level(&ct, ct.children.n, 1);
+	if (!listing_refuse_over_budget(ctx)) {
+		struct jsonw w;
+		api_begin_data(ctx, &w);
+		write_level(&ct, &w, ct.children.n, 1);
+		api_end_data(&w);
+	}
+	free(ct.shown);
 	tree_children_free(&ct.children);
 }
 

@@ -13,7 +13,10 @@
  *   doesnt_overlap.
  * The value is coerced as Statamic does (true/false, numbers). Like and
  * regex conditions are case-insensitive and multi-line, through PCRE2
- * with a match limit. The contract's decision holds: gt/gte/lt/lte never
+ * (query/regex.h), and every match draws on the request's one regex
+ * budget: once it runs out, filter_match says no to everything and the
+ * budget names the filter, so that the caller refuses the request instead
+ * of answering from part of the list. The contract's decision holds: gt/gte/lt/lte never
  * match a missing or null value. is_empty=true and exists=false are
  * Statamic's loose "= null" (null, missing, '' and false), exists=true and
  * is_empty=false its strict "!= null" (anything but null, missing and ''),
@@ -26,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "query/regex.h"
 #include "value.h"
 
 #define FILTER_ERR_LEN 256
@@ -36,6 +40,7 @@ enum filter_kind {
 };
 
 struct filter {
+	char *param;             /* owned: the parameter's name, "filter[title:regex]" */
 	char *field;             /* owned: the part before the first ':' */
 	char **path;             /* owned: field split on '.' (nested fields) */
 	size_t npath;
@@ -43,9 +48,8 @@ struct filter {
 	bool negate;             /* doesnt_*, not_in, doesnt_match, exists, ... */
 	int compare;             /* FILTER_COMPARE: -2 lt, -1 lte, 1 gte, 2 gt */
 	struct value_builder value; /* owned: the coerced value (or list for in/overlaps) */
-	void *regex;             /* owned pcre2_code for like/regex/is_* conditions */
-	void *match_data;        /* owned, made once for every match */
-	void *match_context;     /* owned: carries the match limit */
+	struct regex *regex;     /* owned: like/regex/is_* conditions, else NULL */
+	struct regex_budget *budget; /* borrowed: what its matches draw on */
 	char *needle;            /* owned: contains of plain ASCII text, lowercased and
 	                          * matched without the regex engine; NULL otherwise */
 	size_t needle_len;
@@ -55,14 +59,17 @@ struct filter {
 
 /*
  * Parses key ("title:contains", or "title" for is) and its raw value.
- * now is the time is_before/is_after compare with. Returns 0, or -1 with
- * err naming the problem: an unknown condition or a bad regex.
+ * now is the time is_before/is_after compare with; budget (borrowed, it
+ * must outlive the filter) is the request's, shared by all its filters.
+ * Returns 0, or -1 with err naming the problem: an unknown condition or a
+ * bad regex.
  */
-int filter_parse(const char *key, const char *value, long long now, struct filter *out,
-                 char err[FILTER_ERR_LEN]);
+int filter_parse(const char *key, const char *value, long long now, struct regex_budget *budget,
+                 struct filter *out, char err[FILTER_ERR_LEN]);
 
 /* True when item (the field's value, missing when the item has none)
- * passes the filter. */
+ * passes the filter. False for every item once the budget is spent
+ * (budget->spent, budget->spent_by naming the filter that ran out). */
 bool filter_match(const struct filter *f, value_t item);
 
 /* The value of f's (possibly dotted) field in a map. */

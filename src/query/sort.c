@@ -10,12 +10,18 @@
 #include "php.h"
 #include "strbuf.h"
 
+/* A key's text without its '-'; "" and "-" name no key. */
+static bool key_named(const char **text, size_t *len)
+{
+	if (*len > 0 && **text == '-')
+		(*text)++, (*len)--;
+	return *len > 0;
+}
+
 static void add_key(struct sort_spec *spec, const char *text, size_t len)
 {
 	bool descending = len > 0 && text[0] == '-';
-	if (descending)
-		text++, len--;
-	if (len == 0)
+	if (!key_named(&text, &len))
 		return;
 	spec->keys = xrealloc(spec->keys, (spec->n + 1) * sizeof *spec->keys);
 	struct sort_key *k = &spec->keys[spec->n++];
@@ -44,6 +50,20 @@ void sort_parse(const char *param, struct sort_spec *out)
 		if (*p == ',')
 			p++;
 	}
+}
+
+size_t sort_key_count(const char *param)
+{
+	size_t n = 0;
+	for (const char *p = param ? param : ""; *p;) {
+		size_t len = strcspn(p, ",");
+		const char *text = p;
+		n += key_named(&text, &len);
+		p += strcspn(p, ",");
+		if (*p == ',')
+			p++;
+	}
+	return n;
 }
 
 void sort_free(struct sort_spec *spec)

@@ -32,6 +32,9 @@ struct sort_spec {
 void sort_parse(const char *param, struct sort_spec *out);
 void sort_free(struct sort_spec *spec);
 
+/* How many keys sort_parse would make of param, without making them. */
+size_t sort_key_count(const char *param);
+
 /* The ascending comparison of two values (<0, 0, >0), null last. */
 int sort_compare(value_t a, value_t b);
 

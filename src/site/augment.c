@@ -69,7 +69,7 @@ static void number_value(value_t v, bool integer, struct value_builder *out)
 	}
 	double d = value_type(v) == VALUE_STRING ? strtod(value_str(v, NULL), NULL) : value_double(v);
 	if (integer)
-		vb_int(out, (int64_t)d);
+		vb_int(out, value_int_of_double(d));
 	else
 		vb_double(out, d);
 }

@@ -152,6 +152,10 @@ start_lighttpd() {
 	exit 1
 }
 
+# LIGHTTPD_EXTRA_CONF: lines a test adds to the next lighttpd's config
+# (e.g. server.http-parseopts), empty by default.
+LIGHTTPD_EXTRA_CONF=
+
 # write_lighttpd_conf PREFIX ENV: $T/lighttpd.conf for cms-api on $PORT.
 write_lighttpd_conf() {
 	local run=${LRUN:-$T} user=
@@ -166,6 +170,7 @@ server.port = $PORT
 server.errorlog = "$run/lighttpd-error.log"
 server.breakagelog = "$run/worker-stderr.log"
 $user
+$LIGHTTPD_EXTRA_CONF
 fastcgi.server = ( "$1" => ((
 	"socket" => "$run/sockets/cms-api.sock",
 	"bin-path" => "$CMS_API_BIN",

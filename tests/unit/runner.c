@@ -194,6 +194,8 @@ int main(int argc, char **argv)
 	suite_corpus_api();
 	suite_sha256();
 	suite_tokens();
+	suite_regex();
+	suite_hostile();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

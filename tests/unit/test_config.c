@@ -306,6 +306,29 @@ static void test_errors(void)
 	             "[resources.collections.a-very-long-collection-handle-indeed-x]");
 }
 
+static void test_query_bounds(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
+	CU_ASSERT_EQUAL(cfg.max_query_length, 8192);
+	CU_ASSERT_EQUAL(cfg.max_filters, 20);
+	CU_ASSERT_EQUAL(cfg.max_sort_keys, 10);
+	CU_ASSERT_EQUAL(cfg.max_fields, 100);
+	CU_ASSERT_EQUAL(cfg.regex_budget, 500000);
+	CU_ASSERT_EQUAL_FATAL(load("[api]\nmax_query_length = 0\nmax_filters = 3\nmax_sort_keys = 2\n"
+	                           "max_fields = 1\nregex_budget = 1000000000000\n"
+	                           "[content]\nroot = ROOT\n"),
+	                      0);
+	CU_ASSERT_EQUAL(cfg.max_query_length, 0);
+	CU_ASSERT_EQUAL(cfg.max_filters, 3);
+	CU_ASSERT_EQUAL(cfg.max_sort_keys, 2);
+	CU_ASSERT_EQUAL(cfg.max_fields, 1);
+	CU_ASSERT_EQUAL(cfg.regex_budget, 1000000000000L);
+	assert_error("[api]\nmax_filters = -1\n", ":2: [api] max_filters: -1 is out of range (0 to 1000000)");
+	assert_error("[api]\nregex_budget = lots\n", ":2: [api] regex_budget: not a whole number: lots");
+	assert_error("[api]\nmax_query_length = 1073741825\n",
+	             ":2: [api] max_query_length: 1073741825 is out of range (0 to 1073741824)");
+}
+
 static void test_unreadable_root_and_file(void)
 {
 	CU_ASSERT_EQUAL(load("[api]\nenabled = true\n[content]\nroot = /nonexistent/site\n"), -1);
@@ -375,5 +398,6 @@ void suite_config(void)
 	unit_add_test(s, "unreadable root and file", test_unreadable_root_and_file);
 	unit_add_test(s, "environment overrides", test_environment_overrides);
 	unit_add_test(s, "config path lookup", test_find_path);
+	unit_add_test(s, "query bounds", test_query_bounds);
 	unit_add_test(s, "cleanup", test_cleanup);
 }

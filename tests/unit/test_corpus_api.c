@@ -626,7 +626,7 @@ static void ask_hostile(const char *container)
 {
 	static const char *const paths[] = {
 		"../cms-api.ini", "%2e%2e/cms-api.ini", "..%2fcms-api.ini", "x/..%5c..%5ccms-api.ini",
-		"%2fetc%2fpasswd", "escape.txt", "escape-dir/canary.txt", "a%00.png",
+		"%2fetc%2fpasswd", "escape.txt", "escape-dir/canary.txt",
 	};
 	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
 		struct strbuf url = STRBUF_INIT;
@@ -634,6 +634,11 @@ static void ask_hostile(const char *container)
 		json_object_put(ask(url.ptr, 404));
 		strbuf_release(&url);
 	}
+	/* An encoded NUL is refused before any route is looked at. */
+	struct strbuf url = STRBUF_INIT;
+	strbuf_addf(&url, "/api/assets/%s/a%%00.png", container);
+	json_object_put(ask(url.ptr, 400));
+	strbuf_release(&url);
 }
 
 static void check_container(json_object *c, const char *disk)

@@ -2,10 +2,12 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "request.h"
+#include "strbuf.h"
 #include "unit.h"
 
 struct fake_env {
@@ -139,6 +141,153 @@ static void test_repeated_params_are_joined(void)
 	strbuf_release(&params.joined);
 }
 
+/* The parser as it was (each new name compared with every earlier one),
+ * kept as the reference the n log n one must agree with. */
+struct reference {
+	char *names[64], *values[64];
+	size_t n;
+};
+
+static void reference_parse(const char *query, struct reference *r)
+{
+	r->n = 0;
+	for (const char *p = query; *p;) {
+		size_t len = strcspn(p, "&");
+		const char *eq = memchr(p, '=', len);
+		size_t name_len = eq ? (size_t)(eq - p) : len;
+		if (name_len > 0) {
+			char *name = url_decode(p, name_len, true);
+			char *value = eq ? url_decode(eq + 1, len - name_len - 1, true) : strdup("");
+			size_t nl = strlen(name);
+			bool collects = nl >= 2 && strcmp(name + nl - 2, "[]") == 0;
+			size_t i = 0;
+			while (!collects && i < r->n && strcmp(r->names[i], name) != 0)
+				i++;
+			if (!collects && i < r->n) {
+				free(r->values[i]);
+				r->values[i] = value;
+				free(name);
+			} else {
+				r->names[r->n] = name;
+				r->values[r->n++] = value;
+			}
+		}
+		p += len;
+		if (*p == '&')
+			p++;
+	}
+}
+
+static void reference_free(struct reference *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->names[i]);
+		free(r->values[i]);
+	}
+}
+
+/* Seeded: the same queries every run. */
+static unsigned next_random(unsigned *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return (*state >> 16) & 0x7fff;
+}
+
+static void test_same_parameters_as_before(void)
+{
+	static const char *const names[] = {"a", "b", "a[]", "f[]", "fields", "filter%5Bt%5D",
+	                                    "filter[t]", "a+b", "a%20b", "", "%61"};
+	static const char *const values[] = {"1", "2", "", "x+y", "%41", "=", "v"};
+	unsigned seed = 12;
+	for (int round = 0; round < 500; round++) {
+		struct strbuf q = STRBUF_INIT;
+		strbuf_addstr(&q, "/x?");
+		int pairs = (int)(next_random(&seed) % 40);
+		for (int i = 0; i < pairs; i++) {
+			if (i)
+				strbuf_addch(&q, '&');
+			strbuf_addstr(&q, names[next_random(&seed) % (sizeof names / sizeof *names)]);
+			if (next_random(&seed) % 5 != 0) {
+				strbuf_addch(&q, '=');
+				strbuf_addstr(&q, values[next_random(&seed) % (sizeof values / sizeof *values)]);
+			}
+		}
+		struct request req;
+		request_from_uri(&req, "GET", q.ptr);
+		struct reference ref;
+		reference_parse(q.ptr + 3, &ref);
+		CU_ASSERT_EQUAL(req.nparams, ref.n);
+		bool same = req.nparams == ref.n;
+		for (size_t i = 0; same && i < ref.n; i++)
+			same = strcmp(req.params[i].name, ref.names[i]) == 0 &&
+			       strcmp(req.params[i].value, ref.values[i]) == 0;
+		CU_ASSERT_TRUE(same);
+		if (!same)
+			fprintf(stderr, "\nparsed differently: %s\n", q.ptr);
+		reference_free(&ref);
+		request_free(&req);
+		strbuf_release(&q);
+	}
+}
+
+static void test_repeats_keep_their_first_place(void)
+{
+	struct request req;
+	request_from_uri(&req, "GET", "/x?a=1&b=2&a=3&c[]=x&b=4&c[]=y&d&a=5");
+	CU_ASSERT_EQUAL_FATAL(req.nparams, 5);
+	const char *want[][2] = {{"a", "5"}, {"b", "4"}, {"c[]", "x"}, {"c[]", "y"}, {"d", ""}};
+	for (size_t i = 0; i < 5; i++) {
+		CU_ASSERT_STRING_EQUAL(req.params[i].name, want[i][0]);
+		CU_ASSERT_STRING_EQUAL(req.params[i].value, want[i][1]);
+	}
+	request_free(&req);
+}
+
+/* 30,000 parameters, 10,000 names each given three times in turn. */
+static void test_many_parameters(void)
+{
+	struct strbuf q = STRBUF_INIT;
+	strbuf_addstr(&q, "/x?");
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 10000; i++)
+			strbuf_addf(&q, "%sp%d=%d", round || i ? "&" : "", i, round);
+	struct request req;
+	request_from_uri(&req, "GET", q.ptr);
+	CU_ASSERT_EQUAL_FATAL(req.nparams, 10000);
+	bool in_order = true;
+	for (int i = 0; i < 10000 && in_order; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "p%d", i);
+		in_order = strcmp(req.params[i].name, name) == 0 && strcmp(req.params[i].value, "2") == 0;
+	}
+	CU_ASSERT_TRUE(in_order);
+	CU_ASSERT_STRING_EQUAL(request_param(&req, "p9999"), "2");
+	request_free(&req);
+	strbuf_release(&q);
+}
+
+static void test_nul_is_noticed(void)
+{
+	static const struct {
+		const char *uri;
+		bool nul;
+	} cases[] = {
+		{"/api/x?limit=1%00x", true}, {"/api/x?filter[t%00x]=y", true},
+		{"/api/x?%00", true},          {"/api/x%00/y", true},
+		{"/api/x?a=%%00", true},        {"/api/x?a=%2500", false},
+		{"/api/x?a=%0", false},         {"/api/x?a=%000", true},
+		{"/api/x#%00", false},          {"/api/x?a=b#%00", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct request req;
+		request_from_uri(&req, "GET", cases[i].uri);
+		CU_ASSERT_EQUAL(req.holds_nul, cases[i].nul);
+		if (req.holds_nul != cases[i].nul)
+			fprintf(stderr, "\n%s: holds_nul %d\n", cases[i].uri, req.holds_nul);
+		request_free(&req);
+	}
+}
+
 void suite_request(void)
 {
 	CU_pSuite s = unit_add_suite("request");
@@ -150,4 +299,8 @@ void suite_request(void)
 	unit_add_test(s, "path without query and fragment", test_path_without_query_and_fragment);
 	unit_add_test(s, "url_decode", test_url_decode);
 	unit_add_test(s, "repeated params are joined", test_repeated_params_are_joined);
+	unit_add_test(s, "the same parameters as before", test_same_parameters_as_before);
+	unit_add_test(s, "repeats keep their first place", test_repeats_keep_their_first_place);
+	unit_add_test(s, "many parameters", test_many_parameters);
+	unit_add_test(s, "NUL is noticed", test_nul_is_noticed);
 }

@@ -35,6 +35,8 @@ void suite_cache(void);
 void suite_corpus_api(void);
 void suite_sha256(void);
 void suite_tokens(void);
+void suite_regex(void);
+void suite_hostile(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */

@@ -1,0 +1,93 @@
+/*
+ * libFuzzer target: any bytes percent-decoded (the first byte chooses
+ * whether '+' is a space), and any bytes as a request's path. url_decode
+ * must give what a plain byte-by-byte decoder gives, never longer than
+ * its input; a decoded NUL must come from a "%00" in the text (what
+ * request.c looks for); url_encode must give text that decodes back to
+ * the same bytes; and a request built from any path must hold a path.
+ */
+#include "autoconfig.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "request.h"
+#include "strbuf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int hex(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The oracle: out gets the decoded bytes, NULs included. */
+static size_t plain_decode(const char *s, size_t len, bool plus, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%' && i + 2 < len && hex((unsigned char)s[i + 1]) >= 0 &&
+		    hex((unsigned char)s[i + 2]) >= 0) {
+			out[n++] = (char)(hex((unsigned char)s[i + 1]) * 16 + hex((unsigned char)s[i + 2]));
+			i += 2;
+		} else {
+			out[n++] = plus && s[i] == '+' ? ' ' : s[i];
+		}
+	}
+	return n;
+}
+
+static bool has_text(const char *s, size_t len, const char *text)
+{
+	size_t t = strlen(text);
+	for (size_t i = 0; i + t <= len; i++)
+		if (memcmp(s + i, text, t) == 0)
+			return true;
+	return false;
+}
+
+static void check_decoding(const char *s, size_t len, bool plus)
+{
+	char *want = xmalloc(len + 1);
+	size_t n = plain_decode(s, len, plus, want);
+	char *got = url_decode(s, len, plus);
+	if (n > len || memcmp(got, want, n) != 0 || got[n] != '\0')
+		__builtin_trap();
+	/* Without raw NULs in the text, a decoded NUL means "%00" was there. */
+	if (!memchr(s, '\0', len) && (memchr(want, '\0', n) != NULL) != has_text(s, len, "%00"))
+		__builtin_trap();
+	if (!memchr(want, '\0', n)) {
+		struct strbuf encoded = STRBUF_INIT;
+		url_encode(got, &encoded);
+		char *back = url_decode(encoded.ptr ? encoded.ptr : "", encoded.len, plus);
+		if (strcmp(back, got) != 0)
+			__builtin_trap();
+		free(back);
+		strbuf_release(&encoded);
+	}
+	free(got);
+	free(want);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	check_decoding((const char *)data + 1, size - 1, data[0] & 1);
+
+	char *path = xstrndup((const char *)data, size); /* up to a raw NUL */
+	struct request req;
+	request_from_uri(&req, "GET", path);
+	if (!req.path || !*req.path || !req.query)
+		__builtin_trap();
+	if (strstr(req.path, "%00") && !req.holds_nul)
+		__builtin_trap();
+	request_free(&req);
+	free(path);
+	return 0;
+}
