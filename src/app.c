@@ -356,6 +356,8 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	memset(cfg, 0, sizeof *cfg);
 	app->wanted = mode;
 	app->mode = mode;
+	/* The limit is for a web server's clients, not for `cms-api get`. */
+	rate_limiter_init(&app->rate, &app->cfg, mode != APP_PRIVATE);
 	if (mode != APP_PRIVATE && !share(app))
 		fall_back(app, errno ? errno : EIO);
 	if (app->mode == APP_PRIVATE && !app->snap)
@@ -364,6 +366,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 
 void app_close(struct app *app)
 {
+	rate_limiter_free(&app->rate);
 	cache_free(&app->cache);
 	strbuf_release(&app->logged_problems);
 	strbuf_release(&app->pending_key);
@@ -510,6 +513,24 @@ void app_finish(struct app *app, const struct response *res)
 	app->pending = false;
 }
 
+/* The answer of a request that passed every check: from the cache, or
+ * from the index. */
+static void answer(struct app *app, const struct request *req, struct response *res,
+                   const char *rest)
+{
+	if (answer_from_cache(app, req, res))
+		return;
+	if (!has_good_index(app)) {
+		/* Never an empty site in place of one that cannot be read. */
+		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
+		                 "cannot be read whole (cms-api check says why)",
+		                 app->cfg.content_root);
+		response_server_error(res);
+		return;
+	}
+	dispatch(app, req, res, rest);
+}
+
 void app_handle(struct app *app, const struct request *req, struct response *res)
 {
 	response_reset(res);
@@ -532,15 +553,14 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		response_method_not_allowed(res);
 		return;
 	}
-	if (answer_from_cache(app, req, res))
-		return;
-	if (!has_good_index(app)) {
-		/* Never an empty site in place of one that cannot be read. */
-		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
-		                 "cannot be read whole (cms-api check says why)",
-		                 app->cfg.content_root);
-		response_server_error(res);
+	/* Counted before the cache: a cached answer costs the client the
+	 * same. Its headers go on whatever the answer turns out to be. */
+	struct rate_verdict verdict;
+	rate_limiter_hit(&app->rate, req, (long long)time(NULL), &verdict);
+	if (verdict.applies && !verdict.allowed) {
+		rate_verdict_refuse(&verdict, res);
 		return;
 	}
-	dispatch(app, req, res, rest);
+	answer(app, req, res, rest);
+	rate_verdict_headers(&verdict, res);
 }

@@ -1,7 +1,7 @@
 /*
  * app: one cms-api instance, a loaded config plus the site index, and the
  * request pipeline of DESIGN.md: enabled? route prefix, token guard,
- * method, response cache, route, handler; after the answer is sent,
+ * method, rate limit, response cache, route, handler; after the answer is sent,
  * app_finish stores it in the cache. The FastCGI server, CGI mode and `cms-api get`
  * all answer through app_handle, so they behave the same.
  */
@@ -10,6 +10,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "ratelimit.h"
 #include "request.h"
 #include "response.h"
 #include "site/shared.h"
@@ -53,6 +54,7 @@ struct app {
 	bool cache_current;        /* cache_generation goes with the index in use */
 	struct strbuf pending_key; /* owned: the key app_finish stores the answer under */
 	bool pending;
+	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

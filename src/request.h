@@ -31,6 +31,7 @@ struct request {
 	char *scheme;      /* owned: "http" or "https" */
 	char *host;        /* owned: Host header (with port), "localhost" when absent */
 	char *remote_addr; /* owned: client address, "" when unknown */
+	char *forwarded_for; /* owned: X-Forwarded-For header, NULL when absent */
 	char *authorization; /* owned: Authorization header, NULL when absent */
 };
 

@@ -21,9 +21,9 @@ clang $flags "$top/tests/fuzz/fuzz_frontmatter.c" "$top/src/strbuf.c" "$top/src/
 	"$top/src/jsonw.c" "$top/src/site/yaml.c" "$top/src/site/frontmatter.c" \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -o "$out/fuzz_frontmatter"
 clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_config.c" "$top/src/config.c" \
-	"$top/src/strbuf.c" $(pkg-config --cflags --libs inih) -o "$out/fuzz_config"
+	"$top/src/netaddr.c" "$top/src/strbuf.c" $(pkg-config --cflags --libs inih) -o "$out/fuzz_config"
 clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_cache_entry.c" "$top/src/cache.c" \
 	"$top/src/cache_file.c" "$top/src/site/shared.c" "$top/src/response.c" "$top/src/request.c" \
-	"$top/src/jsonw.c" "$top/src/value.c" "$top/src/log.c" "$top/src/config.c" "$top/src/strbuf.c" \
+	"$top/src/jsonw.c" "$top/src/value.c" "$top/src/log.c" "$top/src/config.c" "$top/src/netaddr.c" "$top/src/strbuf.c" \
 	$(pkg-config --cflags --libs inih) -o "$out/fuzz_cache_entry"
 echo "built $out/fuzz_frontmatter $out/fuzz_config $out/fuzz_cache_entry"

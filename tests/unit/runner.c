@@ -190,6 +190,8 @@ int main(void)
 	suite_property();
 	suite_app();
 	suite_cache();
+	suite_netaddr();
+	suite_ratelimit();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();

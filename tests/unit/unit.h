@@ -32,6 +32,8 @@ void suite_paginate(void);
 void suite_property(void);
 void suite_app(void);
 void suite_cache(void);
+void suite_netaddr(void);
+void suite_ratelimit(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
