@@ -359,6 +359,8 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	guard_state_init(&app->guard, app->cfg.auth_database);
 	app->wanted = mode;
 	app->mode = mode;
+	/* The limit is for a web server's clients, not for `cms-api get`. */
+	rate_limiter_init(&app->rate, &app->cfg, mode != APP_PRIVATE);
 	if (mode != APP_PRIVATE && !share(app))
 		fall_back(app, errno ? errno : EIO);
 	if (app->mode == APP_PRIVATE && !app->snap)
@@ -367,6 +369,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 
 void app_close(struct app *app)
 {
+	rate_limiter_free(&app->rate);
 	cache_free(&app->cache);
 	guard_state_free(&app->guard);
 	strbuf_release(&app->logged_problems);
@@ -548,6 +551,35 @@ void app_finish(struct app *app, const struct response *res)
 	token_reader_flush(&app->guard.tokens, (long long)time(NULL));
 }
 
+/* The answer of a request that passed the guard and the rate limit: a 400
+ * for a query out of bounds, a 404 when no route or gate lets it through,
+ * else from the cache or from the index. */
+static void answer(struct app *app, const struct request *req, struct response *res,
+                   const char *rest)
+{
+	if (!acceptable(app, req, res))
+		return;
+	struct routed r;
+	if (!route_request(app, rest, &r)) {
+		response_not_found(res);
+		return;
+	}
+	if (answer_from_cache(app, req, res)) {
+		release_routed(&r);
+		return;
+	}
+	if (has_good_index(app)) {
+		run_handler(app, req, res, &r);
+	} else {
+		/* Never an empty site in place of one that cannot be read. */
+		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
+		                 "cannot be read whole (cms-api check says why)",
+		                 app->cfg.content_root);
+		response_server_error(res);
+	}
+	release_routed(&r);
+}
+
 void app_handle(struct app *app, const struct request *req, struct response *res)
 {
 	response_reset(res);
@@ -571,25 +603,14 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		response_method_not_allowed(res);
 		return;
 	}
-	if (!acceptable(app, req, res))
-		return;
-	struct routed r;
-	if (!route_request(app, rest, &r)) {
-		response_not_found(res);
-		return;
-	}
-	if (answer_from_cache(app, req, res)) {
-		release_routed(&r);
+	/* Counted before the cache: a cached answer costs the client the
+	 * same. Its headers go on whatever the answer turns out to be. */
+	struct rate_verdict verdict;
+	rate_limiter_hit(&app->rate, req, (long long)time(NULL), &verdict);
+	if (verdict.applies && !verdict.allowed) {
+		rate_verdict_refuse(&verdict, res);
 		return;
 	}
-	if (has_good_index(app)) {
-		run_handler(app, req, res, &r);
-	} else {
-		/* Never an empty site in place of one that cannot be read. */
-		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
-		                 "cannot be read whole (cms-api check says why)",
-		                 app->cfg.content_root);
-		response_server_error(res);
-	}
-	release_routed(&r);
+	answer(app, req, res, rest);
+	rate_verdict_headers(&verdict, res);
 }

@@ -1,9 +1,10 @@
 /*
  * app: one cms-api instance, a loaded config plus the site index, and the
  * request pipeline of DESIGN.md: enabled? route prefix, token guard,
- * method, route and its two gates (what the config enables, what a
- * per-user token may read), response cache, handler; after the answer is
- * sent, app_finish stores it in the cache and records the token's use. The FastCGI server, CGI mode and `cms-api get`
+ * method, rate limit, route and its two gates (what the config enables,
+ * what a per-user token may read), response cache, handler; after the
+ * answer is sent, app_finish stores it in the cache and records the
+ * token's use. The FastCGI server, CGI mode and `cms-api get`
  * all answer through app_handle, so they behave the same.
  */
 #ifndef CMS_API_APP_H
@@ -11,6 +12,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "ratelimit.h"
 #include "request.h"
 #include "response.h"
 #include "site/shared.h"
@@ -57,6 +59,7 @@ struct app {
 	bool pending;
 	uint64_t index_serial;     /* changes whenever snap is replaced */
 	struct guard_state guard;  /* owned: the token database, the request's token */
+	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cache_file.h"
@@ -109,9 +110,18 @@ void cache_key(const struct config *cfg, const struct request *req, struct strbu
  * then the key, "\n", one "Name: value\n" per header, and the body.
  */
 
+/* The rate limit's headers belong to one client's request, not to the
+ * answer: a hit gets the hitting client's (app.c adds them after). */
+static bool per_request_header(const char *name)
+{
+	return strncasecmp(name, "X-RateLimit-", strlen("X-RateLimit-")) == 0 ||
+	       strcasecmp(name, "Retry-After") == 0;
+}
+
 static bool header_storable(const struct header *h)
 {
-	return !strpbrk(h->name, "\r\n:") && !strpbrk(h->value, "\r\n");
+	return !strpbrk(h->name, "\r\n:") && !strpbrk(h->value, "\r\n") &&
+	       !per_request_header(h->name);
 }
 
 void cache_entry_encode(const char *key, long long expires, const struct response *res,

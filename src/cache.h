@@ -14,8 +14,10 @@
  * it), its expiry and the response. Entries are filed under the cache
  * generation that watch.h publishes: a change to the site that is not an
  * ignored event bumps it, and every older entry stops matching at once.
- * Only 200 and 404 answers are stored. A failed read is a miss and a
- * failed write is only logged: the cache never fails a request.
+ * Only 200 and 404 answers are stored, without the rate limit's headers
+ * (X-RateLimit-*, Retry-After), which describe one client's request. A
+ * failed read is a miss and a failed write is only logged: the cache
+ * never fails a request.
  *
  * Drivers: file (one file per entry in [cache] dir, published by rename,
  * never locked) and none. With driver redis, which is not built yet,

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "netaddr.h"
 #include "strbuf.h"
 
 #ifndef SYSCONFDIR
@@ -183,6 +184,13 @@ void config_init_defaults(struct config *cfg)
 	cfg->cache_max_size = 256;
 	cfg->rate_per_minute = 60;
 	cfg->rate_by = RATE_BY_IP;
+	cfg->rate_driver = RATE_DRIVER_FILE;
+	cfg->rate_redis_host = xstrdup("127.0.0.1");
+	cfg->rate_redis_port = 6379;
+	cfg->rate_redis_socket = xstrdup("");
+	cfg->rate_redis_password = xstrdup("");
+	cfg->rate_redis_prefix = xstrdup("cms-api:");
+	cfg->rate_redis_timeout_ms = 50;
 	cfg->auth_database = xstrdup("");
 	cfg->log_target = xstrdup("syslog");
 	cfg->log_level = LOG_LEVEL_WARNING;
@@ -224,6 +232,11 @@ void config_free(struct config *cfg)
 		free(cfg->cache_options[i].value);
 	}
 	free(cfg->cache_options);
+	strlist_free(&cfg->rate_trusted_proxies);
+	free(cfg->rate_redis_host);
+	free(cfg->rate_redis_socket);
+	free(cfg->rate_redis_password);
+	free(cfg->rate_redis_prefix);
 	free(cfg->auth_database);
 	free(cfg->log_target);
 	for (int t = 0; t < RES_TYPE_COUNT; t++)
@@ -248,7 +261,10 @@ void config_free(struct config *cfg)
 
 /* --- the key table --- */
 
-enum key_kind { K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET };
+enum key_kind {
+	K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET,
+	K_RANGES, /* a list of IP addresses or CIDR ranges */
+};
 
 struct key_def {
 	const char *section, *name;
@@ -260,6 +276,7 @@ struct key_def {
 
 static const char *const driver_names[] = {"file", "redis", "none", NULL};
 static const char *const rate_by_names[] = {"ip", "token", NULL};
+static const char *const rate_driver_names[] = {"file", "redis", NULL};
 static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
 static const char *const middleware_names[] = {"", "auth:token", NULL};
 
@@ -288,6 +305,15 @@ static const struct key_def keys[] = {
 	{"cache", "max_size", K_LONG, AT(cache_max_size), 0, 1048576, NULL},
 	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
 	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
+	{"rate_limit", "driver", K_ENUM, AT(rate_driver), 0, 0, rate_driver_names},
+	{"rate_limit", "trusted_proxies", K_RANGES, AT(rate_trusted_proxies), 0, 0, NULL},
+	{"rate_limit", "redis_host", K_STRING, AT(rate_redis_host), 0, 0, NULL},
+	{"rate_limit", "redis_port", K_LONG, AT(rate_redis_port), 1, 65535, NULL},
+	{"rate_limit", "redis_socket", K_PATH, AT(rate_redis_socket), 0, 0, NULL},
+	{"rate_limit", "redis_database", K_LONG, AT(rate_redis_database), 0, 1000000, NULL},
+	{"rate_limit", "redis_password", K_STRING, AT(rate_redis_password), 0, 0, NULL},
+	{"rate_limit", "redis_prefix", K_STRING, AT(rate_redis_prefix), 0, 0, NULL},
+	{"rate_limit", "redis_timeout_ms", K_LONG, AT(rate_redis_timeout_ms), 1, 60000, NULL},
 	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},
 	{"log", "target", K_LOG_TARGET, AT(log_target), 0, 0, NULL},
 	{"log", "level", K_ENUM, AT(log_level), 0, 0, level_names},
@@ -521,6 +547,25 @@ static int set_enum(struct parse_state *st, const struct key_def *k, const char 
 	return 0;
 }
 
+static int set_ranges(struct parse_state *st, const struct key_def *k, const char *value,
+                      struct strlist *dst)
+{
+	struct strlist ranges = {0};
+	strlist_split(&ranges, value);
+	for (size_t i = 0; i < ranges.len; i++) {
+		struct netrange r;
+		if (!netrange_parse(ranges.items[i], &r)) {
+			fail_at(st, "[%s] %s: not an IP address or CIDR range: %s", k->section, k->name,
+			        ranges.items[i]);
+			strlist_free(&ranges);
+			return 0;
+		}
+	}
+	strlist_free(dst);
+	*dst = ranges;
+	return 1;
+}
+
 static int apply_key(struct parse_state *st, const struct key_def *k, const char *value)
 {
 	void *dst = (char *)st->cfg + k->offset;
@@ -557,6 +602,8 @@ static int apply_key(struct parse_state *st, const struct key_def *k, const char
 		strlist_free(dst);
 		strlist_split(dst, value);
 		return 1;
+	case K_RANGES:
+		return set_ranges(st, k, value, dst);
 	case K_ROUTE:
 		if (!route_is_valid(value)) {
 			fail_at(st, "[%s] %s: not a URL path: %s", k->section, k->name, value);

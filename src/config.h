@@ -79,6 +79,7 @@ struct kv {
 
 enum cache_driver { CACHE_FILE, CACHE_REDIS, CACHE_NONE };
 enum rate_by { RATE_BY_IP, RATE_BY_TOKEN };
+enum rate_driver { RATE_DRIVER_FILE, RATE_DRIVER_REDIS };
 enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 
 struct config {
@@ -123,6 +124,15 @@ struct config {
 	/* [rate_limit] */
 	long rate_per_minute;    /* default 60; 0 = off */
 	enum rate_by rate_by;    /* default ip */
+	enum rate_driver rate_driver; /* default file */
+	struct strlist rate_trusted_proxies; /* addresses or CIDR ranges (checked at load) */
+	char *rate_redis_host;   /* owned; default 127.0.0.1 */
+	long rate_redis_port;    /* default 6379 */
+	char *rate_redis_socket; /* owned; "" = TCP to host:port */
+	long rate_redis_database; /* default 0 */
+	char *rate_redis_password; /* owned; "" = none */
+	char *rate_redis_prefix; /* owned; default "cms-api:" */
+	long rate_redis_timeout_ms; /* connect and command timeout, default 50 */
 
 	/* [auth] */
 	char *auth_database;     /* owned, absolute; "" = none */

@@ -1,6 +1,7 @@
 /*
  * guard: the checks a request passes before anything else reads it
- * (spec §6): the bearer token. The rate limit joins it here.
+ * (spec §6): the bearer token, shared or per user. (The rate limit, which
+ * comes after it, is ratelimit.h.)
  *
  * Without `[api] middleware = auth:token`, the shared `[api] auth_token`
  * (when set) is the one token every request must carry. With it, every

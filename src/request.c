@@ -216,6 +216,8 @@ void request_from_cgi(struct request *req, cgi_getter get, void *ctx)
 		host = get("SERVER_NAME", ctx);
 	req->host = xstrdup(or_default(host, "localhost"));
 	req->remote_addr = xstrdup(or_default(get("REMOTE_ADDR", ctx), ""));
+	const char *forwarded = get("HTTP_X_FORWARDED_FOR", ctx);
+	req->forwarded_for = forwarded ? xstrdup(forwarded) : NULL;
 	const char *auth = get("HTTP_AUTHORIZATION", ctx);
 	req->authorization = auth ? xstrdup(auth) : NULL;
 	split_uri(req);
@@ -247,6 +249,7 @@ void request_free(struct request *req)
 	free(req->scheme);
 	free(req->host);
 	free(req->remote_addr);
+	free(req->forwarded_for);
 	free(req->authorization);
 	memset(req, 0, sizeof *req);
 }

@@ -33,6 +33,7 @@ struct request {
 	char *scheme;      /* owned: "http" or "https" */
 	char *host;        /* owned: Host header (with port), "localhost" when absent */
 	char *remote_addr; /* owned: client address, "" when unknown */
+	char *forwarded_for; /* owned: X-Forwarded-For header, NULL when absent */
 	char *authorization; /* owned: Authorization header, NULL when absent */
 	bool holds_nul;    /* the path or the query encodes a NUL byte (%00): a
 	                    * name or value would read cut short, so the request

@@ -23,6 +23,21 @@ static char *joinf(const char *dir, const char *name, const char *site, const ch
 	return strbuf_detach(&b, NULL);
 }
 
+/* The hex hash of the content root that names a site's files. */
+static void site_name(const struct config *cfg, char out[17])
+{
+	snprintf(out, 17, "%016" PRIx64, hash_fnv1a(cfg->content_root));
+}
+
+char *shared_ratelimit_path(const struct config *cfg)
+{
+	if (!cfg->cache_dir || !*cfg->cache_dir || !cfg->content_root)
+		return NULL;
+	char site[17];
+	site_name(cfg, site);
+	return joinf(cfg->cache_dir, "ratelimit", site, ".tbl");
+}
+
 int shared_paths_init(struct shared_paths *p, const struct config *cfg)
 {
 	memset(p, 0, sizeof *p);
@@ -37,7 +52,7 @@ int shared_paths_init(struct shared_paths *p, const struct config *cfg)
 	if (access(cfg->cache_dir, W_OK | X_OK) != 0)
 		return -1;
 	char site[17];
-	snprintf(site, sizeof site, "%016" PRIx64, hash_fnv1a(cfg->content_root));
+	site_name(cfg, site);
 	p->dir = xstrdup(cfg->cache_dir);
 	p->site = xstrdup(site);
 	p->generation = joinf(p->dir, "generation", site, "");

@@ -6,6 +6,7 @@
  *   index-<site>.lock    held by the worker building a snapshot
  *   index-<site>-<N>.snap  the index snapshot of generation N
  *   responses-<site>-<N>/  the file cache's entries of cache generation N
+ *   ratelimit-<site>.tbl   the rate limit's counters (ratelimit_table.h)
  */
 #ifndef CMS_API_SHARED_H
 #define CMS_API_SHARED_H
@@ -28,6 +29,11 @@ struct shared_paths {
  * used (missing parent, not writable, none configured). */
 int shared_paths_init(struct shared_paths *paths, const struct config *cfg);
 void shared_paths_free(struct shared_paths *paths);
+
+/* The rate limit's table file of cfg's site in its cache directory
+ * (whether or not the directory can be used), or NULL when none is
+ * configured; the caller frees it. */
+char *shared_ratelimit_path(const struct config *cfg);
 
 /* The snapshot file of generation n; the caller frees it. */
 char *shared_snapshot_path(const struct shared_paths *paths, uint64_t n);

@@ -24,16 +24,16 @@ clang $flags "$top/tests/fuzz/fuzz_frontmatter.c" "$top/src/strbuf.c" "$top/src/
 	"$top/src/jsonw.c" "$top/src/site/yaml.c" "$top/src/site/frontmatter.c" \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -o "$out/fuzz_frontmatter"
 clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_config.c" "$top/src/config.c" \
-	"$top/src/strbuf.c" $(pkg-config --cflags --libs inih) -o "$out/fuzz_config"
+	"$top/src/netaddr.c" "$top/src/strbuf.c" $(pkg-config --cflags --libs inih) -o "$out/fuzz_config"
 clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_cache_entry.c" "$top/src/cache.c" \
 	"$top/src/cache_file.c" "$top/src/site/shared.c" "$top/src/response.c" "$top/src/request.c" \
-	"$top/src/jsonw.c" "$top/src/value.c" "$top/src/log.c" "$top/src/config.c" "$top/src/strbuf.c" \
+	"$top/src/jsonw.c" "$top/src/value.c" "$top/src/log.c" "$top/src/config.c" "$top/src/netaddr.c" "$top/src/strbuf.c" \
 	$(pkg-config --cflags --libs inih) -o "$out/fuzz_cache_entry"
 clang $flags -DSYSCONFDIR='"/etc"' "$top/tests/fuzz/fuzz_query.c" "$top/src/request.c" \
 	"$top/src/query/filter.c" "$top/src/query/regex.c" "$top/src/query/sort.c" "$top/src/php.c" \
 	"$top/src/value.c" "$top/src/jsonw.c" "$top/src/site/yaml.c" "$top/src/cache.c" \
 	"$top/src/cache_file.c" "$top/src/site/shared.c" "$top/src/response.c" "$top/src/log.c" \
-	"$top/src/config.c" "$top/src/strbuf.c" \
+	"$top/src/config.c" "$top/src/netaddr.c" "$top/src/strbuf.c" \
 	$(pkg-config --cflags --libs inih yaml-0.1 libpcre2-8) -lm -o "$out/fuzz_query"
 clang $flags "$top/tests/fuzz/fuzz_url_decode.c" "$top/src/request.c" "$top/src/strbuf.c" \
 	-o "$out/fuzz_url_decode"

@@ -57,11 +57,15 @@ write_ini() {
 }
 
 # site_ini NAME: like write_ini, with $SITE as content root, the worker log
-# in $T and the cache in ${CACHE:-$T/cache} put before stdin's sections.
+# in ${WORKER_LOG:-$T/worker.log}, the cache in ${CACHE:-$T/cache} and a rate
+# limit of ${RATE_PER_MINUTE:-0} put before stdin's sections. The limit is off
+# unless a test asks for it: every test's requests come from 127.0.0.1, and
+# would share one budget of 60 a minute.
 site_ini() {
 	{
-		printf '[content]\nroot = %s\n[log]\ntarget = %s/worker.log\n[cache]\ndir = %s\n' \
-			"$SITE" "$T" "${CACHE:-$T/cache}"
+		printf '[content]\nroot = %s\n[log]\ntarget = %s\n[cache]\ndir = %s\n' \
+			"$SITE" "${WORKER_LOG:-$T/worker.log}" "${CACHE:-$T/cache}"
+		printf '[rate_limit]\nper_minute = %s\n' "${RATE_PER_MINUTE:-0}"
 		printf '[disks.assets]\nroot = %s/public/assets\nurl = /assets\n' "$SITE"
 		cat
 	} | write_ini "$1"
@@ -156,7 +160,8 @@ start_lighttpd() {
 # (e.g. server.http-parseopts), empty by default.
 LIGHTTPD_EXTRA_CONF=
 
-# write_lighttpd_conf PREFIX ENV: $T/lighttpd.conf for cms-api on $PORT.
+# write_lighttpd_conf PREFIX ENV: $T/lighttpd.conf for cms-api on $PORT, with
+# ${LIGHTTPD_PROCS:-2} workers.
 write_lighttpd_conf() {
 	local run=${LRUN:-$T} user=
 	[ -n "$WORKER_USER" ] &&
@@ -175,7 +180,7 @@ fastcgi.server = ( "$1" => ((
 	"socket" => "$run/sockets/cms-api.sock",
 	"bin-path" => "$CMS_API_BIN",
 	"bin-environment" => ( $2 ),
-	"max-procs" => 2,
+	"max-procs" => ${LIGHTTPD_PROCS:-2},
 	"check-local" => "disable",
 )))
 CONF

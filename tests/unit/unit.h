@@ -37,6 +37,8 @@ void suite_sha256(void);
 void suite_tokens(void);
 void suite_regex(void);
 void suite_hostile(void);
+void suite_netaddr(void);
+void suite_ratelimit(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
