@@ -172,7 +172,11 @@ static void remove_responses(const char *dir)
 
 void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
 {
-	remove_older(p, "index", ".snap", keep, unlink_file);
+	/* A worker slow to build may save its generation after another worker
+	 * saved a newer one: then its own is the old one. */
+	uint64_t newest;
+	free(shared_newest_snapshot(p, &newest));
+	remove_older(p, "index", ".snap", newest > keep ? newest : keep, unlink_file);
 }
 
 void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep)

@@ -42,7 +42,8 @@ char *shared_snapshot_path(const struct shared_paths *paths, uint64_t n);
  * directory (its generation in *generation), or NULL; the caller frees it. */
 char *shared_newest_snapshot(const struct shared_paths *paths, uint64_t *generation);
 
-/* Removes this site's snapshots of generations before keep. */
+/* Removes this site's snapshots of generations before keep, and before
+ * the newest one there is. */
 void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
 
 /* The response directory of cache generation n; the caller frees it. */

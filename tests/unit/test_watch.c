@@ -159,7 +159,17 @@ static void test_generation_file_and_scan(void)
 	char *p1 = shared_snapshot_path(&paths, 1), *p3 = shared_snapshot_path(&paths, 3);
 	CU_ASSERT_NOT_EQUAL(access(p1, F_OK), 0);
 	CU_ASSERT_EQUAL(access(p3, F_OK), 0);
+	/* A worker that saves generation 2 after another saved 3 removes its
+	 * own: the newer one is there. */
+	char *p2 = shared_snapshot_path(&paths, 2);
+	FILE *late = fopen(p2, "w");
+	if (late)
+		fclose(late);
+	shared_remove_old_snapshots(&paths, 2);
+	CU_ASSERT_NOT_EQUAL(access(p2, F_OK), 0);
+	CU_ASSERT_EQUAL(access(p3, F_OK), 0);
 	free(p1);
+	free(p2);
 	free(p3);
 
 	/* Two sites in one directory get different files. */
