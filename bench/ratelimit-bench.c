@@ -13,16 +13,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "app.h"
-
-static double seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "timing.h"
 
 static void make_request(struct request *req, const char *uri, int client)
 {

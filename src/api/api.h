@@ -78,6 +78,10 @@ void api_write_url(struct jsonw *w, const char *path);
 /* The same for an item's own endpoint: API root + "/kind/handle". */
 void api_write_item_url(struct jsonw *w, const char *kind, const char *handle);
 
+/* Writes {handle, title, api_url} of an item whose endpoint is
+ * kind/handle: a taxonomy, an asset container. */
+void api_write_titled(struct jsonw *w, value_t item, const char *kind);
+
 /* Writes one of the smaller kinds of content (snap_extras) as an index or
  * a show endpoint delivers it. */
 typedef void (*api_extra_writer)(struct jsonw *w, value_t item);

@@ -696,15 +696,7 @@ void api_assets_show(struct api_ctx *ctx)
 
 static void write_container_item(struct jsonw *w, value_t container)
 {
-	const char *handle = value_str(value_map_getz(container, "handle"), NULL);
-	jsonw_object_begin(w);
-	jsonw_keyz(w, "handle");
-	jsonw_stringz(w, handle);
-	jsonw_keyz(w, "title");
-	jsonw_value(w, value_map_getz(container, "title"));
-	jsonw_keyz(w, "api_url");
-	api_write_item_url(w, "asset-containers", handle);
-	jsonw_object_end(w);
+	api_write_titled(w, container, "asset-containers");
 }
 
 void api_asset_containers_index(struct api_ctx *ctx)

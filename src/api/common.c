@@ -38,6 +38,19 @@ void api_write_item_url(struct jsonw *w, const char *kind, const char *handle)
 	strbuf_release(&path);
 }
 
+void api_write_titled(struct jsonw *w, value_t item, const char *kind)
+{
+	const char *handle = value_str(value_map_getz(item, "handle"), NULL);
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "handle");
+	jsonw_stringz(w, handle);
+	jsonw_keyz(w, "title");
+	jsonw_value(w, value_map_getz(item, "title"));
+	jsonw_keyz(w, "api_url");
+	api_write_item_url(w, kind, handle);
+	jsonw_object_end(w);
+}
+
 void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type type,
                       api_extra_writer write)
 {

@@ -376,15 +376,7 @@ void api_terms_show(struct api_ctx *ctx)
 
 static void write_taxonomy(struct jsonw *w, value_t taxonomy)
 {
-	const char *handle = value_str(value_map_getz(taxonomy, "handle"), NULL);
-	jsonw_object_begin(w);
-	jsonw_keyz(w, "handle");
-	jsonw_stringz(w, handle);
-	jsonw_keyz(w, "title");
-	jsonw_value(w, value_map_getz(taxonomy, "title"));
-	jsonw_keyz(w, "api_url");
-	api_write_item_url(w, "taxonomies", handle);
-	jsonw_object_end(w);
+	api_write_titled(w, taxonomy, "taxonomies");
 }
 
 void api_taxonomies_index(struct api_ctx *ctx)
