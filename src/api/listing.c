@@ -89,19 +89,22 @@ int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *al
 	return -1;
 }
 
-/* The names fields= and fields[]= ask for, repeats counted. */
+/* The names fields= and fields[]= ask for, in order, repeats kept. */
+static void fields_asked_all(const struct request *req, struct strlist *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < req->nparams; i++)
+		if (strcmp(req->params[i].name, "fields") == 0 ||
+		    strcmp(req->params[i].name, "fields[]") == 0)
+			strlist_split(out, req->params[i].value);
+}
+
 static size_t fields_asked(const struct request *req)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < req->nparams; i++) {
-		if (strcmp(req->params[i].name, "fields") != 0 &&
-		    strcmp(req->params[i].name, "fields[]") != 0)
-			continue;
-		struct strlist asked = {NULL, 0};
-		strlist_split(&asked, req->params[i].value);
-		n += asked.len;
-		strlist_free(&asked);
-	}
+	struct strlist asked;
+	fields_asked_all(req, &asked);
+	size_t n = asked.len;
+	strlist_free(&asked);
 	return n;
 }
 
@@ -145,17 +148,12 @@ int listing_check_bounds(const struct config *cfg, const struct request *req,
 
 void listing_requested_fields(const struct request *req, struct strlist *out)
 {
+	struct strlist asked;
+	fields_asked_all(req, &asked);
 	memset(out, 0, sizeof *out);
-	for (size_t i = 0; i < req->nparams; i++) {
-		if (strcmp(req->params[i].name, "fields") != 0 &&
-		    strcmp(req->params[i].name, "fields[]") != 0)
-			continue;
-		struct strlist asked = {NULL, 0};
-		strlist_split(&asked, req->params[i].value);
-		for (size_t k = 0; k < asked.len; k++)
-			strlist_add_unique(out, asked.items[k]);
-		strlist_free(&asked);
-	}
+	for (size_t k = 0; k < asked.len; k++)
+		strlist_add_unique(out, asked.items[k]);
+	strlist_free(&asked);
 }
 
 value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch)
