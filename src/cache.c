@@ -167,7 +167,8 @@ static size_t parse_head(const char *data, size_t len, struct entry_head *h)
 }
 
 /* Reads one "Name: value\n" line at data[*at]; 0 or -1. A line with a
- * CR or NUL is refused: sent on, it could forge headers. */
+ * CR or NUL is refused: sent on, it could forge headers. So is a header
+ * that is never stored (a rate-limit header): the entry is not ours. */
 static int parse_header(const char *data, size_t len, size_t *at, char **name, char **value)
 {
 	const char *line = data + *at;
@@ -177,6 +178,10 @@ static int parse_header(const char *data, size_t len, size_t *at, char **name, c
 	    memchr(line, '\r', (size_t)(nl - line)) || memchr(line, '\0', (size_t)(nl - line)))
 		return -1;
 	*name = xstrndup(line, (size_t)(colon - line));
+	if (per_request_header(*name)) {
+		free(*name);
+		return -1;
+	}
 	*value = xstrndup(colon + 2, (size_t)(nl - colon - 2));
 	*at = (size_t)(nl - data) + 1;
 	return 0;

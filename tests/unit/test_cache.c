@@ -157,6 +157,12 @@ static void test_entry_refused(void)
 	CU_ASSERT_EQUAL(cache_entry_decode(crlf, strlen(crlf), "key", 10, &back), -1);
 	const char *too_many = "cms-api-cache 1 99 200 17 3 0\nkey\n";
 	CU_ASSERT_EQUAL(cache_entry_decode(too_many, strlen(too_many), "key", 10, &back), -1);
+	/* A rate-limit header is never stored: an entry holding one is not
+	 * ours (found by fuzz_cache_entry: it would not survive a re-encode). */
+	const char *limited = "cms-api-cache 1 99 200 1 3 2\nkey\nx-ratelimit-remaining: 5\n{}";
+	CU_ASSERT_EQUAL(cache_entry_decode(limited, strlen(limited), "key", 10, &back), -1);
+	const char *retry = "cms-api-cache 1 99 200 1 3 2\nkey\nRetry-After: 5\n{}";
+	CU_ASSERT_EQUAL(cache_entry_decode(retry, strlen(retry), "key", 10, &back), -1);
 	strbuf_release(&e);
 	response_free(&back);
 	response_free(&res);
