@@ -39,6 +39,20 @@ for ops_opt in "-c, --config FILE" "-n, --workers N" "--listen PATH|[HOST:]PORT"
 	*) fail "ops: --help lists $ops_opt" "$ops_help" ;;
 	esac
 done
+# Every option --help lists is in the manual, and the pool's keys in the
+# INI's manual and the shipped example.
+for ops_long in config workers listen help version; do
+	grep -qF -- "\\-\\-$ops_long" "$HERE/../../man/cms-api.8" && pass ||
+		fail "ops: cms-api(8) documents --$ops_long"
+done
+for ops_key in "max_requests \" (0)\"" "access \" (false)\"" ".SS [server]"; do
+	grep -qF -- "$ops_key" "$HERE/../../man/cms-api.ini.5" && pass ||
+		fail "ops: cms-api.ini(5) documents $ops_key"
+done
+for ops_key in "max_requests = 0" "access = false" "[server]"; do
+	grep -qxF -- "$ops_key" "$HERE/../../etc/cms-api.ini" && pass ||
+		fail "ops: etc/cms-api.ini shows $ops_key"
+done
 expect_cmd "ops: an unknown option" 2 "cms-api: unknown option '--nope'
 Try 'cms-api --help'." "$CMS_API_BIN" --nope
 
