@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,4 +247,17 @@ bool listen_inherited(void)
 		unsetenv("LISTEN_FDNAMES");
 	}
 	return is_listening(0);
+}
+
+void listen_detach_stdio(void)
+{
+	for (int fd = 1; fd <= 2; fd++) {
+		if (!is_listening(fd))
+			continue;
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, fd); /* dup2's copy is without O_CLOEXEC */
+			close(null);
+		}
+	}
 }

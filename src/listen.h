@@ -48,4 +48,9 @@ void listen_remove(const struct listen_spec *spec);
  * socket there when it names one for this process. */
 bool listen_inherited(void);
 
+/* Points fd 1 and 2 at /dev/null when they are a listening socket (systemd
+ * makes them the socket too with StandardInput=socket unless told
+ * otherwise): nothing is to be written there. */
+void listen_detach_stdio(void);
+
 #endif

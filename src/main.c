@@ -500,6 +500,7 @@ static int command_pool(const struct cli *cli)
 		                "it --listen PATH or --listen [HOST:]PORT\n");
 		return EXIT_CONFIG;
 	}
+	listen_detach_stdio();
 	const char *path = config_find_path(cli->config_path);
 	struct config cfg;
 	if (load_config(&cfg, NULL, cli->config_path) != 0)

@@ -70,12 +70,16 @@ pl_wait_log() {
 	return 1
 }
 
-# pl_stop: SIGTERM, then the exit status in PL_RC.
+# pl_stop: SIGTERM, then the exit status in PL_RC; every worker must have
+# ended cleanly (status 0) but those the test killed (signal 9).
 pl_stop() {
 	kill -TERM "$PL_PID" 2>/dev/null
 	wait "$PL_PID"
 	PL_RC=$?
 	PL_PID=
+	if grep -qE "exited with status [1-9]|killed by signal ([0-8]|[1-9][0-9])" "$PL_LOG"; then
+		fail "pool: a worker did not end cleanly" "$(grep -E "status [1-9]|signal" "$PL_LOG")"
+	fi
 }
 
 # pl_fcgi ADDRESS URI [METHOD]: one request straight to the pool; prints
@@ -301,6 +305,28 @@ pl_out=$(pl_fcgi "$pl_spawn_sock" /api/collections/docs)
 [ "$pl_out" = "$DOCS" ] && pass || fail "pool: spawn-fcgi -n: answers" "$pl_out"
 pl_stop
 [ "$PL_RC" = 0 ] && pass || fail "pool: spawn-fcgi -n: exit status 0" "$PL_RC"
+# As systemd hands it over: StandardInput=socket without StandardOutput=
+# makes fd 1 and 2 the socket too (the pool points them at /dev/null), and
+# LISTEN_FDS=1 puts the socket on fd 3.
+spawn-fcgi -n -s "$pl_spawn_sock" -- /bin/sh -c \
+	'exec 1<&0 2<&0; exec "$0" -c "$1" -n 2' "$CMS_API_BIN" "$pl_ret_ini" >/dev/null 2>&1 &
+PL_PID=$!
+pl_wait_workers 2
+pl_out=$(pl_fcgi "$pl_spawn_sock" /api/ping)
+pl_fd2=$(readlink "/proc/$PL_PID/fd/2")
+[ "$pl_out:$pl_fd2" = "$PONG:/dev/null" ] && pass ||
+	fail "pool: socket on fd 0, 1 and 2: answers, stderr detached" "$pl_out" "fd 2: $pl_fd2"
+pl_stop
+[ "$PL_RC" = 0 ] && pass || fail "pool: socket on fd 0, 1 and 2: exit status 0" "$PL_RC"
+spawn-fcgi -n -s "$pl_spawn_sock" -- /bin/sh -c \
+	'exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" -c "$1" -n 2' \
+	"$CMS_API_BIN" "$pl_ret_ini" >/dev/null 2>&1 &
+PL_PID=$!
+pl_wait_workers 2
+pl_out=$(pl_fcgi "$pl_spawn_sock" /api/ping)
+[ "$pl_out" = "$PONG" ] && pass || fail "pool: LISTEN_FDS=1 (fd 3)" "$pl_out" "$(pl_children)"
+pl_stop
+[ "$PL_RC" = 0 ] && pass || fail "pool: LISTEN_FDS: exit status 0" "$PL_RC"
 expect_cmd "pool: -n without a socket" 2 "cms-api: -n: fd 0 is not a listening socket: start the pool from spawn-fcgi (without -F) or systemd (StandardInput=socket), or give it --listen PATH or --listen [HOST:]PORT" \
 	sh -c "'$CMS_API_BIN' -c '$pl_ret_ini' -n 2 </dev/null"
 expect_cmd "pool: --listen on a file" 1 "cms-api: --listen: $pl_ret_ini exists and is not a socket" \
