@@ -443,18 +443,14 @@ static int command_token(const char *config_path, int argc, char **argv)
 	const char *sub = argv[0];
 	if (strcmp(sub, "create") != 0 && strcmp(sub, "list") != 0 && strcmp(sub, "revoke") != 0)
 		return token_usage_error("token needs create, list or revoke");
-	char err[CONFIG_ERR_LEN];
-	const char *path = config_find_path(config_path);
 	struct config cfg;
-	if (config_load(&cfg, path, err) != 0) {
-		report_config_error("token", path, err);
+	if (load_config(&cfg, "token", config_path) != 0)
 		return EXIT_CONFIG;
-	}
 	log_open("stderr", cfg.log_level);
 	int rc;
 	if (!*cfg.auth_database) {
 		fprintf(stderr, "cms-api: %s: no [auth] database: set it to the file that keeps the "
-		        "per-user tokens\n", path);
+		        "per-user tokens\n", cfg.path);
 		rc = EXIT_CONFIG;
 	} else if (strcmp(sub, "create") == 0) {
 		rc = token_create(&cfg, argc - 1, argv + 1);

@@ -100,9 +100,14 @@ static void become_worker(struct pool *p)
 {
 	close(p->sigfd);
 	close(p->ready_rd);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* SIGTERM and SIGINT wait until the worker can honour them (the
+	 * server unblocks them once its handlers are in place): one that
+	 * comes while the worker opens the site ends it cleanly after. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigprocmask(SIG_SETMASK, &stop, NULL);
 	/* A supervisor killed outright must not leave workers behind; they
 	 * still finish the request in flight. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);

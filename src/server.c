@@ -192,6 +192,9 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 		log_error("cannot install signal handlers");
 		return EXIT_FAILURE;
 	}
+	/* A pool's worker starts with them blocked (pool.c): a stop that came
+	 * while it opened the site is honoured now, before any accept. */
+	sigprocmask(SIG_UNBLOCK, &stop_signals, NULL);
 	FCGX_Request fr;
 	if (FCGX_InitRequest(&fr, 0, FCGI_FAIL_ACCEPT_ON_INTR) != 0) {
 		log_error("FCGX_InitRequest failed");

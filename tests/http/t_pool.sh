@@ -274,6 +274,12 @@ wait "$pl_client"
 [ -z "$(pgrep -f "$CMS_API_BIN -c $pl_ret_ini")" ] && pass ||
 	fail "pool: no worker left after SIGTERM" "$(pgrep -af "$CMS_API_BIN -c $pl_ret_ini")"
 
+# Stopped while its workers still open the site: each ends cleanly.
+pl_start "$pl_ret_ini" -n 2 --listen "$PL_SOCK"
+pl_wait_workers 2
+pl_stop
+[ "$PL_RC" = 0 ] && pass || fail "pool: stopped at once: exit status 0" "$PL_RC"
+
 # --- 5. --listen :PORT (TCP on 127.0.0.1) ------------------------------------------
 pl_port=$(free_port)
 pl_start "$pl_main_ini" -n 2 --listen ":$pl_port"
