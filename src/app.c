@@ -537,8 +537,11 @@ static bool answer_from_cache(struct app *app, const struct request *req, struct
 		return false;
 	strbuf_reset(&app->pending_key);
 	cache_key(&app->cfg, req, &app->pending_key);
-	if (cache_get(&app->cache, app->cache_generation, app->pending_key.ptr, res))
+	if (cache_get(&app->cache, app->cache_generation, app->pending_key.ptr, res)) {
+		app->cache_use = APP_CACHE_HIT;
 		return true;
+	}
+	app->cache_use = APP_CACHE_MISS;
 	app->pending = true;
 	return false;
 }
@@ -584,6 +587,7 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 {
 	response_reset(res);
 	app->pending = false;
+	app->cache_use = APP_CACHE_UNASKED;
 	app_refresh(app);
 	const char *rest = below_route(req->path, app->cfg.route ? app->cfg.route : "");
 	/* A disabled API has no routes at all, so even a POST is a 404. */

@@ -27,6 +27,13 @@ enum app_mode {
 	APP_SHARED_WATCH, /* the same, and make sure a watcher runs (workers) */
 };
 
+/* What the response cache did for the last request (the access log). */
+enum app_cache_use {
+	APP_CACHE_UNASKED, /* not consulted: off, or answered before it */
+	APP_CACHE_HIT,
+	APP_CACHE_MISS,    /* looked up and not there */
+};
+
 /*
  * A shared app whose cache directory cannot be used (read-only, full, not
  * there) does not stay blind: it answers from an index of its own,
@@ -57,6 +64,7 @@ struct app {
 	bool cache_current;        /* cache_generation goes with the index in use */
 	struct strbuf pending_key; /* owned: the key app_finish stores the answer under */
 	bool pending;
+	enum app_cache_use cache_use; /* the last request's, set by app_handle */
 	uint64_t index_serial;     /* changes whenever snap is replaced */
 	struct guard_state guard;  /* owned: the token database, the request's token */
 	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */

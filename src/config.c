@@ -194,6 +194,7 @@ void config_init_defaults(struct config *cfg)
 	cfg->auth_database = xstrdup("");
 	cfg->log_target = xstrdup("syslog");
 	cfg->log_level = LOG_LEVEL_WARNING;
+	cfg->log_access = xstrdup("");
 }
 
 static void free_rule(struct handle_rule *r)
@@ -239,6 +240,7 @@ void config_free(struct config *cfg)
 	free(cfg->rate_redis_prefix);
 	free(cfg->auth_database);
 	free(cfg->log_target);
+	free(cfg->log_access);
 	for (int t = 0; t < RES_TYPE_COUNT; t++)
 		free_resources(&cfg->resources[t]);
 	for (size_t i = 0; i < cfg->nsites; i++) {
@@ -264,6 +266,7 @@ void config_free(struct config *cfg)
 enum key_kind {
 	K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET,
 	K_RANGES, /* a list of IP addresses or CIDR ranges */
+	K_ACCESS, /* a boolean, or a log target */
 };
 
 struct key_def {
@@ -317,6 +320,8 @@ static const struct key_def keys[] = {
 	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},
 	{"log", "target", K_LOG_TARGET, AT(log_target), 0, 0, NULL},
 	{"log", "level", K_ENUM, AT(log_level), 0, 0, level_names},
+	{"log", "access", K_ACCESS, AT(log_access), 0, 0, NULL},
+	{"server", "max_requests", K_LONG, AT(max_requests), 0, 1000000000000L, NULL},
 };
 #undef AT
 
@@ -413,7 +418,7 @@ static struct handle_rule *add_rule(struct resource_rule *r, const char *handle,
 static bool is_simple_section(const char *s)
 {
 	static const char *const names[] = {"api", "content", "cache", "rate_limit", "auth",
-	                                    "log", "resources"};
+	                                    "log", "server", "resources"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(s, names[i]) == 0)
 			return true;
@@ -566,6 +571,36 @@ static int set_ranges(struct parse_state *st, const struct key_def *k, const cha
 	return 1;
 }
 
+/* "syslog" and "stderr" are places; anything else is a file path. */
+static char *log_place(const char *dir, const char *value)
+{
+	return strcmp(value, "syslog") == 0 || strcmp(value, "stderr") == 0
+	               ? xstrdup(value)
+	               : resolve_path(dir, value);
+}
+
+/* [log] access: off (""), on ("on", the log's own place once the whole
+ * file is read: see resolve_access), or a place of its own. A resolved
+ * file path is absolute, so it is never "on". */
+static int set_access(struct parse_state *st, const char *value, char **dst)
+{
+	bool b;
+	free(*dst);
+	if (config_parse_bool(value, &b) == 0)
+		*dst = xstrdup(b ? "on" : "");
+	else if (!*value)
+		*dst = xstrdup("");
+	else
+		*dst = log_place(st->cfg->dir, value);
+	return 1;
+}
+
+static void resolve_access(struct config *cfg)
+{
+	if (strcmp(cfg->log_access, "on") == 0)
+		set_string(&cfg->log_access, cfg->log_target);
+}
+
 static int apply_key(struct parse_state *st, const struct key_def *k, const char *value)
 {
 	void *dst = (char *)st->cfg + k->offset;
@@ -592,12 +627,11 @@ static int apply_key(struct parse_state *st, const struct key_def *k, const char
 		*(char **)dst = *value ? resolve_path(st->cfg->dir, value) : xstrdup("");
 		return 1;
 	case K_LOG_TARGET:
-		/* "syslog" and "stderr" are places; anything else is a file path. */
 		free(*(char **)dst);
-		*(char **)dst = strcmp(value, "syslog") == 0 || strcmp(value, "stderr") == 0
-		                        ? xstrdup(value)
-		                        : resolve_path(st->cfg->dir, value);
+		*(char **)dst = log_place(st->cfg->dir, value);
 		return 1;
+	case K_ACCESS:
+		return set_access(st, value, dst);
 	case K_LIST:
 		strlist_free(dst);
 		strlist_split(dst, value);
@@ -950,6 +984,7 @@ int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
 		                              "'[section]', at most 199 characters)", path, rc > 0 ? rc : 0);
 		goto fail;
 	}
+	resolve_access(cfg);
 	if (config_apply_env(cfg, err) != 0 || validate(cfg, &st, err) != 0)
 		goto fail;
 	cfg->fingerprint = fingerprint_of(path);
@@ -973,9 +1008,7 @@ static int log_settings_key(void *user, const char *section, const char *name, c
 		return 1;
 	if (strcmp(name, "target") == 0 && *value) {
 		free(ls->target);
-		ls->target = strcmp(value, "syslog") == 0 || strcmp(value, "stderr") == 0
-		                     ? xstrdup(value)
-		                     : resolve_path(ls->dir, value);
+		ls->target = log_place(ls->dir, value);
 	} else if (strcmp(name, "level") == 0) {
 		for (int i = 0; level_names[i]; i++)
 			if (strcmp(value, level_names[i]) == 0)

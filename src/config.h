@@ -140,6 +140,13 @@ struct config {
 	/* [log] */
 	char *log_target;        /* owned: "syslog" (default), "stderr" or a file path */
 	enum log_level log_level; /* default warning */
+	char *log_access;        /* owned: where the access lines go: "" (off, the
+	                          * default), "syslog", "stderr" or a file path;
+	                          * access = true is resolved to log_target */
+
+	/* [server] (the pool of cms-api -n) */
+	long max_requests;       /* requests a pool worker answers before it is
+	                          * replaced; default 0 = never */
 
 	/* [resources] and its sub-sections */
 	struct resource_rule resources[RES_TYPE_COUNT];

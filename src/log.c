@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "progress.h"
+
 enum log_level log_threshold = LOG_LEVEL_WARNING;
 
 static enum { TO_STDERR, TO_SYSLOG, TO_FILE } destination = TO_STDERR;
@@ -115,6 +117,8 @@ void log_msg(enum log_level level, const char *file, int line, const char *fmt, 
 		return;
 	}
 	FILE *out = destination == TO_FILE ? log_file : stderr;
+	if (out == stderr)
+		progress_suspend(); /* a counter on the terminal: off the line first */
 	char stamp[32] = "";
 	if (destination == TO_FILE) {
 		time_t now = time(NULL);

@@ -1,12 +1,12 @@
 /*
- * cms-api: the command line (spec §2). Without a command it is a FastCGI
- * worker (or answers one CGI request); `get` answers one request
- * in-process; `check` validates the config and the whole site; `token`
+ * cms-api: the command line (spec §2, cli.h). Without a command it is a
+ * FastCGI worker (or answers one CGI request), or with -n a pool of them
+ * (pool.h); `get` answers one request in-process; `check` validates the
+ * config and the whole site; `warm` builds the shared index; `token`
  * creates, lists and revokes per-user API tokens (tokens.h).
  */
 #include "autoconfig.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,12 @@
 
 #include "abilities.h"
 #include "app.h"
+#include "cli.h"
+#include "buildinfo.h"
+#include "listen.h"
 #include "log.h"
+#include "pool.h"
+#include "progress.h"
 #include "server.h"
 #include "site/people.h"
 #include "strbuf.h"
@@ -35,13 +40,14 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 	        "Usage: cms-api [-c FILE] [COMMAND]\n"
+	        "       cms-api [-c FILE] -n N [--listen PATH|[HOST:]PORT]\n"
 	        "\n"
 	        "A read-only JSON API for a Statamic flat-file site, run as FastCGI workers.\n"
 	        "\n"
 	        "Commands:\n"
 	        "  (none)        serve: accept FastCGI requests on fd 0 as handed over by the\n"
 	        "                spawner (lighttpd, spawn-fcgi, mod_fcgid), or answer one CGI\n"
-	        "                request from the environment\n"
+	        "                request from the environment; with -n, a pool of workers\n"
 	        "  get PATH      answer one GET request for PATH (e.g. '/api/ping') in-process and\n"
 	        "                print status, headers and body; exits 1 for a 4xx or 5xx answer\n"
 	        "  check         validate the config and every file of the site; print each\n"
@@ -62,11 +68,18 @@ static void print_usage(FILE *out)
 	        "\n"
 	        "Options:\n"
 	        "  -c, --config FILE  the INI file (default: $CMS_API_CONFIG, else %s/cms-api.ini)\n"
+	        "  -n, --workers N    run a pool of N workers (1 to %d) on the listening socket\n"
+	        "                     on fd 0 (spawn-fcgi without -F, systemd StandardInput=socket)\n"
+	        "                     or on --listen's; restarts those that die, replaces each\n"
+	        "                     after [server] max_requests; SIGHUP reloads the config\n"
+	        "      --listen PATH|[HOST:]PORT\n"
+	        "                     make the pool's socket: a unix socket (mode 0660, removed\n"
+	        "                     at exit) or TCP (HOST defaults to 127.0.0.1); implies -n 1\n"
 	        "  -h, --help         show this help\n"
-	        "  -V, --version      show the version\n"
+	        "  -V, --version      show the version and the build's features\n"
 	        "\n"
 	        "Exit status: 0 success, 1 failure, 2 unusable configuration or usage.\n",
-	        SYSCONFDIR);
+	        SYSCONFDIR, POOL_MAX_WORKERS);
 }
 
 /* A config that cannot be used: said on stderr, and for a worker (whose
@@ -88,21 +101,44 @@ static void report_config_error(const char *command, const char *path, const cha
 	free(target);
 }
 
-/* Loads the config, opens the log where it says (a worker) or on stderr
- * (a command talking to a terminal), then the site: the log is open
- * before anything (the watcher's fork, a fallback) has to say something. */
-static int open_app(struct app *app, const char *command, const char *config_path,
-                    enum app_mode mode)
+/* Loads the config for a command, reporting why it cannot be used.
+ * Returns 0, or -1 (said) with cfg holding nothing. */
+static int load_config(struct config *cfg, const char *command, const char *config_path)
 {
 	char err[CONFIG_ERR_LEN];
 	const char *path = config_find_path(config_path);
-	struct config cfg;
-	if (config_load(&cfg, path, err) != 0) {
+	if (config_load(cfg, path, err) != 0) {
 		report_config_error(command, path, err);
 		return -1;
 	}
-	log_open(command ? "stderr" : cfg.log_target, cfg.log_level);
+	return 0;
+}
+
+/* Whether a command reads the whole site, worth a counter on a terminal. */
+static bool reads_site(const char *command)
+{
+	return strcmp(command, "check") == 0 || strcmp(command, "warm") == 0;
+}
+
+/* Loads the config, logs on stderr (a command talks to a terminal), then
+ * opens the site with a counter of the files read when it is worth one:
+ * the log is open before anything (a fallback) has to say something. */
+static int open_app(struct app *app, const char *command, const char *config_path,
+                    enum app_mode mode, unsigned long *files_read)
+{
+	struct config cfg;
+	if (load_config(&cfg, command, config_path) != 0)
+		return -1;
+	log_open("stderr", cfg.log_level);
+	bool counted = reads_site(command);
+	if (counted) {
+		struct strbuf label = STRBUF_INIT;
+		strbuf_addf(&label, "reading %s", cfg.content_root);
+		progress_begin(stderr, label.ptr, false);
+		strbuf_release(&label);
+	}
 	app_open_with_config(app, &cfg, mode);
+	*files_read = counted ? progress_end() : 0;
 	return 0;
 }
 
@@ -125,6 +161,17 @@ static int command_get(struct app *app, const char *uri)
 	return rc;
 }
 
+/* "ROOT: N sites, N collections, N entries", the start of both summaries. */
+static void add_site_counts(const struct app *app, struct strbuf *out)
+{
+	const struct snapshot *s = app->snap;
+	uint32_t sites = snap_site_count(s), collections = snap_collection_count(s),
+	         entries = snap_entry_count(s);
+	strbuf_addf(out, "%s: %u site%s, %u collection%s, %u entr%s", app->cfg.content_root, sites,
+	            sites == 1 ? "" : "s", collections, collections == 1 ? "" : "s", entries,
+	            entries == 1 ? "y" : "ies");
+}
+
 static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
@@ -137,16 +184,14 @@ static int command_check(struct app *app)
 		fprintf(stderr, "%zu problem%s found\n", problems, problems == 1 ? "" : "s");
 		return EXIT_FAILURE;
 	}
-	const struct snapshot *s = app->snap;
-	uint32_t sites = snap_site_count(s), collections = snap_collection_count(s),
-	         entries = snap_entry_count(s);
-	printf("ok: %s: %u site%s, %u collection%s, %u entr%s\n", app->cfg.content_root, sites,
-	       sites == 1 ? "" : "s", collections, collections == 1 ? "" : "s", entries,
-	       entries == 1 ? "y" : "ies");
+	struct strbuf summary = STRBUF_INIT;
+	add_site_counts(app, &summary);
+	printf("ok: %s\n", summary.ptr);
+	strbuf_release(&summary);
 	return EXIT_SUCCESS;
 }
 
-static int command_warm(struct app *app, double started)
+static int command_warm(struct app *app, double started, unsigned long files_read)
 {
 	if (app->mode == APP_PRIVATE) {
 		fprintf(stderr, "cms-api: cache directory %s is not usable: nothing to warm\n",
@@ -154,9 +199,14 @@ static int command_warm(struct app *app, double started)
 		return EXIT_FAILURE;
 	}
 	char *path = shared_snapshot_path(&app->paths, app->generation);
-	printf("index: generation %llu, %u entries, %.1f MiB in %s, ready in %.2f s\n",
-	       (unsigned long long)app->generation, snap_entry_count(app->snap),
-	       (double)snapshot_size(app->snap) / (1024.0 * 1024.0), path, seconds_now() - started);
+	struct strbuf summary = STRBUF_INIT;
+	add_site_counts(app, &summary);
+	/* No file read: the snapshot of the generation was there already. */
+	printf("ok: %s; index generation %llu, %.1f MiB, in %s, %s in %.2f s\n", summary.ptr,
+	       (unsigned long long)app->generation,
+	       (double)snapshot_size(app->snap) / (1024.0 * 1024.0), path,
+	       files_read ? "built" : "found", seconds_now() - started);
+	strbuf_release(&summary);
 	free(path);
 	return EXIT_SUCCESS;
 }
@@ -393,18 +443,14 @@ static int command_token(const char *config_path, int argc, char **argv)
 	const char *sub = argv[0];
 	if (strcmp(sub, "create") != 0 && strcmp(sub, "list") != 0 && strcmp(sub, "revoke") != 0)
 		return token_usage_error("token needs create, list or revoke");
-	char err[CONFIG_ERR_LEN];
-	const char *path = config_find_path(config_path);
 	struct config cfg;
-	if (config_load(&cfg, path, err) != 0) {
-		report_config_error("token", path, err);
+	if (load_config(&cfg, "token", config_path) != 0)
 		return EXIT_CONFIG;
-	}
 	log_open("stderr", cfg.log_level);
 	int rc;
 	if (!*cfg.auth_database) {
 		fprintf(stderr, "cms-api: %s: no [auth] database: set it to the file that keeps the "
-		        "per-user tokens\n", path);
+		        "per-user tokens\n", cfg.path);
 		rc = EXIT_CONFIG;
 	} else if (strcmp(sub, "create") == 0) {
 		rc = token_create(&cfg, argc - 1, argv + 1);
@@ -418,82 +464,95 @@ static int command_token(const char *config_path, int argc, char **argv)
 	return rc;
 }
 
-/* Workers share the index through the cache directory; a FastCGI worker
- * also makes sure a watcher notices changes. */
-static enum app_mode mode_for(const char *command)
+/* No command: a worker on the socket its spawner handed it on fd 0, or
+ * one CGI request. */
+static int command_serve(const char *config_path)
 {
-	if (!command)
-		return server_is_fastcgi() ? APP_SHARED_WATCH : APP_SHARED;
-	return strcmp(command, "warm") == 0 ? APP_SHARED : APP_PRIVATE;
+	bool fastcgi = server_is_fastcgi();
+	if (!fastcgi && !server_is_cgi()) {
+		fprintf(stderr, "cms-api: not started by a FastCGI spawner and no CGI request in the "
+		                "environment.\nTry 'cms-api get /api/ping' or 'cms-api --help'.\n");
+		return EXIT_CONFIG;
+	}
+	struct config cfg;
+	if (load_config(&cfg, NULL, config_path) != 0)
+		return EXIT_CONFIG;
+	return server_run(&cfg, fastcgi, NULL);
 }
 
-static int command_serve(struct app *app)
+/* -n N: a pool on the socket handed over on fd 0, or on --listen's. The
+ * config is read (and found good) before the socket is made. */
+static int command_pool(const struct cli *cli)
 {
-	if (server_is_fastcgi())
-		return server_run_fastcgi(app);
-	if (server_is_cgi())
-		return server_run_cgi(app);
-	fprintf(stderr, "cms-api: not started by a FastCGI spawner and no CGI request in the "
-	                "environment.\nTry 'cms-api get /api/ping' or 'cms-api --help'.\n");
-	return EXIT_CONFIG;
+	char err[LISTEN_ERR_LEN];
+	struct listen_spec spec;
+	if (cli->listen && listen_parse(cli->listen, &spec, err) != 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (!cli->listen && !listen_inherited()) {
+		fprintf(stderr, "cms-api: -n: fd 0 is not a listening socket: start the pool from "
+		                "spawn-fcgi (without -F) or systemd (StandardInput=socket), or give "
+		                "it --listen PATH or --listen [HOST:]PORT\n");
+		return EXIT_CONFIG;
+	}
+	listen_detach_stdio();
+	const char *path = config_find_path(cli->config_path);
+	struct config cfg;
+	if (load_config(&cfg, NULL, cli->config_path) != 0)
+		return EXIT_CONFIG;
+	if (cli->listen && listen_open(&spec, err) != 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+		log_open(cfg.log_target, cfg.log_level);
+		log_error("cannot start the pool: %s", err);
+		log_close();
+		config_free(&cfg);
+		return EXIT_FAILURE;
+	}
+	struct pool_options opts = {cli->workers, path, cli->listen ? &spec : NULL};
+	return pool_run(&opts, &cfg);
+}
+
+static int print_version(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	buildinfo_describe(&out);
+	fputs(out.ptr, stdout);
+	strbuf_release(&out);
+	return EXIT_SUCCESS;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"config", required_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *config_path = NULL;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "+c:hV", options, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			config_path = optarg;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return EXIT_SUCCESS;
-		case 'V':
-			printf("cms-api %s\n", PACKAGE_VERSION);
-			return EXIT_SUCCESS;
-		default:
-			print_usage(stderr);
-			return EXIT_CONFIG;
-		}
-	}
-	const char *command = optind < argc ? argv[optind] : NULL;
-	if (command && strcmp(command, "token") == 0)
-		return command_token(config_path, argc - optind - 1, argv + optind + 1);
-	if (command && strcmp(command, "get") != 0 && strcmp(command, "check") != 0 &&
-	    strcmp(command, "warm") != 0) {
-		fprintf(stderr, "cms-api: unknown command '%s'\n", command);
-		print_usage(stderr);
+	struct cli cli;
+	char err[CLI_ERR_LEN];
+	if (cli_parse(argc, argv, &cli, err) != 0) {
+		fprintf(stderr, "cms-api: %s\nTry 'cms-api --help'.\n", err);
 		return EXIT_CONFIG;
 	}
-	if (command && strcmp(command, "get") == 0 && optind + 2 != argc) {
-		fprintf(stderr, "cms-api: usage: cms-api get PATH\n");
-		return EXIT_CONFIG;
+	if (cli.help) {
+		print_usage(stdout);
+		return EXIT_SUCCESS;
 	}
+	if (cli.version)
+		return print_version();
+	if (!cli.command)
+		return cli.workers ? command_pool(&cli) : command_serve(cli.config_path);
+	if (strcmp(cli.command, "token") == 0)
+		return command_token(cli.config_path, cli.nargs, cli.args);
 
-	/* A serving worker started without a FastCGI socket or CGI request
-	 * says so before reading anything. */
-	if (!command && !server_is_fastcgi() && !server_is_cgi())
-		return command_serve(NULL);
 	double started = seconds_now();
+	bool warm = strcmp(cli.command, "warm") == 0;
 	struct app app;
-	if (open_app(&app, command, config_path, mode_for(command)) != 0)
+	unsigned long files_read;
+	if (open_app(&app, cli.command, cli.config_path, warm ? APP_SHARED : APP_PRIVATE,
+	             &files_read) != 0)
 		return EXIT_CONFIG;
-
 	int rc;
-	if (!command)
-		rc = command_serve(&app);
-	else if (strcmp(command, "get") == 0)
-		rc = command_get(&app, argv[optind + 1]);
-	else if (strcmp(command, "warm") == 0)
-		rc = command_warm(&app, started);
+	if (strcmp(cli.command, "get") == 0)
+		rc = command_get(&app, cli.args[0]);
+	else if (warm)
+		rc = command_warm(&app, started, files_read);
 	else
 		rc = command_check(&app);
 	app_close(&app);

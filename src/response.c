@@ -149,6 +149,16 @@ const char *status_reason(int status)
 	}
 }
 
+int response_sent_status(const struct response *res)
+{
+	return res->state == RESPONSE_ANSWERED ? res->status : 500;
+}
+
+size_t response_sent_body_length(const struct response *res)
+{
+	return res->state == RESPONSE_ANSWERED ? res->body.len : sizeof SERVER_ERROR_BODY - 1;
+}
+
 /* The answer sent for a response no handler answered properly. */
 static void render_server_error(bool include_body, const char *eol, struct strbuf *out)
 {

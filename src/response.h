@@ -68,6 +68,11 @@ void response_not_found(struct response *res);
 void response_server_error(struct response *res);
 void response_method_not_allowed(struct response *res);
 
+/* The status and the body length that response_render sends for res
+ * (500 and its body for a response left open or broken). */
+int response_sent_status(const struct response *res);
+size_t response_sent_body_length(const struct response *res);
+
 /* The reason phrase of a status ("Not Found"). */
 const char *status_reason(int status);
 

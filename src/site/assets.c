@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "progress.h"
 #include "request.h"
 #include "site/blueprints.h"
 #include "site/files.h"
@@ -186,6 +187,7 @@ static void add_file(struct walker *w, const char *rel, const struct stat *st)
 		w->files = xrealloc(w->files, w->cap * sizeof *w->files);
 	}
 	w->files[w->n++] = (struct disk_file){xstrdup(rel), *st};
+	progress_tick();
 }
 
 static void walk(struct walker *w, const char *rel, int depth)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "progress.h"
 #include "site/frontmatter.h"
 #include "site/withheld.h"
 #include "strbuf.h"
@@ -109,6 +110,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	char *path = files_join(files->root, rel);
 	struct yaml_error err;
 	size_t at = out->buf.len;
+	progress_tick();
 	int rc = frontmatter_parse_file(path, out, &err);
 	free(path);
 	if (rc == 0) {

@@ -80,6 +80,6 @@ stop_lighttpd
 # cms-api warm builds the shared snapshot ahead of the workers.
 out=$("$CMS_API_BIN" -c "$ini" warm)
 case "$out" in
-"index: generation "*", 11 entries, "*" MiB in $WCACHE/index-"*".snap, ready in "*" s") pass ;;
+"ok: $WSITE: "*" sites, "*" collections, 11 entries; index generation "*", "*" MiB, in $WCACHE/index-"*".snap, "*" in "*" s") pass ;;
 *) fail "warm" "$out" ;;
 esac

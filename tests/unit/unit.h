@@ -39,6 +39,8 @@ void suite_regex(void);
 void suite_hostile(void);
 void suite_netaddr(void);
 void suite_ratelimit(void);
+void suite_pool(void);
+void suite_access(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
