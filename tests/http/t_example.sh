@@ -1,5 +1,5 @@
 # The files we ship: the commented etc/cms-api.ini parses and means what it
-# says (API off), and the bundled example site serves through lighttpd.
+# says (API off), and the bundled example site serves through the web server.
 
 TOP="$HERE/../.."
 shipped="$T/shipped.ini"
@@ -14,7 +14,7 @@ expect_cmd "shipped cms-api.ini: API off by default" 1 "Status: 404 Not Found${N
 # The example config logs next to itself; point it elsewhere for the test.
 sed "s#^target = cms-api.log#target = $T/example.log#; s#^root = site#root = $TOP/example/site#; s#^dir = cache#dir = $T/example-cache#" \
 	"$TOP/example/cms-api.ini" >"$T/example.ini"
-start_lighttpd "$T/example.ini" /api
+start_server "$T/example.ini" /api
 expect "example: ping" GET /api/ping 200 '{"ping":"pong"}'
 request GET /api/collections/pages
 case "$BODY" in
@@ -49,4 +49,4 @@ expect "example: an asset container" GET /api/asset-containers/assets 200 \
 	"{\"data\":{\"handle\":\"assets\",\"title\":\"Assets\",\"api_url\":\"$E\/asset-containers\/assets\"}}"
 expect "example: an asset" GET '/api/assets/assets/logo.svg?fields=id,url,api_url,alt,width,height,mime_type' 200 \
 	"{\"data\":{\"id\":\"assets::logo.svg\",\"url\":\"\/assets\/logo.svg\",\"api_url\":\"$E\/assets\/assets\/logo.svg\",\"alt\":\"A round loaf with three scores\",\"width\":64,\"height\":64,\"mime_type\":\"image\/svg+xml\"}}"
-stop_lighttpd
+stop_server
