@@ -1,7 +1,9 @@
 # report.awk: turns bench/run's measurements into Markdown tables and
-# checks them against issue 5's targets. Input lines:
+# checks them against issue 5's targets (lighttpd's rows). Input lines:
 #   <entries> <scenario> <server> <req/s loaded> <p50 ms alone> <p99 ms alone>
 #   <p99 ms loaded> <memory MiB>
+# where server is cached, uncached, static (lighttpd), json-server, or
+# nginx-cached, apache-static, ... (the same behind nginx and Apache).
 
 function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 function verdict(ok) { return ok ? "met" : "**not met**" }
@@ -13,6 +15,33 @@ function verdict(ok) { return ok ? "met" : "**not met**" }
 	seen_s[n, s] = 1
 	rps[n, s, srv] = $4; p50[n, s, srv] = $5; p99[n, s, srv] = $6; lp99[n, s, srv] = $7
 	mem[n, s, srv] = $8
+	if (srv ~ /^(nginx|apache)-/) {
+		split(srv, parts, "-")
+		if (!(parts[1] in front)) { front[parts[1]] = 1; nfronts++ }
+	}
+}
+
+# The label of a web server's KIND (cached, uncached, static) rows.
+function label(f, kind) { return f == "lighttpd" ? kind : f "-" kind }
+
+# Per size, the cached and uncached rates behind each web server against
+# the same server's static file.
+function fronts_table(n,    j, k, f, s, names, nf) {
+	nf = split("lighttpd nginx apache", names, " ")
+	printf("\n#### %d entries behind each web server\n\n", n)
+	print "| scenario | server | uncached req/s | cached req/s | static req/s | cached / static | uncached / static | cached p50 (alone) | uncached p50 (alone) |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	for (j = 1; j <= nscen; j++)
+		for (k = 1; k <= nf; k++) {
+			f = names[k]; s = scen[j]
+			if (f != "lighttpd" && !(f in front)) continue
+			printf("| %s | %s | %d | %d | %d | %s | %s | %.3f | %.3f |\n", s, f,
+			       rps[n, s, label(f, "uncached")], rps[n, s, label(f, "cached")],
+			       rps[n, s, label(f, "static")],
+			       ratio(rps[n, s, label(f, "cached")], rps[n, s, label(f, "static")]),
+			       ratio(rps[n, s, label(f, "uncached")], rps[n, s, label(f, "static")]),
+			       p50[n, s, label(f, "cached")], p50[n, s, label(f, "uncached")])
+		}
 }
 
 END {
@@ -39,6 +68,7 @@ END {
 			       ratio(rps[n, s, "uncached"], rps[n, s, "json-server"]),
 			       ratio(rps[n, s, "cached"], rps[n, s, "json-server"]))
 		}
+		if (nfronts > 0) fronts_table(n)
 	}
 
 	# The targets, over every size and scenario of the run.

@@ -380,17 +380,40 @@ void app_close(struct app *app)
 	memset(app, 0, sizeof *app);
 }
 
-/* The part of path below "/{route}", or NULL when path is not under it. */
-static const char *below_route(const char *path, const char *route)
+/* The part of path (without its leading '/') below prefix (without its
+ * slashes), or NULL when path is not under it. */
+static const char *below_prefix(const char *path, const char *prefix, size_t n)
 {
-	if (*path == '/')
-		path++;
-	size_t n = strlen(route);
 	if (n == 0)
 		return path;
-	if (strncmp(path, route, n) != 0 || (path[n] != '\0' && path[n] != '/'))
+	if (strncmp(path, prefix, n) != 0 || (path[n] != '\0' && path[n] != '/'))
 		return NULL;
 	return path[n] == '/' ? path + n + 1 : path + n;
+}
+
+/*
+ * The part of the request's path below the route, or NULL when it is not
+ * under it. The route is looked for at the root, then below the directory
+ * of the script the server ran (SCRIPT_NAME): a request rewritten to
+ * /~bob/cms-api.fcgi by a user's .htaccess (Apache userdir, a site in a
+ * subdirectory) keeps its own path, /~bob/api/..., and the route follows
+ * the script there, as a PHP front controller's base path does. *mount is
+ * set to that directory ("/~bob"), or "" when the route is at the root.
+ */
+static const char *below_route(const struct request *req, const char *route, const char **mount)
+{
+	size_t n = strlen(route);
+	*mount = "";
+	const char *path = req->path[0] == '/' ? req->path + 1 : req->path;
+	const char *rest = below_prefix(path, route, n);
+	const char *dir = req->script_dir;
+	if (rest || !dir || *dir != '/')
+		return rest;
+	const char *under_dir = below_prefix(path, dir + 1, strlen(dir + 1));
+	rest = under_dir ? below_prefix(under_dir, route, n) : NULL;
+	if (rest)
+		*mount = dir;
+	return rest;
 }
 
 static void free_segments(char **segments, int n)
@@ -435,10 +458,11 @@ static char *base_url(const struct config *cfg, const struct request *req)
 	return strbuf_detach(&b, NULL);
 }
 
-static char *api_base_url(const struct config *cfg, const char *base)
+static char *api_base_url(const struct config *cfg, const char *base, const char *mount)
 {
 	struct strbuf b = STRBUF_INIT;
 	strbuf_addstr(&b, base);
+	strbuf_addstr(&b, mount);
 	if (cfg->route && *cfg->route)
 		strbuf_addf(&b, "/%s", cfg->route);
 	return strbuf_detach(&b, NULL);
@@ -490,10 +514,10 @@ static bool route_request(struct app *app, const char *rest, struct routed *r)
 /* Runs the route's handler, with the request's environment (bases,
  * moment, reference writer) set once for every handler. */
 static void run_handler(struct app *app, const struct request *req, struct response *res,
-                        struct routed *r)
+                        struct routed *r, const char *mount)
 {
 	char *base = base_url(&app->cfg, req);
-	char *api_base = api_base_url(&app->cfg, base);
+	char *api_base = api_base_url(&app->cfg, base, mount);
 	struct api_ctx *ctx = &r->ctx;
 	ctx->cfg = &app->cfg;
 	ctx->snap = app->snap;
@@ -558,7 +582,7 @@ void app_finish(struct app *app, const struct response *res)
  * for a query out of bounds, a 404 when no route or gate lets it through,
  * else from the cache or from the index. */
 static void answer(struct app *app, const struct request *req, struct response *res,
-                   const char *rest)
+                   const char *rest, const char *mount)
 {
 	if (!acceptable(app, req, res))
 		return;
@@ -572,7 +596,7 @@ static void answer(struct app *app, const struct request *req, struct response *
 		return;
 	}
 	if (has_good_index(app)) {
-		run_handler(app, req, res, &r);
+		run_handler(app, req, res, &r, mount);
 	} else {
 		/* Never an empty site in place of one that cannot be read. */
 		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
@@ -589,7 +613,8 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 	app->pending = false;
 	app->cache_use = APP_CACHE_UNASKED;
 	app_refresh(app);
-	const char *rest = below_route(req->path, app->cfg.route ? app->cfg.route : "");
+	const char *mount;
+	const char *rest = below_route(req, app->cfg.route ? app->cfg.route : "", &mount);
 	/* A disabled API has no routes at all, so even a POST is a 404. */
 	if (!app->cfg.enabled || !rest) {
 		response_not_found(res);
@@ -615,6 +640,6 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 		rate_verdict_refuse(&verdict, res);
 		return;
 	}
-	answer(app, req, res, rest);
+	answer(app, req, res, rest, mount);
 	rate_verdict_headers(&verdict, res);
 }

@@ -151,15 +151,30 @@ static void split_uri(struct request *req)
 	parse_query(req);
 }
 
+/* Whether a name given twice was given twice by the server's own
+ * configuration rather than by the client: every name that is not a
+ * request header, and HTTP_HOST, since all three servers refuse a request
+ * with two Host headers. nginx sends its fastcgi_param lines in the order
+ * of its configuration, so the last is the one meant: the line after
+ * "include fastcgi_params" that overrides it (PHP-FPM keeps the last too). */
+static bool repeats_are_configuration(const char *name)
+{
+	return strncmp(name, "HTTP_", 5) != 0 || strcmp(name, "HTTP_HOST") == 0;
+}
+
 const char *env_param_get(const char *name, void *ctx)
 {
 	struct env_params *p = ctx;
 	size_t n = strlen(name), count = 0;
-	const char *first = NULL;
+	bool keep_last = repeats_are_configuration(name);
+	const char *first = NULL, *last = NULL;
 	for (char *const *e = p->env; e && *e; e++) {
 		if (strncmp(*e, name, n) != 0 || (*e)[n] != '=')
 			continue;
 		const char *value = *e + n + 1;
+		last = value;
+		if (keep_last)
+			continue;
 		if (count == 1) {
 			strbuf_reset(&p->joined);
 			strbuf_addstr(&p->joined, first);
@@ -170,6 +185,8 @@ const char *env_param_get(const char *name, void *ctx)
 			first = value;
 		count++;
 	}
+	if (keep_last)
+		return last;
 	return count > 1 ? p->joined.ptr : first;
 }
 
@@ -220,6 +237,9 @@ void request_from_cgi(struct request *req, cgi_getter get, void *ctx)
 	req->forwarded_for = forwarded ? xstrdup(forwarded) : NULL;
 	const char *auth = get("HTTP_AUTHORIZATION", ctx);
 	req->authorization = auth ? xstrdup(auth) : NULL;
+	const char *script = or_default(get("SCRIPT_NAME", ctx), "");
+	const char *slash = strrchr(script, '/');
+	req->script_dir = xstrndup(script, slash ? (size_t)(slash - script) : 0);
 	split_uri(req);
 }
 
@@ -232,6 +252,7 @@ void request_from_uri(struct request *req, const char *method, const char *uri)
 	req->host = xstrdup("localhost");
 	req->remote_addr = xstrdup("127.0.0.1");
 	req->authorization = NULL;
+	req->script_dir = xstrdup("");
 	split_uri(req);
 }
 
@@ -251,6 +272,7 @@ void request_free(struct request *req)
 	free(req->remote_addr);
 	free(req->forwarded_for);
 	free(req->authorization);
+	free(req->script_dir);
 	memset(req, 0, sizeof *req);
 }
 

@@ -35,6 +35,10 @@ struct request {
 	char *remote_addr; /* owned: client address, "" when unknown */
 	char *forwarded_for; /* owned: X-Forwarded-For header, NULL when absent */
 	char *authorization; /* owned: Authorization header, NULL when absent */
+	char *script_dir;  /* owned: the directory of SCRIPT_NAME ("/~bob" for
+	                    * "/~bob/cms-api.fcgi"), "" when it has none: where
+	                    * a request rewritten to the script (shared hosting,
+	                    * a user's directory) has its route */
 	bool holds_nul;    /* the path or the query encodes a NUL byte (%00): a
 	                    * name or value would read cut short, so the request
 	                    * must be refused */
@@ -44,10 +48,14 @@ struct request {
 typedef const char *(*cgi_getter)(const char *name, void *ctx);
 
 /* A cgi_getter over a "NAME=value" list ending in NULL (FastCGI params,
- * environ): the value of a name given once; the values of a name given
- * more than once (nginx before 1.23 passes each of two request headers
- * as its own FastCGI param) joined with ", ", as lighttpd and Apache join
- * them, so that every server shows a header sent twice the same way.
+ * environ). A name given more than once is read one of two ways:
+ *  - a request header a client may repeat (HTTP_* but HTTP_HOST): the
+ *    values joined with ", ", as lighttpd and Apache join a repeated
+ *    header, since nginx before 1.23 passes each as a param of its own;
+ *    so every server shows a header sent twice the same way;
+ *  - anything else, HTTP_HOST included, is the server's configuration
+ *    speaking twice (nginx: "include fastcgi_params" and a fastcgi_param
+ *    line after it): the last value, the one that overrides.
  * ctx is a struct env_params; a value returned stays valid until the
  * next call. */
 struct env_params {

@@ -1,17 +1,18 @@
-# lib.sh: the HTTP test harness. Starts a real lighttpd with mod_fastcgi on
-# 127.0.0.1 in front of the cms-api binary, sends requests with curl and
-# compares status, headers and exact bodies. Sourced by run.
+# lib.sh: the HTTP test harness. Starts a real web server on 127.0.0.1 in
+# front of the cms-api binary ($SERVER: lighttpd with mod_fastcgi, Apache
+# with mod_fcgid, nginx with spawn-fcgi), sends requests with curl and
+# compares status, headers and exact bodies. Sourced by run, once per
+# server.
 
 set -u
 
 PASSED=0
 FAILED=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-http-XXXXXX")
-LIGHTTPD_PID=
 PORT=
 
 cleanup() {
-	stop_lighttpd
+	stop_server
 	# A file system a test mounted under $T (t_faults' full disk) and left
 	# mounted by failing half way.
 	awk -v t="$T/" 'index($2, t) == 1 {print $2}' /proc/mounts 2>/dev/null |
@@ -23,7 +24,7 @@ trap cleanup EXIT
 pass() { PASSED=$((PASSED + 1)); }
 fail() {
 	FAILED=$((FAILED + 1))
-	printf 'FAIL: %s\n' "$1"
+	printf 'FAIL: [%s] %s\n' "$SERVER" "$1"
 	shift
 	for line in "$@"; do printf '    %s\n' "$line"; done
 }
@@ -72,16 +73,18 @@ site_ini() {
 }
 
 # WORKER_USER (set by a test, e.g. with run_workers_unprivileged): when
-# set, lighttpd and its workers run as that user and keep their files in
+# set, the workers run as that user and the server keeps its files in
 # $LRUN, which that user owns; else as whoever runs the tests, in $T.
 WORKER_USER=
 LRUN=
 
-# run_workers_unprivileged DIR: the next lighttpd runs its workers as a
+# run_workers_unprivileged DIR: the next server runs its workers as a
 # user that file permissions hold for (nobody, when the tests run as root:
-# root ignores them), with its own files in DIR/lighttpd. The caller makes
+# root ignores them), with its own files in DIR/server. The caller makes
 # what the workers need (site, cache, log) readable or writable to
 # $WORKER_USER_NAME. worker_owns PATH... hands paths over to that user.
+# (run runs the Apache pass as nobody already: Apache never runs a
+# worker as root.)
 run_workers_unprivileged() {
 	if [ "$(id -u)" = 0 ]; then
 		WORKER_USER=nobody
@@ -91,7 +94,7 @@ run_workers_unprivileged() {
 		WORKER_USER=
 		WORKER_USER_NAME=$(id -un)
 	fi
-	LRUN=$1/lighttpd
+	LRUN=$1/server
 	mkdir -p "$LRUN"
 	worker_owns "$1"
 }
@@ -99,71 +102,105 @@ worker_owns() {
 	[ -n "$WORKER_USER" ] && chown -R "$WORKER_USER:$(id -gn "$WORKER_USER")" "$@"
 	return 0
 }
-# run_workers_as_tester: back to the default for the next lighttpd.
+# run_workers_as_tester: back to the default for the next server.
 run_workers_as_tester() {
 	WORKER_USER=
 	LRUN=
 }
 
-# start_lighttpd INI [PREFIX] [ENV_NAME ENV_VALUE]...: serves cms-api with
-# that config under PREFIX (default /api) on a fresh port.
-start_lighttpd() {
+# The web server of this pass of the tests: lighttpd (mod_fastcgi),
+# apache (mod_fcgid, etc/apache-cms-api.conf) or nginx (spawn-fcgi and
+# etc/nginx-cms-api.conf). The shipped snippets are used as written:
+# only paths, the port, the prefix and the worker count are substituted.
+SERVER=${SERVER:-lighttpd}
+SERVER_PID=
+# nginx: spawn-fcgi's pid file of the workers it started.
+SERVER_WORKERS=
+# WORKER_PROCS: how many workers the next server may run (default 2).
+WORKER_PROCS=
+# LIGHTTPD_EXTRA_CONF: lines a test adds to the next lighttpd's config
+# (e.g. server.http-parseopts), empty by default; other servers ignore it.
+LIGHTTPD_EXTRA_CONF=
+# APACHE_EXTRA_CONF: lines added to the next Apache's server config
+# (t_servers: mod_userdir), empty by default.
+APACHE_EXTRA_CONF=
+# NGINX_WORKER_PROCESSES: nginx's worker_processes (default 1).
+NGINX_WORKER_PROCESSES=
+# TOP: the source tree (the snippets in etc/).
+TOP="$HERE/../.."
+. "$HERE/servers.sh"
+
+# once_for_all_servers: whether this is the first pass, for a test file
+# that uses no web server (t_cli, t_corpora): it runs once, not per server.
+once_for_all_servers() { [ "${FIRST_PASS:-yes}" = yes ]; }
+
+# only_under SERVER: whether this pass is through that server, for a
+# test that depends on one (each use says why).
+only_under() { [ "$SERVER" = "$1" ]; }
+
+# start_server INI [PREFIX] [ENV_NAME ENV_VALUE]...: serves cms-api with
+# that config under PREFIX (default /api) on a fresh port, through
+# $SERVER.
+start_server() {
 	local ini=$1 prefix=${2:-/api}
 	shift 2 2>/dev/null || shift $#
-	# A test that left its lighttpd running would keep its workers on the
-	# shared socket path, and the new lighttpd would talk to them.
-	if [ -n "$LIGHTTPD_PID" ]; then
-		stop_lighttpd
+	# A test that left its server running would keep its workers on the
+	# shared socket path, and the new server would talk to them.
+	if [ -n "$SERVER_PID" ]; then
+		stop_server
 		wait_workers_gone
 	fi
+	local run=${LRUN:-$T}
+	mkdir -p "$run/docroot" "$run/sockets"
+	worker_owns "$run"
+	# A port found free may be taken before the server binds it (another
+	# test run on the machine): then the server exits, and a new port is
+	# tried. Success is the server's own word that it started (a log line,
+	# its pid file), not an answer on the port, which could come from
+	# someone else's server.
+	for _ in 1 2 3 4 5; do
+		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
+		"start_$SERVER" "$run" "$ini" "$prefix" "$@" && return 0
+		[ -n "$SERVER_PID" ] && break
+	done
+	echo "$SERVER did not start:" >&2
+	cat "$run/$SERVER/out" "$run/$SERVER"/*.log >&2 2>/dev/null
+	exit 1
+}
+
+# wait_started FILE PATTERN SEEN: up to 5 s for the server started in the
+# background ($SERVER_PID) to say it started (more than SEEN lines of FILE
+# match PATTERN: a log line, or its pid in its pid file) and to answer on
+# $PORT. Returns 1 when it exited (its port was taken), 2 when it did not
+# start in time.
+wait_started() {
+	local file=$1 pattern=$2 seen=$3 started
+	for _ in $(seq 1 100); do
+		if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+			wait "$SERVER_PID" 2>/dev/null
+			SERVER_PID=
+			return 1
+		fi
+		started=$(grep -c -- "$pattern" "$file" 2>/dev/null)
+		if [ "${started:-0}" -gt "${seen:-0}" ] && curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 2
+}
+
+# --- lighttpd: it starts the workers itself (mod_fastcgi, bin-path) -----------
+start_lighttpd() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
+	local run=$1 ini=$2 prefix=$3 user=
+	shift 3
 	local env="\"CMS_API_CONFIG\" => \"$ini\""
 	while [ $# -ge 2 ]; do
 		env="$env, \"$1\" => \"$2\""
 		shift 2
 	done
-	local run=${LRUN:-$T}
-	mkdir -p "$run/docroot" "$run/sockets"
-	worker_owns "$run"
-	# A port found free may be taken before lighttpd binds it (another
-	# test run on the machine): then lighttpd exits, and a new port is
-	# tried. Success is lighttpd's own "server started", not an answer on
-	# the port, which could come from someone else's server.
-	for _ in 1 2 3 4 5; do
-		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
-		write_lighttpd_conf "$prefix" "$env"
-		local seen
-		seen=$(grep -c 'server started' "$run/lighttpd-error.log" 2>/dev/null)
-		"$LIGHTTPD" -D -f "$T/lighttpd.conf" >"$T/lighttpd.out" 2>&1 &
-		LIGHTTPD_PID=$!
-		for _ in $(seq 1 100); do
-			if ! kill -0 "$LIGHTTPD_PID" 2>/dev/null; then
-				wait "$LIGHTTPD_PID" 2>/dev/null
-				LIGHTTPD_PID=
-				break
-			fi
-			local started
-			started=$(grep -c 'server started' "$run/lighttpd-error.log" 2>/dev/null)
-			if [ "${started:-0}" -gt "${seen:-0}" ] &&
-				curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
-				return 0
-			fi
-			sleep 0.05
-		done
-		[ -n "$LIGHTTPD_PID" ] && break
-	done
-	echo "lighttpd did not start:" >&2
-	cat "$T/lighttpd.out" "$run/lighttpd-error.log" >&2 2>/dev/null
-	exit 1
-}
-
-# LIGHTTPD_EXTRA_CONF: lines a test adds to the next lighttpd's config
-# (e.g. server.http-parseopts), empty by default.
-LIGHTTPD_EXTRA_CONF=
-
-# write_lighttpd_conf PREFIX ENV: $T/lighttpd.conf for cms-api on $PORT, with
-# ${LIGHTTPD_PROCS:-2} workers.
-write_lighttpd_conf() {
-	local run=${LRUN:-$T} user=
+	mkdir -p "$run/lighttpd"
+	worker_owns "$run/lighttpd"
 	[ -n "$WORKER_USER" ] &&
 		user="server.username = \"$WORKER_USER\"
 server.groupname = \"$(id -gn "$WORKER_USER")\""
@@ -172,26 +209,100 @@ server.modules = ( "mod_fastcgi" )
 server.document-root = "$run/docroot"
 server.bind = "127.0.0.1"
 server.port = $PORT
-server.errorlog = "$run/lighttpd-error.log"
-server.breakagelog = "$run/worker-stderr.log"
+server.errorlog = "$run/lighttpd/error.log"
+server.breakagelog = "$run/lighttpd/worker-stderr.log"
 $user
 $LIGHTTPD_EXTRA_CONF
-fastcgi.server = ( "$1" => ((
+fastcgi.server = ( "$prefix" => ((
 	"socket" => "$run/sockets/cms-api.sock",
 	"bin-path" => "$CMS_API_BIN",
-	"bin-environment" => ( $2 ),
-	"max-procs" => ${LIGHTTPD_PROCS:-2},
+	"bin-environment" => ( $env ),
+	"max-procs" => ${WORKER_PROCS:-2},
 	"check-local" => "disable",
 )))
 CONF
+	local seen
+	seen=$(grep -c 'server started' "$run/lighttpd/error.log" 2>/dev/null)
+	"$LIGHTTPD" -D -f "$T/lighttpd.conf" >"$run/lighttpd/out" 2>&1 &
+	SERVER_PID=$!
+	wait_started "$run/lighttpd/error.log" 'server started' "$seen"
 }
 
-stop_lighttpd() {
-	if [ -n "$LIGHTTPD_PID" ]; then
-		kill "$LIGHTTPD_PID" 2>/dev/null
-		wait "$LIGHTTPD_PID" 2>/dev/null
-		LIGHTTPD_PID=
+# --- Apache: mod_fcgid starts the workers (servers.sh, apache_conf) ---------
+start_apache() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
+	local run=$1 ini=$2 prefix=$3 dir=$1/apache user=
+	shift 3
+	mkdir -p "$dir/fcgid"
+	worker_owns "$dir"
+	# Apache refuses to run its children (and so the workers) as root.
+	[ "$(id -u)" = 0 ] && user=${WORKER_USER:-nobody}
+	{
+		apache_conf "$dir" "$PORT" "$run/docroot" "$CMS_API_BIN" "$ini" "$prefix" \
+			"${WORKER_PROCS:-2}" "$user"
+		while [ $# -ge 2 ]; do
+			echo "FcgidInitialEnv $1 $2"
+			shift 2
+		done
+		printf '%s\n' "$APACHE_EXTRA_CONF"
+	} >"$dir/httpd.conf"
+	start_apache_in "$dir" "$user"
+	SERVER_PID=$!
+	wait_started "$dir/httpd.pid" "^$SERVER_PID\$" 0
+}
+
+# --- nginx: spawn-fcgi starts the workers (servers.sh, nginx_conf) -----------
+# As on Debian: started by root, nginx runs its workers as an unprivileged
+# user (nobody here), the socket theirs to write.
+start_nginx() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
+	local run=$1 ini=$2 prefix=$3 dir=$1/nginx env=() nginx_user=
+	shift 3
+	env=(CMS_API_CONFIG="$ini")
+	while [ $# -ge 2 ]; do
+		env+=("$1=$2")
+		shift 2
+	done
+	mkdir -p "$dir"
+	if [ "$(id -u)" = 0 ]; then
+		nginx_user=nobody
+		# nginx's workers find the socket under $T.
+		chmod a+x "$T"
 	fi
+	# The workers first (once, whatever port nginx is tried on).
+	if [ -z "$SERVER_WORKERS" ]; then
+		SERVER_WORKERS=$run/spawn-fcgi.pid
+		spawn_workers "$run/sockets/cms-api.sock" "${WORKER_PROCS:-2}" "$SERVER_WORKERS" \
+			"$nginx_user" "$WORKER_USER" "$CMS_API_BIN" "${env[@]}" >"$T/spawn-fcgi.out" 2>&1 ||
+			{ cat "$T/spawn-fcgi.out" >&2; exit 1; }
+	fi
+	nginx_conf "$dir" "$PORT" "$run/docroot" "$run/sockets/cms-api.sock" "$prefix" \
+		"${NGINX_WORKER_PROCESSES:-1}" "$nginx_user" >"$dir/nginx.conf"
+	start_nginx_in "$dir"
+	SERVER_PID=$!
+	wait_started "$dir/nginx.pid" "^$SERVER_PID\$" 0
+}
+
+# stop_server: stops the server (and, for nginx, spawn-fcgi's workers).
+stop_server() {
+	stop_detached_server "$SERVER_PID:$SERVER_WORKERS"
+	SERVER_PID=
+	SERVER_WORKERS=
+}
+
+# detach_server VAR: leaves the server running, its handle in VAR, so
+# that another one can start beside it (LRUN elsewhere);
+# stop_detached_server "$VAR" stops it.
+detach_server() {
+	printf -v "$1" '%s' "$SERVER_PID:$SERVER_WORKERS"
+	SERVER_PID=
+	SERVER_WORKERS=
+}
+stop_detached_server() {
+	local pid=${1%%:*} workers=${1#*:}
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	stop_spawned_workers "$workers"
 }
 
 # request METHOD PATH [curl args...]: sets STATUS and BODY, headers in
@@ -199,11 +310,18 @@ stop_lighttpd() {
 request() {
 	local method=$1 path=$2
 	shift 2
-	local extra=()
+	local extra=(-X "$method") out="$T/body"
+	case "$method" in
 	# lighttpd wants a length on a POST or PUT, even an empty one.
-	case "$method" in POST | PUT) extra=(--data '') ;; esac
+	POST | PUT) extra+=(--data '') ;;
+	# Not "-X HEAD": curl would then wait for the body Content-Length
+	# announces, until nginx or Apache closed the kept-alive connection.
+	# curl reads no body after a HEAD (raw_request shows what came).
+	HEAD) extra=(--head) out=/dev/null ;;
+	esac
 	: >"$T/body"
-	curl -s -g "${extra[@]}" -X "$method" -o "$T/body" -D "$T/headers" "$@" \
+	# --max-time only keeps a hung server from holding the tests forever.
+	curl -s -g --max-time 60 "${extra[@]}" -o "$out" -D "$T/headers" "$@" \
 		"http://127.0.0.1:$PORT$path" || true
 	STATUS=$(awk 'NR==1 {print $2}' "$T/headers" | tr -d '\r')
 	BODY=$(cat "$T/body")
@@ -300,7 +418,7 @@ until_answer() {
 }
 
 # wait_workers_gone: up to 3 s for the workers and watchers of the last
-# lighttpd to end (they may still hold files open in a moment).
+# server to end (they may still hold files open in a moment).
 wait_workers_gone() {
 	for _ in $(seq 1 30); do
 		pgrep -f "^$CMS_API_BIN\$" >/dev/null || return 0
@@ -315,7 +433,7 @@ expect_no_workers() {
 		pgrep -f "^$CMS_API_BIN\$" >/dev/null || { pass; return; }
 		sleep 0.1
 	done
-	fail "cms-api processes still running after lighttpd stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
+	fail "cms-api processes still running after $SERVER stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
 }
 
 # gen_index FILE, gen_cache FILE: the index and cache generations of a

@@ -1,5 +1,7 @@
-# The binary outside lighttpd: `get`, `check`, config errors, CGI mode, and
-# a FastCGI worker under spawn-fcgi that exits cleanly on SIGTERM.
+# The binary outside a web server: `get`, `check`, config errors, CGI
+# mode, and a FastCGI worker under spawn-fcgi that exits cleanly on
+# SIGTERM. No web server is involved: once, in the first pass.
+once_for_all_servers || return 0
 
 SITE="$FIXTURES/site"
 ini=$(site_ini cli <<INI

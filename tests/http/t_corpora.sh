@@ -1,5 +1,7 @@
 # What the real Statamic sites in ../shared/corpora expose through
-# `cms-api get` (run when that folder is there).
+# `cms-api get` (run when that folder is there). No web server is
+# involved: once, in the first pass.
+once_for_all_servers || return 0
 
 CORPORA="$HERE/../../../shared/corpora"
 if [ -d "$CORPORA" ]; then

@@ -1,4 +1,4 @@
-# Entries through lighttpd: the list with filters, sort, pagination and
+# Entries through the web server: the list with filters, sort, pagination and
 # fields, and one entry by id or slug.
 
 ini=$(SITE="$FIXTURES/site" site_ini entries <<INI
@@ -10,7 +10,7 @@ collections = true
 allowed_filters = title, status, site, rating, taxonomy:tags
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 B="http:\/\/127.0.0.1:$PORT\/api\/collections\/blog\/entries"
 NOT_FOUND='{"message":"Not found."}'
 
@@ -79,9 +79,9 @@ case "$BODY" in
 '{"data":{"api_url":"http:\/\/127.0.0.1:'"$PORT"'\/api\/collections\/pages\/entries\/home","blueprint":{"title":"Page","handle":"page"},"collection":{"title":"Pages","handle":"pages"},"content":"<p>Welcome.<\/p>\n","date":null,"id":"home","is_entry":true,"last_modified":"'*'","locale":"en","mount":{"title":"Docs & Guides","handle":"docs"},"order":1,"origin_id":null,"permalink":"http:\/\/127.0.0.1:'"$PORT"'\/","private":false,"published":true,"slug":"home","status":"published","title":"Home","updated_at":"'*'","updated_by":null,"uri":"\/","url":"\/"}}') pass ;;
 *) fail "entry: every key in order" "$BODY" ;;
 esac
-stop_lighttpd
+stop_server
 
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 B="http:\/\/127.0.0.1:$PORT\/api\/collections\/blog\/entries"
 expect "entries: ?site= keeps one site" GET '/api/collections/blog/entries?site=de&filter[status]=any&fields=title' 200 \
 	"{\"data\":[{\"title\":\"Hallo Welt\"}],$(one_page 'site=de&filter%5Bstatus%5D=any&fields=title' 1)}"
@@ -92,4 +92,4 @@ expect "entries: taxonomy all" GET '/api/collections/blog/entries?filter[taxonom
 	"{\"data\":[],$(one_page 'filter%5Btaxonomy%3Atags%3Aall%5D=news%2Claunches&fields=title' 0)}"
 expect "entries: bad taxonomy modifier" GET '/api/collections/blog/entries?filter[taxonomy:tags:some]=news' 400 \
 	'{"message":"Unknown taxonomy filter modifier [some] in filter[taxonomy:tags:some]"}'
-stop_lighttpd
+stop_server

@@ -1,4 +1,4 @@
-# Exactly the contract, through lighttpd, on a site written here: content
+# Exactly the contract, through the web server, on a site written here: content
 # is data (no byte of it turns into a URL), keys that are never served
 # stay unserved, no fixed cap drops a key, a key asked for twice is
 # written once, a Host that is not a host and a path longer than any
@@ -57,7 +57,7 @@ navs = true
 allowed_filters = password, title
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 U="http:\/\/127.0.0.1:$PORT"
 
 expect "content that starts with 0x01 or 0x02 stays content" GET \
@@ -121,7 +121,7 @@ done
 long=/api$(printf '/x%.0s' $(seq 1 40))
 expect "a path longer than any route" GET "$long" 404 '{"message":"Not found."}'
 expect "the same path a hundred segments long" GET "$long$long$long" 404 '{"message":"Not found."}'
-stop_lighttpd
+stop_server
 if grep -q 'programming error' "$T/worker.log" 2>/dev/null; then
 	fail "the workers logged a programming error" "$(grep 'programming error' "$T/worker.log")"
 else

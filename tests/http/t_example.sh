@@ -1,5 +1,8 @@
 # The files we ship: the commented etc/cms-api.ini parses and means what it
-# says (API off), and the bundled example site serves through lighttpd.
+# says (API off), and the bundled example site serves through the web
+# server, as shipped, with workers that run as a user of their own (as
+# www-data would): the one step example/cms-api.ini asks for, its var/
+# handed to that user, is enough for its log and its cache.
 
 TOP="$HERE/../.."
 shipped="$T/shipped.ini"
@@ -11,10 +14,13 @@ NL=$'\n'
 expect_cmd "shipped cms-api.ini: API off by default" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
 	"$CMS_API_BIN" -c "$shipped" get /api/ping
 
-# The example config logs next to itself; point it elsewhere for the test.
-sed "s#^target = cms-api.log#target = $T/example.log#; s#^root = site#root = $TOP/example/site#; s#^dir = cache#dir = $T/example-cache#" \
-	"$TOP/example/cms-api.ini" >"$T/example.ini"
-start_lighttpd "$T/example.ini" /api
+EXAMPLE="$T/example"
+mkdir -p "$EXAMPLE/var"
+cp -r "$TOP/example/cms-api.ini" "$TOP/example/site" "$EXAMPLE/"
+chmod -R a+rX "$EXAMPLE"
+run_workers_unprivileged "$T/example-server"
+worker_owns "$EXAMPLE/var"
+start_server "$EXAMPLE/cms-api.ini" /api
 expect "example: ping" GET /api/ping 200 '{"ping":"pong"}'
 request GET /api/collections/pages
 case "$BODY" in
@@ -49,4 +55,13 @@ expect "example: an asset container" GET /api/asset-containers/assets 200 \
 	"{\"data\":{\"handle\":\"assets\",\"title\":\"Assets\",\"api_url\":\"$E\/asset-containers\/assets\"}}"
 expect "example: an asset" GET '/api/assets/assets/logo.svg?fields=id,url,api_url,alt,width,height,mime_type' 200 \
 	"{\"data\":{\"id\":\"assets::logo.svg\",\"url\":\"\/assets\/logo.svg\",\"api_url\":\"$E\/assets\/assets\/logo.svg\",\"alt\":\"A round loaf with three scores\",\"width\":64,\"height\":64,\"mime_type\":\"image\/svg+xml\"}}"
-stop_lighttpd
+stop_server
+run_workers_as_tester
+# The workers wrote their log and their cache where the example says.
+if [ -f "$EXAMPLE/var/cms-api.log" ] && [ "$(stat -c %U "$EXAMPLE/var/cms-api.log")" = "$WORKER_USER_NAME" ]; then
+	pass
+else
+	fail "example: the workers' log is var/cms-api.log" "$(ls -la "$EXAMPLE" "$EXAMPLE/var")"
+fi
+if ls "$EXAMPLE"/var/cache/index-*.snap >/dev/null 2>&1; then pass; else
+	fail "example: the workers' cache is var/cache" "$(ls -laR "$EXAMPLE/var")"; fi

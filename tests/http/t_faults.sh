@@ -1,4 +1,4 @@
-# What an operator meets in the first week, through lighttpd with workers
+# What an operator meets in the first week, through the web server with workers
 # that file permissions hold for (nobody when the tests run as root): the
 # cache directory cleared, deleted, read-only or full, the site unreadable
 # or moved away, broken YAML, a log rotated under SIGHUP. Each time: what
@@ -32,7 +32,7 @@ team_title() { printf 'title: %s\nstructure:\n  max_depth: 1\n' "$1" >"$FT/site/
 
 # --- 1. the cache directory cleared, twice, then deleted -------------------
 ini=$(fault_ini clear "$FT/cache" </dev/null)
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 expect "faults: before clearing" GET /api/collections/team 200 \
 	"{\"data\":{\"handle\":\"team\",\"title\":\"Team\",\"structure\":{\"max_depth\":1,\"expects_root\":false},\"mount\":null,\"api_url\":\"http:\/\/127.0.0.1:$PORT\/api\/collections\/team\"}}"
 expect_watchers "faults: one watcher" 1
@@ -57,7 +57,7 @@ request GET /api/collections/team
 request GET /api/collections/team
 if ls "$FT"/cache/responses-*/* >/dev/null 2>&1; then pass; else
 	fail "faults: answers are cached again after the clearing" "$(ls -R "$FT/cache")"; fi
-stop_lighttpd
+stop_server
 expect_watchers "faults: the watcher ends with its workers" 0
 
 # --- 2. a cache directory that cannot be used when the workers start ------
@@ -68,7 +68,7 @@ chmod 555 "$ROC"
 ini=$(fault_ini readonly "$ROC" </dev/null)
 : >"$FLOG"
 worker_owns "$FLOG"
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 until_answer "faults: a read-only cache directory: answers all the same" \
 	/api/collections/team '*"title":"Squad"*'
 if [ "$(log_count 'is not usable \(Permission denied\)')" -ge 1 ]; then pass; else
@@ -91,7 +91,7 @@ team_title Troupe
 until_answer "faults: back to sharing, edits show" /api/collections/team '*"title":"Troupe"*'
 if ls "$ROC"/index-*.snap >/dev/null 2>&1; then pass; else
 	fail "faults: back to sharing, the index is shared" "$(ls "$ROC")"; fi
-stop_lighttpd
+stop_server
 
 # --- 3. a full file system under the cache ---------------------------------
 # A small tmpfs, filled up: content updates do not wait for free space,
@@ -104,7 +104,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$FT/full" &&
 	ini=$(fault_ini full "$FT/full/cache" </dev/null)
 	: >"$FLOG"
 	worker_owns "$FLOG"
-	start_lighttpd "$ini" /api
+	start_server "$ini" /api
 	stored_answers() { find "$FT/full/cache" -path '*/responses-*/*' -type f ! -name '.*' | sort; }
 	for i in $(seq 1 40); do request GET "/api/collections/blog/entries?before=$i"; done
 	stored_answers >"$FT/full-before"
@@ -124,7 +124,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$FT/full" &&
 			"$warnings lines"; fi
 	team_title Choir
 	until_answer "faults: a full disk: edits still show" /api/collections/team '*"title":"Choir"*'
-	stop_lighttpd
+	stop_server
 	wait_workers_gone
 	rm -f "$FT/full/filler"
 	umount "$FT/full" 2>/dev/null || umount -l "$FT/full"
@@ -139,7 +139,7 @@ INI
 )
 mkdir -p "$FT/bounded-cache"
 worker_owns "$FT/bounded-cache"
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 answers_size() {
 	find "$FT/bounded-cache" -path '*/responses-*/*' -type f ! -name '.*' -printf '%s\n' |
 		awk '{s += $1} END {print s + 0}'
@@ -153,11 +153,11 @@ for batch in 1 2 3 4 5 6; do
 done
 if [ "$largest" -gt 0 ] && [ "$largest" -le 1048576 ]; then pass; else
 	fail "faults: max_size = 1 (MiB) held after every 100 answers" "largest: $largest bytes"; fi
-stop_lighttpd
+stop_server
 
 # --- 5. the site unreadable, moved away, then back --------------------------
 ini=$(fault_ini unreadable "$FT/cache" </dev/null)
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 team_title Orchestra
 until_answer "faults: the workers have caught up with the site" /api/collections/team \
 	'*"title":"Orchestra"*'
@@ -199,11 +199,11 @@ expect "faults: a site moved away: the last good index answers" GET /api/collect
 mv "$FT/site.away" "$FT/site"
 team_title Company
 until_answer "faults: the site back in place: edits show" /api/collections/team '*"title":"Company"*'
-stop_lighttpd
+stop_server
 
 # --- 6. broken YAML -----------------------------------------------------------
 ini=$(fault_ini broken "$FT/cache" </dev/null)
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 LAUNCH=/api/collections/blog/entries/1f2e3d4c-0000-4000-8000-000000000003?fields=title
 expect "faults: before the entry breaks" GET "$LAUNCH" 200 '{"data":{"title":"Launch"}}'
 : >"$FLOG"
@@ -227,7 +227,7 @@ mv "$FT/launch.good" "$launch"
 rm -f "$FT/site/content/collections/blog/en/2024-05-01.fresh.md" "$FT/site/content/collections/pages-extra.yaml"
 team_title Team
 until_answer "faults: fixed files are read again" /api/collections/team '*"title":"Team"*'
-stop_lighttpd
+stop_server
 
 # --- 7. messages that reach the log -------------------------------------------
 # A worker that cannot start says why where the INI says, not only on a
@@ -244,7 +244,7 @@ if [ "$rc" = 2 ] && grep -q "cannot start: .*\[content\] root: $FT/nowhere" "$FL
 # --- 8. SIGHUP: logrotate's signal reopens the log and ends nothing ---------
 ini=$(fault_ini hup "$FT/cache" </dev/null)
 : >"$FLOG"
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 request GET /api/ping
 bin=$(realpath "$CMS_API_BIN")
 ours() { for pid in $(pgrep -f "^$CMS_API_BIN\$"); do
@@ -268,5 +268,5 @@ after=$(ours | sort | tr '\n' ' ')
 request GET /api/ping
 if grep -q 'log reopened (SIGHUP)' "$FLOG" 2>/dev/null; then pass; else
 	fail "faults: SIGHUP reopens the log file" "$(ls -la "$FT")"; fi
-stop_lighttpd
+stop_server
 run_workers_as_tester

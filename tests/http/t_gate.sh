@@ -185,9 +185,9 @@ gate_walk() {
 	done <<<"$GATE_ENDPOINTS"
 	ini=$(gate_ini "gate-$kind-$type" "$kind" "$type")
 	from=$(($({ wc -l <"$T/worker.log"; } 2>/dev/null || echo 0) + 1))
-	start_lighttpd "$ini" /api
+	start_server "$ini" /api
 	gate_fetch "${paths[@]}"
-	stop_lighttpd
+	stop_server
 	for i in "${!paths[@]}"; do
 		path=${paths[$i]} etype=${etypes[$i]} handle=${handles[$i]} need=${needs[$i]}
 		what="gate[$cfg]: GET /api/$path"

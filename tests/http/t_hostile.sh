@@ -1,4 +1,4 @@
-# Hostile queries through lighttpd: each [api] bound exceeded is one exact
+# Hostile queries through the web server: each [api] bound exceeded is one exact
 # 400 naming it, the worst regexes over 2,000 entries are refused at once
 # (the other worker answers meanwhile), and a NUL anywhere is a 400.
 
@@ -23,7 +23,7 @@ collections = true
 allowed_filters = title
 INI
 )
-start_lighttpd "$hostile_ini" /api
+start_server "$hostile_ini" /api
 HOSTILE_LIST=/api/collections/articles/entries
 
 # hostile_query PREFIX N SEPARATOR: PREFIX1 SEPARATOR PREFIX2 ... PREFIXN.
@@ -83,21 +83,35 @@ wait $hostile_pids
 hostile_codes=$(cat "$T"/hostile-load-* | sort | uniq -c | tr -s ' ')
 [ "$hostile_codes" = " 80 400" ] && pass || fail "hostile: 80 refusals under load" "$hostile_codes"
 
-# lighttpd refuses a URL that encodes a control character itself; nginx
-# and Apache pass a %00 in the query on. Either way no value is cut short.
-request GET "$HOSTILE_LIST?limit=1%00x"
-[ "$STATUS" = 400 ] && pass || fail "hostile: lighttpd refuses %00 itself" "$STATUS $BODY"
-stop_lighttpd
-# With lighttpd's own check off, cms-api's answers.
-LIGHTTPD_EXTRA_CONF='server.http-parseopts = ( "url-ctrls-reject" => "disable" )'
-start_lighttpd "$hostile_ini" /api
-LIGHTTPD_EXTRA_CONF=
+# lighttpd refuses a URL that encodes a control character itself (its own
+# 400); nginx and Apache pass a %00 in the query on, and cms-api refuses
+# it. Either way no value is cut short.
+if only_under lighttpd; then
+	request GET "$HOSTILE_LIST?limit=1%00x"
+	[ "$STATUS" = 400 ] && pass || fail "hostile: lighttpd refuses %00 itself" "$STATUS $BODY"
+	stop_server
+	# With lighttpd's own check off, cms-api's answers.
+	LIGHTTPD_EXTRA_CONF='server.http-parseopts = ( "url-ctrls-reject" => "disable" )'
+	start_server "$hostile_ini" /api
+	LIGHTTPD_EXTRA_CONF=
+fi
 for q in 'limit=1%00x' 'filter[title%00x]=y' 'filter[title]=%00' '%00=1' 'sort=%00title'; do
 	expect "hostile: NUL in the query ($q)" GET "$HOSTILE_LIST?$q" 400 \
 		'{"message":"The request holds a NUL byte (%00)."}'
 done
-expect "hostile: NUL in the path" GET "/api/collections/articles/entries/a1%00.md" 400 \
-	'{"message":"The request holds a NUL byte (%00)."}'
+# A %00 in the path: Apache answers its own 404 page and nginx its own
+# 400 (documented in their snippets); only lighttpd, its check off,
+# passes it on.
+if only_under lighttpd; then
+	expect "hostile: NUL in the path" GET "/api/collections/articles/entries/a1%00.md" 400 \
+		'{"message":"The request holds a NUL byte (%00)."}'
+else
+	request GET "/api/collections/articles/entries/a1%00.md"
+	case "$SERVER $STATUS" in
+	"apache 404" | "nginx 400") [ "${BODY#*\"data\"}" = "$BODY" ] && pass || fail "hostile: NUL in the path answered" "$BODY" ;;
+	*) fail "hostile: NUL in the path, refused by $SERVER itself" "$STATUS $BODY" ;;
+	esac
+fi
 expect "hostile: %2500 is text, not a NUL" GET "$HOSTILE_LIST?filter[title]=%2500&fields=id" 200 \
 	"$(printf '{"data":[],"links":{"first":"http:\\/\\/127.0.0.1:%s\\/api\\/collections\\/articles\\/entries?filter%%5Btitle%%5D=%%2500&fields=id&limit=25&page=1","last":"http:\\/\\/127.0.0.1:%s\\/api\\/collections\\/articles\\/entries?filter%%5Btitle%%5D=%%2500&fields=id&limit=25&page=1","prev":null,"next":null},"meta":{"current_page":1,"from":null,"last_page":1,"links":[{"url":null,"label":"&laquo; Previous","page":null,"active":false},{"url":"http:\\/\\/127.0.0.1:%s\\/api\\/collections\\/articles\\/entries?filter%%5Btitle%%5D=%%2500&fields=id&limit=25&page=1","label":"1","page":1,"active":true},{"url":null,"label":"Next &raquo;","page":null,"active":false}],"path":"http:\\/\\/127.0.0.1:%s\\/api\\/collections\\/articles\\/entries","per_page":25,"to":null,"total":0}}' "$PORT" "$PORT" "$PORT" "$PORT")"
-stop_lighttpd
+stop_server

@@ -1,6 +1,7 @@
 # Operations: --version names the build's features; check and warm count
 # the files they read on a terminal (script(1) gives them one) and say
 # nothing of it to a pipe, and both end with a summary.
+once_for_all_servers || return 0
 
 SITE="$FIXTURES/site"
 OPS_CACHE="$T/ops-cache"

@@ -4,6 +4,8 @@
 # max_requests, SIGTERM during a slow request, SIGHUP with a new and with a
 # broken config under a request loop, TCP, spawn-fcgi handing fd 0, the
 # access line. Every wait is bounded; nothing asserts a duration.
+# The pool brings its own lighttpd (an external socket): one pass is enough.
+once_for_all_servers || return 0
 
 SITE="$FIXTURES/site"
 PL_LOG="$T/pool.log"
@@ -89,10 +91,19 @@ pl_fcgi() {
 		cgi-fcgi -bind -connect "$1" </dev/null 2>/dev/null | tr -d '\r' | sed -n '1p;$p'
 }
 
+# pl_stop_lighttpd: stops the lighttpd pl_start_lighttpd started.
+pl_stop_lighttpd() {
+	if [ -n "${PL_LIGHTTPD_PID:-}" ]; then
+		kill "$PL_LIGHTTPD_PID" 2>/dev/null
+		wait "$PL_LIGHTTPD_PID" 2>/dev/null
+		PL_LIGHTTPD_PID=
+	fi
+}
+
 # pl_start_lighttpd SOCKET: lighttpd on a fresh port handing /api to the
 # pool's socket (no bin-path: it starts no worker of its own).
 pl_start_lighttpd() {
-	stop_lighttpd
+	pl_stop_lighttpd
 	mkdir -p "$T/pool-docroot"
 	for _ in 1 2 3 4 5; do
 		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
@@ -108,14 +119,14 @@ fastcgi.server = ( "/api" => ((
 )))
 CONF
 		"$LIGHTTPD" -D -f "$T/pool-lighttpd.conf" >"$T/pool-lighttpd.out" 2>&1 &
-		LIGHTTPD_PID=$!
+		PL_LIGHTTPD_PID=$!
 		for _ in $(seq 1 100); do
-			kill -0 "$LIGHTTPD_PID" 2>/dev/null || break
+			kill -0 "$PL_LIGHTTPD_PID" 2>/dev/null || break
 			grep -q 'server started' "$T/pool-lighttpd-error.log" 2>/dev/null &&
 				curl -s -o /dev/null "http://127.0.0.1:$PORT/" && return 0
 			sleep 0.05
 		done
-		stop_lighttpd
+		pl_stop_lighttpd
 	done
 	echo "lighttpd did not start:" >&2
 	cat "$T/pool-lighttpd.out" "$T/pool-lighttpd-error.log" >&2 2>/dev/null
@@ -222,7 +233,7 @@ grep -qF "SIGHUP: $pl_main_ini:$pl_nope_line: unknown section [nope]: the worker
 expect "pool: the config in use keeps answering" GET /api/taxonomies/tags 200 \
 	"{\"data\":{\"handle\":\"tags\",\"title\":\"Tags\",\"api_url\":\"http:\/\/127.0.0.1:$PORT\/api\/taxonomies\/tags\"}}"
 [ "$(pl_children)" = "$pl_new" ] && pass || fail "pool: a broken config starts and stops nothing" "$pl_new -> $(pl_children)"
-stop_lighttpd
+pl_stop_lighttpd
 
 pl_stop
 [ "$PL_RC" = 0 ] && pass || fail "pool: SIGTERM: exit status 0" "$PL_RC"
@@ -387,4 +398,4 @@ wait "$PL_PID"
 PL_PID=
 
 fi
-stop_lighttpd
+pl_stop_lighttpd

@@ -1,4 +1,4 @@
-# The rate limit through lighttpd with four workers (spec §3, §5): the
+# The rate limit through the web server with four workers (spec §3, §5): the
 # headers on every answer under the route, cached ones included, the 429,
 # one budget shared exactly by the workers, clients by token and behind
 # proxies, the limit off, the table file cleared or unusable, and Redis
@@ -60,12 +60,12 @@ rl_stored_with_rate() {
 	grep -rlis -e 'X-RateLimit' -e 'Retry-After' "$1"/responses-* 2>/dev/null | wc -l
 }
 
-LIGHTTPD_PROCS=4
+WORKER_PROCS=4
 
 # --- 1. the headers on every answer under the route ------------------------
-# lighttpd hands cms-api every path, so that one outside the route reaches it.
+# The server hands cms-api every path, so that one outside the route reaches it.
 ini=$(rl_ini headers 6 </dev/null)
-start_lighttpd "$ini" /
+start_server "$ini" /
 expect "rate: ping" GET /api/ping 200 '{"ping":"pong"}'
 rl_expect_rate "rate: ping" 6 5
 expect "rate: outside the route" GET /elsewhere 404 '{"message":"Not found."}'
@@ -106,12 +106,12 @@ rl_table=$(ls "$T/rl-headers-cache"/ratelimit-*.tbl 2>/dev/null)
 	fail "rate: the table is the owner's alone" "$(ls -l "$T/rl-headers-cache")"
 # The file holds hashes, not the client's address.
 if grep -q '127\.0\.0\.1' "$rl_table"; then fail "rate: the table holds the address"; else pass; fi
-stop_lighttpd
+stop_server
 
 # --- 2. one budget shared exactly by four workers --------------------------
 # 1,000 requests at once, 50 at a time, half of them cached: 100 pass.
 ini=$(rl_ini burst 100 </dev/null)
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 : >"$T/rl-burst.curl"
 for i in $(seq 1 1000); do
 	if [ $((i % 2)) = 0 ]; then rl_path=$RL_ONE; else rl_path=/api/ping; fi
@@ -121,7 +121,7 @@ curl -s -g --parallel --parallel-max 50 -w '%{http_code}\n' -K "$T/rl-burst.curl
 rl_codes=$(sort "$T/rl-burst.codes" | uniq -c | awk '{printf "%s:%s ", $2, $1}')
 [ "$rl_codes" = "200:100 429:900 " ] && pass ||
 	fail "rate: 1,000 requests at once over 4 workers, limit 100" "got $rl_codes"
-stop_lighttpd
+stop_server
 
 # --- 3. by = token: one budget per token -----------------------------------
 ini=$(rl_ini token 2 <<'INI'
@@ -129,7 +129,7 @@ ini=$(rl_ini token 2 <<'INI'
 by = token
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 expect "rate by token: a" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization: Bearer token-a'
 rl_expect_rate "rate by token: a" 2 1
 expect "rate by token: a again" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization: Bearer token-a'
@@ -139,7 +139,7 @@ expect "rate by token: b" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization:
 rl_expect_rate "rate by token: b has its own budget" 2 1
 expect "rate by token: none" GET /api/ping 200 '{"ping":"pong"}'
 rl_expect_rate "rate by token: no token counts as the address" 2 1
-stop_lighttpd
+stop_server
 
 # --- 4. X-Forwarded-For from a trusted proxy, and from anyone else --------
 ini=$(rl_ini trusted 2 <<'INI'
@@ -147,7 +147,7 @@ ini=$(rl_ini trusted 2 <<'INI'
 trusted_proxies = 10.0.0.0/8, 127.0.0.1
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 RL_XFF1='X-Forwarded-For: 198.51.100.1'
 expect "rate via a trusted proxy: client 1" GET /api/ping 200 '{"ping":"pong"}' -H "$RL_XFF1"
 rl_expect_rate "rate via a trusted proxy: client 1" 2 1
@@ -162,14 +162,14 @@ expect "rate via a trusted proxy: client 2" GET /api/ping 200 '{"ping":"pong"}' 
 rl_expect_rate "rate via a trusted proxy: client 2 has its own budget" 2 1
 expect "rate via a trusted proxy: the proxy itself" GET /api/ping 200 '{"ping":"pong"}'
 rl_expect_rate "rate via a trusted proxy: the proxy itself" 2 1
-stop_lighttpd
+stop_server
 
 ini=$(rl_ini untrusted 2 <<'INI'
 [rate_limit]
 trusted_proxies = 10.0.0.0/8
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 expect "rate via an untrusted peer: 1" GET /api/ping 200 '{"ping":"pong"}' -H "$RL_XFF1"
 rl_expect_rate "rate via an untrusted peer: 1" 2 1
 expect "rate via an untrusted peer: 2" GET /api/ping 200 '{"ping":"pong"}' \
@@ -177,21 +177,21 @@ expect "rate via an untrusted peer: 2" GET /api/ping 200 '{"ping":"pong"}' \
 rl_expect_rate "rate via an untrusted peer: its header is ignored" 2 0
 rl_expect_refused "rate via an untrusted peer: one budget" 2 /api/ping \
 	-H 'X-Forwarded-For: 198.51.100.3'
-stop_lighttpd
+stop_server
 
 # --- 5. per_minute = 0: no headers, never a 429 ----------------------------
 ini=$(rl_ini off 0 </dev/null)
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 rl_off_codes=$(for _ in $(seq 1 30); do curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$PORT/api/ping"; done | sort -u | tr '\n' ' ')
 [ "$rl_off_codes" = "200 " ] && pass || fail "rate off: 30 requests" "$rl_off_codes"
 expect "rate off: ping" GET /api/ping 200 '{"ping":"pong"}'
 rl_expect_no_rate "rate off"
 [ -z "$(ls "$T/rl-off-cache"/ratelimit-* 2>/dev/null)" ] && pass || fail "rate off: a table was made"
-stop_lighttpd
+stop_server
 
 # --- 6. the cache directory cleared: a new table, counts start over -------
 ini=$(rl_ini cleared 5 </dev/null)
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 expect "rate, cleared: 1" GET /api/ping 200 '{"ping":"pong"}'
 expect "rate, cleared: 2" GET /api/ping 200 '{"ping":"pong"}'
 rl_expect_rate "rate, cleared: before" 5 3
@@ -203,24 +203,24 @@ rl_expect_rate "rate, cleared: a new window" 5 4
 rl_table=$(ls "$T/rl-cleared-cache"/ratelimit-*.tbl 2>/dev/null)
 [ "$(stat -c %a "$rl_table" 2>/dev/null)" = 600 ] && pass ||
 	fail "rate, cleared: the table was made again" "$(ls -l "$T/rl-cleared-cache")"
-stop_lighttpd
+stop_server
 
 # --- 7. a cache directory that cannot be used: a table per worker ---------
-LIGHTTPD_PROCS=1
+WORKER_PROCS=1
 ini=$(CACHE="$T/rl-nowhere/cache" RATE_PER_MINUTE=5 WORKER_LOG="$T/rl-nowhere.log" site_ini rl-nowhere <<'INI'
 [api]
 enabled = true
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 for rl_left in 4 3 2; do
 	expect "rate, no table: $rl_left left" GET /api/ping 200 '{"ping":"pong"}'
 	rl_expect_rate "rate, no table: $rl_left left" 5 "$rl_left"
 done
 rl_lines=$(grep -c 'rate limit: cannot use the table' "$T/rl-nowhere.log")
 [ "$rl_lines" = 1 ] && pass || fail "rate, no table: logged once" "$(cat "$T/rl-nowhere.log")"
-stop_lighttpd
-LIGHTTPD_PROCS=4
+stop_server
+WORKER_PROCS=4
 
 # --- 8. Redis: two worker pools, one budget; Redis gone and back ----------
 RL_REDIS_PID=
@@ -255,10 +255,10 @@ redis_port = $RL_REDIS_PORT
 redis_prefix = rltest:
 INI
 		done
-		start_lighttpd "$T/rl-redis-a.ini" /api
-		RL_POOL_A_PID=$LIGHTTPD_PID RL_POOL_A_PORT=$PORT
-		LIGHTTPD_PID=
-		LRUN="$T/rl-pool-b" start_lighttpd "$T/rl-redis-b.ini" /api
+		start_server "$T/rl-redis-a.ini" /api
+		RL_POOL_A_PORT=$PORT
+		detach_server RL_POOL_A
+		LRUN="$T/rl-pool-b" start_server "$T/rl-redis-b.ini" /api
 		RL_POOL_B_PORT=$PORT
 		# Twelve requests, one pool then the other: ten pass, counted down
 		# across both.
@@ -303,11 +303,10 @@ INI
 		for _ in $(seq 1 10); do request GET /api/ping; done
 		rl_lines=$(grep -c 'answers again' "$T/rl-redis-a.log")
 		[ "$rl_lines" = 1 ] && pass || fail "rate, redis back: one log line" "$(cat "$T/rl-redis-a.log")"
-		kill "$RL_POOL_A_PID" 2>/dev/null
-		wait "$RL_POOL_A_PID" 2>/dev/null
-		stop_lighttpd
+		stop_detached_server "$RL_POOL_A"
+		stop_server
 		rl_stop_redis
 	fi
 fi
-LIGHTTPD_PROCS=
-stop_lighttpd
+WORKER_PROCS=
+stop_server

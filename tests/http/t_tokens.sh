@@ -1,4 +1,4 @@
-# Per-user API tokens (middleware = auth:token) through lighttpd with
+# Per-user API tokens (middleware = auth:token) through the web server with
 # several workers: `cms-api token create/list/revoke`, the check (no
 # token, wrong secret, wrong id, expired, revoked, an owner who left the
 # site), abilities (404 as if disabled), the bearer header's exact form,
@@ -83,7 +83,7 @@ if grep -aq "${TK_ADA#*|}" "$TK_DB" || tk list | grep -q "${TK_ADA#*|}"; then
 	fail "tokens: the secret is stored or listed"; else pass; fi
 
 # --- the check ---------------------------------------------------------------------
-start_lighttpd "$TK_INI" /api CMS_API_AUTH_TOKEN shared-s3cret
+start_server "$TK_INI" /api CMS_API_AUTH_TOKEN shared-s3cret
 TK_UNAUTH='{"message":"Unauthenticated."}'
 TK_404='{"message":"Not found."}'
 TK_PONG='{"ping":"pong"}'
@@ -113,10 +113,13 @@ expect "tokens: a longer scheme word" GET /api/ping 401 "$TK_UNAUTH" -H "Authori
 expect "tokens: a comma after the token" GET /api/ping 401 "$TK_UNAUTH" \
 	-H "Authorization: Bearer $TK_ADA,garbage"
 expect "tokens: several spaces" GET /api/ping 200 "$TK_PONG" -H "Authorization: Bearer    $TK_ADA"
-# lighttpd (like Apache) joins a repeated header with ", ": the comma makes
-# it no token.
-expect "tokens: two Authorization headers" GET /api/ping 401 "$TK_UNAUTH" \
-	-H "$(bearer "$TK_ADA")" -H "$(bearer "$TK_ADA")"
+# lighttpd and Apache join a repeated header with ", ": the comma makes
+# it no token. nginx 1.22 refuses the request itself (its own 400 page).
+request GET /api/ping -H "$(bearer "$TK_ADA")" -H "$(bearer "$TK_ADA")"
+case "$SERVER $STATUS $BODY" in
+"nginx 400 "*"<html>"* | "lighttpd 401 $TK_UNAUTH" | "apache 401 $TK_UNAUTH") pass ;;
+*) fail "tokens: two Authorization headers" "$STATUS $BODY" ;;
+esac
 
 # --- abilities ----------------------------------------------------------------------
 TK_TEAM="{\"data\":{\"handle\":\"team\",\"title\":\"Team\",\"structure\":{\"max_depth\":1,\"expects_root\":false},\"mount\":null,\"api_url\":\"http:\/\/127.0.0.1:$PORT\/api\/collections\/team\"}}"
@@ -189,7 +192,7 @@ TK_WANT_USED="1 TIME
 7 TIME
 8 TIME"
 [ "$got" = "$TK_WANT_USED" ] && pass || fail "tokens: last used" "expected:" "$TK_WANT_USED" "got:" "$got"
-stop_lighttpd
+stop_server
 
 # --- a database missing or unreadable: 503 and one line per worker ------------------------
 TKU="$TKD/unprivileged"
@@ -210,7 +213,7 @@ run_workers_unprivileged "$TKU"
 tku_lines() { grep -c 'token database .* cannot be read' "$TKU_LOG" 2>/dev/null || true; }
 TK_503='{"message":"Service Unavailable"}'
 
-start_lighttpd "$TKU/unreadable.ini" /api
+start_server "$TKU/unreadable.ini" /api
 expect "tokens: readable by the workers" GET /api/ping 200 "$TK_PONG" -H "$(bearer "$TK_ADA")"
 chmod 000 "$TKU/tokens.sqlite"
 for _ in $(seq 1 6); do
@@ -224,10 +227,10 @@ grep -q 'cannot be read: unable to open database file (Permission denied)' "$TKU
 	fail "tokens: unreadable: the log says why" "$(cat "$TKU_LOG")"
 chmod 600 "$TKU/tokens.sqlite"
 expect "tokens: readable again" GET /api/ping 200 "$TK_PONG" -H "$(bearer "$TK_ADA")"
-stop_lighttpd
+stop_server
 
 : >"$TKU_LOG"
-start_lighttpd "$TKU/missing.ini" /api
+start_server "$TKU/missing.ini" /api
 for _ in $(seq 1 6); do
 	expect "tokens: missing: 503" GET /api/collections/team 503 "$TK_503" -H "$(bearer "$TK_ADA")"
 done
@@ -236,4 +239,4 @@ n=$(tku_lines)
 	fail "tokens: missing: one log line per worker (2 workers)" "$n lines: $(cat "$TKU_LOG")"
 [ ! -e "$TKU/nothing-here.sqlite" ] && pass || fail "tokens: workers never create the database"
 run_workers_as_tester
-stop_lighttpd
+stop_server

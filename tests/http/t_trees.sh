@@ -1,4 +1,4 @@
-# Collection trees and navigations through lighttpd.
+# Collection trees and navigations through the web server.
 
 ini=$(SITE="$FIXTURES/site" site_ini trees <<INI
 [api]
@@ -10,7 +10,7 @@ navs = true
 allowed_filters = title
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 NOT_FOUND='{"message":"Not found."}'
 expect "tree: pages with children" GET '/api/collections/pages/tree?fields=title,url,entry_id' 200 \
 	'{"data":[{"page":{"title":"Home","url":"\/","entry_id":"home"},"depth":1,"children":[]},{"page":{"title":"About","url":"\/about","entry_id":"about"},"depth":1,"children":[{"page":{"title":"Team","url":"\/about\/team","entry_id":"team"},"depth":2,"children":[]}]},{"page":{"title":"Contact","url":"\/contact","entry_id":"contact"},"depth":1,"children":[]}]}'
@@ -45,7 +45,7 @@ case "$BODY" in
 esac
 expect "navs: no tree in that site" GET '/api/navs/main/tree?site=de' 404 "$NOT_FOUND"
 expect "navs: unknown" GET /api/navs/nope/tree 404 "$NOT_FOUND"
-stop_lighttpd
+stop_server
 
 # The entries of a term.
 ini=$(SITE="$FIXTURES/site" site_ini terms <<INI
@@ -58,7 +58,7 @@ collections = true
 allowed_filters = title
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 T_URL="http:\/\/127.0.0.1:$PORT\/api\/taxonomies\/tags\/terms\/news\/entries"
 request GET '/api/taxonomies/tags/terms/news/entries?fields=title&sort=-title'
 case "$BODY" in
@@ -72,4 +72,4 @@ expect "term entries: forbidden filter" GET '/api/taxonomies/tags/terms/news/ent
 	'{"message":"Forbidden filter: slug"}'
 expect "term entries: unknown term" GET /api/taxonomies/tags/terms/nope/entries 404 '{"message":"Not found."}'
 expect "term entries: unknown taxonomy" GET /api/taxonomies/nope/terms/news/entries 404 '{"message":"Not found."}'
-stop_lighttpd
+stop_server

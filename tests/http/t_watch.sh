@@ -1,5 +1,5 @@
 # The index is shared through the cache directory and follows changes to
-# the site's files without a restart, through lighttpd.
+# the site's files without a restart, through the web server.
 
 WSITE="$T/watched-site"
 cp -r "$FIXTURES/site" "$WSITE"
@@ -11,7 +11,7 @@ enabled = true
 collections = true
 INI
 )
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 U="http:\/\/127.0.0.1:$PORT"
 expect "watch: before" GET /api/collections/team 200 \
 	"{\"data\":{\"handle\":\"team\",\"title\":\"Team\",\"structure\":{\"max_depth\":1,\"expects_root\":false},\"mount\":null,\"api_url\":\"$U\/api\/collections\/team\"}}"
@@ -68,14 +68,14 @@ gen_before=$gen_after
 printf 'data:\n  alt: New\n' >"$WSITE/public/assets/img/.meta/dot.gif.yaml"
 wait_for_generation_bump
 [ "$gen_before" != "$gen_after" ] && pass || fail "watch: asset .meta data was not noticed" "$gen_before"
-stop_lighttpd
+stop_server
 
 # Changes made while nothing ran are found by the scan when a watcher
 # starts (the old one may take a moment to end with its worker).
 printf 'title: Staff\nstructure:\n  max_depth: 1\n' >"$WSITE/content/collections/team.yaml"
-start_lighttpd "$ini" /api
+start_server "$ini" /api
 wait_for "watch: a change made while stopped" /api/collections/team '*"title":"Staff"*'
-stop_lighttpd
+stop_server
 
 # cms-api warm builds the shared snapshot ahead of the workers.
 out=$("$CMS_API_BIN" -c "$ini" warm)

@@ -129,6 +129,59 @@ static void test_route_and_base_url(void)
 	close_fixture();
 }
 
+/* A request as a server hands it over through FastCGI params. */
+static void get_cgi(char **env)
+{
+	struct env_params params = {env, STRBUF_INIT};
+	struct request req;
+	request_from_cgi(&req, env_param_get, &params);
+	app_handle(&app, &req, &res);
+	request_free(&req);
+	strbuf_release(&params.joined);
+}
+
+/* A user's .htaccess rewrites /~bob/api/... to /~bob/cms-api.fcgi: the
+ * route follows the script's directory, in routing and in the URLs. */
+static void test_route_follows_the_script(void)
+{
+	open_fixture();
+	app.cfg.resources[RES_COLLECTIONS].type_set = true;
+	app.cfg.resources[RES_COLLECTIONS].type_value = true;
+	char *userdir[] = {"REQUEST_URI=/~bob/api/collections/blog", "SCRIPT_NAME=/~bob/cms-api.fcgi",
+	                   "HTTP_HOST=h:8080", NULL};
+	get_cgi(userdir);
+	assert_answer(200, "{\"data\":{\"handle\":\"blog\",\"title\":\"Blog\",\"structure\":null,"
+	                   "\"mount\":null,\"api_url\":\"http:\\/\\/h:8080\\/~bob\\/api\\/"
+	                   "collections\\/blog\"}}");
+	/* Deeper: a site in a subdirectory of the user's. */
+	char *deeper[] = {"REQUEST_URI=/~bob/site/api/ping?x=1", "SCRIPT_NAME=/~bob/site/cms-api.fcgi",
+	                  NULL};
+	get_cgi(deeper);
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	/* The route at the root still answers, with the URLs it was asked by. */
+	char *root[] = {"REQUEST_URI=/api/collections/blog", "SCRIPT_NAME=/~bob/cms-api.fcgi",
+	                "HTTP_HOST=h", NULL};
+	get_cgi(root);
+	assert_answer(200, "{\"data\":{\"handle\":\"blog\",\"title\":\"Blog\",\"structure\":null,"
+	                   "\"mount\":null,\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/blog\"}}");
+	/* lighttpd, Apache's Alias: SCRIPT_NAME is the route itself. */
+	char *alias[] = {"REQUEST_URI=/api/ping", "SCRIPT_NAME=/api", "PATH_INFO=/ping", NULL};
+	get_cgi(alias);
+	assert_answer(200, "{\"ping\":\"pong\"}");
+	/* Elsewhere in the user's directory, or the route only as a part of
+	 * a name, or below another directory: not the API. */
+	const char *outside[] = {"/~bob/cms-api.fcgi", "/~bob/apix/ping", "/~bob/x/api/ping",
+	                         "/~bobby/api/ping", "/~bob//api/ping", "/other/ping"};
+	for (size_t i = 0; i < sizeof outside / sizeof *outside; i++) {
+		char uri[64];
+		snprintf(uri, sizeof uri, "REQUEST_URI=%s", outside[i]);
+		char *env[] = {uri, "SCRIPT_NAME=/~bob/cms-api.fcgi", NULL};
+		get_cgi(env);
+		assert_answer(404, "{\"message\":\"Not found.\"}");
+	}
+	close_fixture();
+}
+
 static void test_token_guard(void)
 {
 	open_fixture();
@@ -456,6 +509,7 @@ void suite_app(void)
 	unit_add_test(s, "405", test_method_not_allowed);
 	unit_add_test(s, "resources follow the config", test_resources_follow_the_config);
 	unit_add_test(s, "route and base_url", test_route_and_base_url);
+	unit_add_test(s, "route follows the script", test_route_follows_the_script);
 	unit_add_test(s, "token guard", test_token_guard);
 	unit_add_test(s, "bearer token parsing", test_bearer_token_parsing);
 	unit_add_test(s, "per-user tokens", test_per_user_tokens);

@@ -141,6 +141,53 @@ static void test_repeated_params_are_joined(void)
 	strbuf_release(&params.joined);
 }
 
+/* nginx with Debian's fastcgi_params (HTTP_HOST $host, no port) and the
+ * snippet's line after it (HTTP_HOST $http_host, as the client sent it):
+ * a param the configuration gives twice is the last one, not joined (a
+ * joined Host would be refused as no host name). */
+static void test_configured_params_keep_the_last(void)
+{
+	char *env[] = {"REQUEST_URI=/api/ping", "HTTP_HOST=127.0.0.1", "REQUEST_SCHEME=http",
+	               "HTTP_X_FORWARDED_FOR=192.0.2.1", "HTTP_HOST=127.0.0.1:8080",
+	               "REQUEST_SCHEME=https", "HTTP_X_FORWARDED_FOR=192.0.2.2", NULL};
+	struct env_params params = {env, STRBUF_INIT};
+	CU_ASSERT_STRING_EQUAL(env_param_get("HTTP_HOST", &params), "127.0.0.1:8080");
+	CU_ASSERT_STRING_EQUAL(env_param_get("REQUEST_SCHEME", &params), "https");
+	CU_ASSERT_STRING_EQUAL(env_param_get("HTTP_X_FORWARDED_FOR", &params),
+	                       "192.0.2.1, 192.0.2.2");
+	struct request req;
+	request_from_cgi(&req, env_param_get, &params);
+	CU_ASSERT_STRING_EQUAL(req.host, "127.0.0.1:8080");
+	CU_ASSERT_STRING_EQUAL(req.scheme, "https");
+	CU_ASSERT_STRING_EQUAL(req.forwarded_for, "192.0.2.1, 192.0.2.2");
+	CU_ASSERT_TRUE(request_host_valid(req.host));
+	request_free(&req);
+	strbuf_release(&params.joined);
+}
+
+/* The directory of SCRIPT_NAME, where a rewritten request has its route. */
+static void test_script_dir(void)
+{
+	const char *cases[][2] = {{"SCRIPT_NAME=/~bob/cms-api.fcgi", "/~bob"},
+	                          {"SCRIPT_NAME=/a/b/c.fcgi", "/a/b"},
+	                          {"SCRIPT_NAME=/api", ""},
+	                          {"SCRIPT_NAME=", ""},
+	                          {"NO_SCRIPT_NAME=1", ""}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *env[] = {"REQUEST_URI=/x", (char *)cases[i][0], NULL};
+		struct env_params params = {env, STRBUF_INIT};
+		struct request req;
+		request_from_cgi(&req, env_param_get, &params);
+		CU_ASSERT_STRING_EQUAL(req.script_dir, cases[i][1]);
+		request_free(&req);
+		strbuf_release(&params.joined);
+	}
+	struct request req;
+	request_from_uri(&req, "GET", "/api/ping");
+	CU_ASSERT_STRING_EQUAL(req.script_dir, "");
+	request_free(&req);
+}
+
 /* The parser as it was (each new name compared with every earlier one),
  * kept as the reference the n log n one must agree with. */
 struct reference {
@@ -299,6 +346,8 @@ void suite_request(void)
 	unit_add_test(s, "path without query and fragment", test_path_without_query_and_fragment);
 	unit_add_test(s, "url_decode", test_url_decode);
 	unit_add_test(s, "repeated params are joined", test_repeated_params_are_joined);
+	unit_add_test(s, "configured params keep the last", test_configured_params_keep_the_last);
+	unit_add_test(s, "script directory", test_script_dir);
 	unit_add_test(s, "the same parameters as before", test_same_parameters_as_before);
 	unit_add_test(s, "repeats keep their first place", test_repeats_keep_their_first_place);
 	unit_add_test(s, "many parameters", test_many_parameters);
