@@ -87,4 +87,4 @@ case "$ops_warm_pipe" in
 "ok: $SITE: 2 sites, 4 collections, 11 entries; index generation "[0-9]*", "*" MiB, in $OPS_CACHE/index-"*".snap, found in "[0-9]*" s") pass ;;
 *) fail "ops: warm, quiet in a pipe, finds the index it built" "$ops_warm_pipe" ;;
 esac
-stop_lighttpd
+stop_server
