@@ -5,8 +5,13 @@
  * unblocked around accept(). A signal that arrives mid-request therefore
  * waits until the answer is sent, then interrupts the next accept (the
  * handler is installed without SA_RESTART and libfcgi is told to fail the
- * accept on EINTR). SIGHUP (logrotate) only reopens the logs, before the
- * next request; its handler restarts what it interrupts.
+ * accept on EINTR). SIGHUP (logrotate) only reopens the log, before the
+ * next request: it stays blocked, and one that is pending is taken once a
+ * request has been accepted. Caught while waiting it would interrupt the
+ * select() libfcgi makes right after accept() on a Unix socket (to see the
+ * request coming), which never restarts: libfcgi then drops the connection,
+ * and behind mod_fcgid (which connects before it writes) that request got
+ * a 500.
  *
  * The access line of a request (access.h) is written after FCGX_Finish_r
  * has handed the whole answer back to the web server.
@@ -50,6 +55,12 @@ static void on_hangup(int sig)
  * requests, never in the middle of one. */
 static void reopen_log_if_asked(void)
 {
+	sigset_t pending, hangup;
+	sigemptyset(&hangup);
+	sigaddset(&hangup, SIGHUP);
+	int sig;
+	if (sigpending(&pending) == 0 && sigismember(&pending, SIGHUP) && sigwait(&hangup, &sig) == 0)
+		reopen_requested = 1;
 	if (!reopen_requested)
 		return;
 	reopen_requested = 0;
@@ -67,8 +78,8 @@ static int install_signal_handlers(sigset_t *stop_signals)
 	sa.sa_flags = 0; /* no SA_RESTART: accept() must return on a signal */
 	if (sigaction(SIGTERM, &sa, NULL) != 0 || sigaction(SIGINT, &sa, NULL) != 0)
 		return -1;
-	/* SIGHUP only asks for the log to be reopened; whatever it
-	 * interrupts (accept, a read, a write) goes on. */
+	/* SIGHUP only asks for the log to be reopened; it is blocked (see
+	 * above) and taken between requests, the handler only a fallback. */
 	struct sigaction hup;
 	memset(&hup, 0, sizeof hup);
 	hup.sa_handler = on_hangup;
@@ -76,6 +87,10 @@ static int install_signal_handlers(sigset_t *stop_signals)
 	hup.sa_flags = SA_RESTART;
 	if (sigaction(SIGHUP, &hup, NULL) != 0)
 		return -1;
+	sigset_t hangup;
+	sigemptyset(&hangup);
+	sigaddset(&hangup, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hangup, NULL);
 	/* A client that hangs up must give us an error, not kill the worker. */
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(stop_signals);
