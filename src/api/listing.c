@@ -340,3 +340,18 @@ void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint3
 	vb_release(&run.scratch[0]);
 	vb_release(&run.scratch[1]);
 }
+
+void listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
+                        const struct listing_source *src, size_t n, const char *path)
+{
+	struct strlist allowed;
+	bool on = allowed_filters(ctx->cfg, type, handle, &allowed);
+	if (listing_check_filters(ctx, on, &allowed) == 0) {
+		uint32_t *items = xmalloc((n + 1) * sizeof *items);
+		for (size_t i = 0; i < n; i++)
+			items[i] = (uint32_t)i;
+		listing_answer(ctx, src, items, n, path);
+		free(items);
+	}
+	strlist_free(&allowed);
+}

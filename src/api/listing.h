@@ -91,4 +91,10 @@ void listing_write_page(struct api_ctx *ctx, const uint32_t *items, size_t n, lo
 void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
                     size_t n, const char *path);
 
+/* The same over all n items of src (numbered 0..n-1), after the filter
+ * allow-list of type and handle (handle NULL for users): 422 for a
+ * filter it lacks. path is below the API root. */
+void listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
+                        const struct listing_source *src, size_t n, const char *path);
+
 #endif

@@ -314,20 +314,11 @@ void api_terms_index(struct api_ctx *ctx)
 	struct term_list l;
 	if (read_site(ctx, &site) != 0 || open_terms(ctx, &l, site) != 0)
 		return;
-	struct strlist allowed;
-	bool on = allowed_filters(ctx->cfg, RES_TAXONOMIES, l.handle, &allowed);
-	if (listing_check_filters(ctx, on, &allowed) == 0) {
-		uint32_t *items = xmalloc((l.n + 1) * sizeof *items);
-		for (size_t i = 0; i < l.n; i++)
-			items[i] = (uint32_t)i;
-		struct listing_source src = {listed_value, write_listed, &l};
-		struct strbuf path = STRBUF_INIT;
-		strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
-		listing_answer(ctx, &src, items, l.n, path.ptr);
-		strbuf_release(&path);
-		free(items);
-	}
-	strlist_free(&allowed);
+	struct listing_source src = {listed_value, write_listed, &l};
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
+	listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
+	strbuf_release(&path);
 	free(l.terms);
 }
 

@@ -130,19 +130,10 @@ static void open_users(struct api_ctx *ctx, struct user_list *l)
 void api_users_index(struct api_ctx *ctx)
 {
 	struct user_list l;
-	struct strlist allowed;
-	bool on = allowed_filters(ctx->cfg, RES_USERS, NULL, &allowed);
-	if (listing_check_filters(ctx, on, &allowed) == 0) {
-		open_users(ctx, &l);
-		uint32_t *items = xmalloc((l.n + 1) * sizeof *items);
-		for (size_t i = 0; i < l.n; i++)
-			items[i] = (uint32_t)i;
-		struct listing_source src = {listed_value, write_listed, &l};
-		listing_answer(ctx, &src, items, l.n, "users");
-		free(items);
-		free(l.users);
-	}
-	strlist_free(&allowed);
+	open_users(ctx, &l);
+	struct listing_source src = {listed_value, write_listed, &l};
+	listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
+	free(l.users);
 }
 
 void api_users_show(struct api_ctx *ctx)
