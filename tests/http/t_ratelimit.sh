@@ -117,7 +117,18 @@ for i in $(seq 1 1000); do
 	if [ $((i % 2)) = 0 ]; then rl_path=$RL_ONE; else rl_path=/api/ping; fi
 	printf 'url = "http://127.0.0.1:%s%s"\noutput = "/dev/null"\n' "$PORT" "$rl_path" >>"$T/rl-burst.curl"
 done
-curl -s -g --parallel --parallel-max 50 -w '%{http_code}\n' -K "$T/rl-burst.curl" >"$T/rl-burst.codes" 2>/dev/null
+curl -s -g --parallel --parallel-max 50 -w '%{http_code} %{url_effective}\n' -K "$T/rl-burst.curl" \
+	>"$T/rl-burst.answers" 2>/dev/null
+# A connection the server itself dropped under the burst (000: seen with
+# Apache on a loaded machine) is asked again, one at a time: whether or not
+# cms-api counted it, exactly 100 answers in all may be 200s.
+while read -r rl_code rl_url; do
+	if [ "$rl_code" = 000 ]; then
+		curl -s -g -o /dev/null -w '%{http_code}\n' "$rl_url"
+	else
+		echo "$rl_code"
+	fi
+done <"$T/rl-burst.answers" >"$T/rl-burst.codes"
 rl_codes=$(sort "$T/rl-burst.codes" | uniq -c | awk '{printf "%s:%s ", $2, $1}')
 [ "$rl_codes" = "200:100 429:900 " ] && pass ||
 	fail "rate: 1,000 requests at once over 4 workers, limit 100" "got $rl_codes"
