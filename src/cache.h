@@ -32,6 +32,7 @@
 #include "config.h"
 #include "request.h"
 #include "response.h"
+#include "cache_entry.h"
 #include "cache_file.h"
 #include "site/shared.h"
 #include "strbuf.h"
@@ -63,14 +64,5 @@ bool cache_get(const struct cache *c, uint64_t generation, const char *key, stru
  * one that fails for want of space first makes room (older generations,
  * then the older half of this one's answers go). */
 void cache_put(struct cache *c, uint64_t generation, const char *key, const struct response *res);
-
-/* The stored form of an entry, exposed for the tests and the fuzzer.
- * decode returns 0 and fills res (reset first) when data is a whole entry
- * for key that has not expired at now (seconds since the epoch), else -1
- * with res untouched. */
-void cache_entry_encode(const char *key, long long expires, const struct response *res,
-                        struct strbuf *out);
-int cache_entry_decode(const char *data, size_t len, const char *key, long long now,
-                       struct response *res);
 
 #endif
