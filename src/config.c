@@ -233,6 +233,7 @@ void config_free(struct config *cfg)
 		free(cfg->cache_options[i].value);
 	}
 	free(cfg->cache_options);
+	free(cfg->cache_plugin_path);
 	strlist_free(&cfg->rate_trusted_proxies);
 	free(cfg->rate_redis_host);
 	free(cfg->rate_redis_socket);

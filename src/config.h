@@ -77,7 +77,8 @@ struct kv {
 	char *key, *value; /* owned */
 };
 
-enum cache_driver { CACHE_FILE, CACHE_REDIS, CACHE_NONE };
+/* CACHE_PLUGIN: driver = an absolute path to a shared object (cache_plugin.h). */
+enum cache_driver { CACHE_FILE, CACHE_REDIS, CACHE_NONE, CACHE_PLUGIN };
 enum rate_by { RATE_BY_IP, RATE_BY_TOKEN };
 enum rate_driver { RATE_DRIVER_FILE, RATE_DRIVER_REDIS };
 enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
@@ -114,6 +115,7 @@ struct config {
 	/* [cache] */
 	bool cache_enabled;      /* default true */
 	enum cache_driver cache_driver; /* default file */
+	char *cache_plugin_path; /* owned: the shared object when CACHE_PLUGIN */
 	long cache_expiry;       /* minutes, default 60, >= 0 */
 	struct strlist ignored_events; /* default UserSaved, UserDeleted */
 	char *cache_dir;         /* owned, absolute; default /var/cache/cms-api */
