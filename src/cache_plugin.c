@@ -106,8 +106,10 @@ int cache_plugin_load(const struct config *cfg, struct cache_plugin *p, char *er
 {
 	memset(p, 0, sizeof *p);
 	const char *path = cfg->cache_plugin_path;
-	if (!path) {
-		say(error, error_size, "no plug-in cache driver is configured");
+	/* dlopen would look a name without a '/' up in the library path. */
+	if (!path || path[0] != '/') {
+		say(error, error_size, "a plug-in cache driver is named by its absolute path, not %s",
+		    path ? path : "(none)");
 		return -1;
 	}
 	/* RTLD_NOW: an undefined symbol fails here, not at the first request.

@@ -187,6 +187,11 @@ static int store_put(void *state, const struct cms_api_cache_request *req,
 	if (write_all(tmp, res->entry, res->entry_len) != 0 || rename(tmp, path) != 0) {
 		int err = errno;
 		unlink(tmp);
+		/* ENOENT: the watcher removed this generation's directory
+		 * meanwhile (invalidate below): the answer is simply not kept,
+		 * which is no failure of the store. */
+		if (err == ENOENT)
+			return 0;
 		errno = err;
 		return -1;
 	}

@@ -241,6 +241,10 @@ static void test_refusals(void)
 	configure(BROKEN("init-fails"), options);
 	assert_refused(BROKEN("init-fails") " (broken-driver) cannot start: refused: a=1, b=two");
 
+	/* Never looked up in the library path. */
+	configure("libc.so.6", NULL);
+	assert_refused("a plug-in cache driver is named by its absolute path, not libc.so.6");
+
 	configure(DIR_DRIVER, NULL);
 	assert_refused(DIR_DRIVER " (dir-driver) cannot start: store_dir must be set to an absolute "
 	               "path (of at most 3900 bytes): the directory that keeps the entries");
