@@ -268,6 +268,7 @@ enum key_kind {
 	K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET,
 	K_RANGES, /* a list of IP addresses or CIDR ranges */
 	K_ACCESS, /* a boolean, or a log target */
+	K_CACHE_DRIVER, /* an enum_names name, or the absolute path of a plug-in */
 };
 
 struct key_def {
@@ -302,7 +303,7 @@ static const struct key_def keys[] = {
 	{"content", "root", K_PATH, AT(content_root), 0, 0, NULL},
 	{"content", "app_name", K_STRING, AT(app_name), 0, 0, NULL},
 	{"cache", "enabled", K_BOOL, AT(cache_enabled), 0, 0, NULL},
-	{"cache", "driver", K_ENUM, AT(cache_driver), 0, 0, driver_names},
+	{"cache", "driver", K_CACHE_DRIVER, AT(cache_driver), 0, 0, driver_names},
 	{"cache", "expiry", K_LONG, AT(cache_expiry), 0, 5256000, NULL},
 	{"cache", "ignored_events", K_LIST, AT(ignored_events), 0, 0, NULL},
 	{"cache", "dir", K_PATH, AT(cache_dir), 0, 0, NULL},
@@ -596,6 +597,29 @@ static int set_access(struct parse_state *st, const char *value, char **dst)
 	return 1;
 }
 
+/* [cache] driver: a built-in driver's name, or the absolute path of a
+ * plug-in (cache_plugin.h), which is only loaded when a worker starts or
+ * `cms-api check` runs: a config that names a broken plug-in still
+ * loads, and its workers answer uncached. A path relative to anything
+ * (the INI's directory, the worker's) would be a guess, so it is refused. */
+static int set_cache_driver(struct parse_state *st, const struct key_def *k, const char *value)
+{
+	struct config *cfg = st->cfg;
+	size_t n = strlen(value);
+	if (value[0] == '/') {
+		cfg->cache_driver = CACHE_PLUGIN;
+		set_string(&cfg->cache_plugin_path, value);
+		cfg->cache_plugin_line = st->line;
+		return 1;
+	}
+	if (strchr(value, '/') || (n > 3 && strcmp(value + n - 3, ".so") == 0)) {
+		fail_at(st, "[%s] %s: a plug-in is named by its absolute path, not %s", k->section,
+		        k->name, value);
+		return 0;
+	}
+	return set_enum(st, k, value, &cfg->cache_driver);
+}
+
 static void resolve_access(struct config *cfg)
 {
 	if (strcmp(cfg->log_access, "on") == 0)
@@ -633,6 +657,8 @@ static int apply_key(struct parse_state *st, const struct key_def *k, const char
 		return 1;
 	case K_ACCESS:
 		return set_access(st, value, dst);
+	case K_CACHE_DRIVER:
+		return set_cache_driver(st, k, value);
 	case K_LIST:
 		strlist_free(dst);
 		strlist_split(dst, value);

@@ -116,6 +116,7 @@ struct config {
 	bool cache_enabled;      /* default true */
 	enum cache_driver cache_driver; /* default file */
 	char *cache_plugin_path; /* owned: the shared object when CACHE_PLUGIN */
+	int cache_plugin_line;   /* where driver = names it, for the check's message */
 	long cache_expiry;       /* minutes, default 60, >= 0 */
 	struct strlist ignored_events; /* default UserSaved, UserDeleted */
 	char *cache_dir;         /* owned, absolute; default /var/cache/cms-api */

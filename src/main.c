@@ -15,6 +15,7 @@
 
 #include "abilities.h"
 #include "app.h"
+#include "cache_plugin.h"
 #include "cli.h"
 #include "buildinfo.h"
 #include "listen.h"
@@ -172,20 +173,48 @@ static void add_site_counts(const struct app *app, struct strbuf *out)
 	            entries == 1 ? "y" : "ies");
 }
 
+/* A plug-in cache driver ([cache] driver = /path.so) is loaded and
+ * unloaded again, its init judging its options: one that cannot start is
+ * a problem ("file:line: [cache] driver: why"), since workers would
+ * answer uncached. Returns the number of problems; *name is the driver's
+ * name when it loaded (NULL when there is no plug-in). */
+static size_t check_cache_driver(const struct config *cfg, struct strbuf *report, char **name)
+{
+	*name = NULL;
+	if (!cfg->cache_enabled || cfg->cache_expiry == 0 || cfg->cache_driver != CACHE_PLUGIN)
+		return 0;
+	struct cache_plugin p;
+	char error[CONFIG_ERR_LEN];
+	if (cache_plugin_load(cfg, &p, error, sizeof error) != 0) {
+		strbuf_addf(report, "%s:%d: [cache] driver: %s\n", cfg->path, cfg->cache_plugin_line,
+		            error);
+		return 1;
+	}
+	*name = xstrdup(p.driver->name);
+	cache_plugin_unload(&p);
+	return 0;
+}
+
 static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
-	size_t problems = snapshot_report(app->snap, app->cfg.content_root, &report);
+	char *driver;
+	size_t problems = check_cache_driver(&app->cfg, &report, &driver);
+	problems += snapshot_report(app->snap, app->cfg.content_root, &report);
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);
 	strbuf_release(&report);
 	if (problems) {
 		fprintf(stderr, "%zu problem%s found\n", problems, problems == 1 ? "" : "s");
+		free(driver);
 		return EXIT_FAILURE;
 	}
 	struct strbuf summary = STRBUF_INIT;
 	add_site_counts(app, &summary);
+	if (driver)
+		strbuf_addf(&summary, "; cache driver %s (%s)", driver, app->cfg.cache_plugin_path);
+	free(driver);
 	printf("ok: %s\n", summary.ptr);
 	strbuf_release(&summary);
 	return EXIT_SUCCESS;

@@ -15,9 +15,10 @@
  * Each worker process calls init once, then get and put for the requests
  * it serves, one at a time (a worker is single-threaded), and free when it
  * ends. The watcher process (one per site and cache directory) calls init
- * and then invalidate for each change to the site. Processes do not share
- * a driver's state: what several workers must see in common lives where
- * the driver keeps its entries.
+ * and then invalidate for each change to the site. Each process loads the
+ * driver itself (a worker after it was forked), so no state (descriptors,
+ * connections) is ever shared between processes: what several workers
+ * must see in common lives where the driver keeps its entries.
  *
  * What a driver stores is opaque: cms-api hands put an entry (its own
  * stored form: key, expiry, status, headers, body and a checksum) and
@@ -28,7 +29,16 @@
  * A driver must never block a request for long: cms-api answers uncached
  * whenever get or put fails (returns -1), and logs the failure once per
  * outage. A driver should bound its own waits (the [cache] keys it reads
- * are its own; a "timeout" key is the convention).
+ * are its own; a "timeout" key is the convention). On -1 a driver may
+ * leave errno set to say why: the log line then names it.
+ *
+ * Every pointer cms-api passes (options, requests, responses, events and
+ * the strings in them) is borrowed for the call only: a driver copies
+ * what it keeps.
+ *
+ * Build a driver with only this header: cc -shared -fPIC -o driver.so
+ * driver.c (see examples/cache-driver/ in cms-api's sources and
+ * cms-api.ini(5)).
  */
 #ifndef CMS_API_CACHE_DRIVER_H
 #define CMS_API_CACHE_DRIVER_H
@@ -42,12 +52,13 @@ extern "C" {
 
 #define CMS_API_CACHE_DRIVER_ABI_VERSION 1
 
-/* The name of the function a plug-in exports. */
+/* The name of the function a plug-in exports (what cms-api asks dlsym). */
 #define CMS_API_CACHE_DRIVER_SYMBOL "cms_api_cache_driver"
 
 /* One key = value of the INI's [cache] section that cms-api itself does
  * not read (enabled, driver, expiry, ignored_events, dir, max_size and
- * public_dir are its own): the driver's configuration. */
+ * public_dir are its own): the driver's configuration, in the order of
+ * the file. The value is as written, spaces around it trimmed. */
 struct cms_api_cache_option {
 	const char *name;
 	const char *value;
@@ -55,12 +66,14 @@ struct cms_api_cache_option {
 
 /* The request an entry answers. key is the full cache key (the request's
  * path, normalised query and the config's fingerprint, NUL-terminated);
- * key_hash a 64-bit hash of it, convenient as a name. generation names
- * the content the answer was made from: it changes with every change to
- * the site that invalidates, and is the same on every machine that serves
- * the same files, so a driver shared by several machines may put it in
- * its names. method, path and query are the request as the client sent
- * them, for a driver's own use (query without '?', "" when none). */
+ * key_hash its 64-bit FNV-1a hash, convenient as a name (two keys may
+ * share a hash: cms-api checks the key of every entry get returns).
+ * generation names the content the answer was made from: it changes with
+ * every change to the site that invalidates, and is the same on every
+ * machine that serves the same files, so a driver shared by several
+ * machines may put it in its names. method, path and query are the
+ * request as the client sent them, for a driver's own use (query without
+ * '?', "" when none). */
 struct cms_api_cache_request {
 	const char *key;
 	uint64_t key_hash;
@@ -96,26 +109,33 @@ struct cms_api_cache_event {
 	uint64_t new_generation;
 };
 
-/* get's way to hand the entry back: append may be called several times;
- * the bytes are copied. */
+/* get's way to hand the entry back: append may be called several times
+ * (a driver reading in chunks); the bytes are copied. What was appended
+ * counts only when get returns 1. */
 typedef void (*cms_api_cache_append_fn)(void *sink, const void *bytes, size_t len);
 
 struct cms_api_cache_driver {
-	int abi_version; /* CMS_API_CACHE_DRIVER_ABI_VERSION */
-	const char *name; /* for the log: "example-dir", ... */
+	/* CMS_API_CACHE_DRIVER_ABI_VERSION. The first member in every
+	 * version of this header, so that cms-api can read it from a table
+	 * of any version and refuse one it does not know before reading
+	 * anything else. */
+	int abi_version;
+	const char *name; /* for the log: "dir-driver", ...; not NULL */
 
 	/* Returns the driver's state (not NULL), or NULL with a message of at
-	 * most error_size bytes in error (a bad option, an unreachable
-	 * store): the config check then fails with that message. */
+	 * most error_size bytes (the NUL included) in error (a bad option,
+	 * an unreachable store): `cms-api check` then fails with that
+	 * message, and a worker answers uncached and logs it. Required. */
 	void *(*init)(const struct cms_api_cache_option *options, size_t noptions, char *error,
 	              size_t error_size);
 
 	/* 1: found, the entry handed to append(sink, ...); 0: not found;
-	 * -1: the store failed (the request is answered uncached). */
+	 * -1: the store failed (the request is answered uncached). Required. */
 	int (*get)(void *state, const struct cms_api_cache_request *request,
 	           cms_api_cache_append_fn append, void *sink);
 
-	/* 0: stored (or deliberately not); -1: the store failed. */
+	/* 0: stored (or deliberately not); -1: the store failed. Called
+	 * after the answer was sent. Required. */
 	int (*put)(void *state, const struct cms_api_cache_request *request,
 	           const struct cms_api_cache_response *response);
 
@@ -126,7 +146,12 @@ struct cms_api_cache_driver {
 	void (*free)(void *state);
 };
 
-/* The one function a plug-in exports. */
+/* The one function a plug-in exports; it returns a table that lives as
+ * long as the plug-in is loaded (a static one). Declared visible, so that
+ * a driver built with -fvisibility=hidden still exports it. */
+#if defined(__GNUC__)
+__attribute__((visibility("default")))
+#endif
 const struct cms_api_cache_driver *cms_api_cache_driver(void);
 
 #ifdef __cplusplus

@@ -306,6 +306,46 @@ static void test_errors(void)
 	             "[resources.collections.a-very-long-collection-handle-indeed-x]");
 }
 
+/* driver = a built-in name or a plug-in's absolute path; the keys of
+ * [cache] that cms-api does not read are the driver's options, in file
+ * order. The plug-in itself is not loaded here (cache_plugin.h). */
+static void test_cache_plugin_driver(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[cache]\nexpiry = 5\n"
+	                           "driver = /usr/lib/cms-api/dir-driver.so\n"
+	                           "store_dir = /var/cache/x\ndir = cache\ntimeout = 50\n"),
+	                      0);
+	CU_ASSERT_EQUAL(cfg.cache_driver, CACHE_PLUGIN);
+	CU_ASSERT_STRING_EQUAL(cfg.cache_plugin_path, "/usr/lib/cms-api/dir-driver.so");
+	CU_ASSERT_EQUAL(cfg.cache_plugin_line, 5);
+	CU_ASSERT_EQUAL(cfg.cache_expiry, 5);
+	CU_ASSERT_EQUAL_FATAL(cfg.ncache_options, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.cache_options[0].key, "store_dir");
+	CU_ASSERT_STRING_EQUAL(cfg.cache_options[0].value, "/var/cache/x");
+	CU_ASSERT_STRING_EQUAL(cfg.cache_options[1].key, "timeout");
+	CU_ASSERT_STRING_EQUAL(cfg.cache_options[1].value, "50");
+
+	/* Any absolute path loads: whether it is a driver is the check's business. */
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[cache]\ndriver = /nowhere\n"), 0);
+	CU_ASSERT_EQUAL(cfg.cache_driver, CACHE_PLUGIN);
+	CU_ASSERT_STRING_EQUAL(cfg.cache_plugin_path, "/nowhere");
+	CU_ASSERT_EQUAL(cfg.ncache_options, 0);
+
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[cache]\ndriver = none\n"), 0);
+	CU_ASSERT_EQUAL(cfg.cache_driver, CACHE_NONE);
+	CU_ASSERT_PTR_NULL(cfg.cache_plugin_path);
+
+	assert_error("[cache]\ndriver = drivers/dir-driver.so\n",
+	             ":2: [cache] driver: a plug-in is named by its absolute path, not "
+	             "drivers/dir-driver.so");
+	assert_error("[content]\nroot = ROOT\n[cache]\n\ndriver = dir-driver.so\n",
+	             ":5: [cache] driver: a plug-in is named by its absolute path, not dir-driver.so");
+	assert_error("[cache]\ndriver = ./x\n",
+	             ":2: [cache] driver: a plug-in is named by its absolute path, not ./x");
+	assert_error("[cache]\ndriver = File\n", ":2: [cache] driver: unknown value: File");
+	assert_error("[cache]\ndriver =\n", ":2: [cache] driver: unknown value: ");
+}
+
 static void test_query_bounds(void)
 {
 	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
@@ -399,5 +439,6 @@ void suite_config(void)
 	unit_add_test(s, "environment overrides", test_environment_overrides);
 	unit_add_test(s, "config path lookup", test_find_path);
 	unit_add_test(s, "query bounds", test_query_bounds);
+	unit_add_test(s, "[cache] driver = a plug-in", test_cache_plugin_driver);
 	unit_add_test(s, "cleanup", test_cleanup);
 }
