@@ -198,23 +198,26 @@ static void test_generation_record(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-x", dir);
-	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42}, back;
+	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42, UINT64_MAX}, back;
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
 	CU_ASSERT_TRUE(generation_same(&g, &back));
 	CU_ASSERT_EQUAL(back.signature, 42);
+	CU_ASSERT_EQUAL(back.cache_signature, UINT64_MAX);
 	struct stat st;
 	CU_ASSERT_EQUAL(stat(path, &st), 0);
 	CU_ASSERT_EQUAL(st.st_size, 128); /* the same size whatever the numbers */
 	/* One digit changed, as by a write caught half done. */
 	FILE *f = fopen(path, "r+");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fseek(f, (long)strlen("cms-api-generation 2 1"), SEEK_SET);
+	fseek(f, (long)strlen("cms-api-generation 3 1"), SEEK_SET);
 	fputc('9', f);
 	fclose(f);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	CU_ASSERT_EQUAL(back.index, 0);
-	unit_write_file(dir, "generation-x", "5 5 42\n"); /* the old format */
+	unit_write_file(dir, "generation-x", "5 5 42\n"); /* the first format */
+	unit_write_file(dir, "generation-x", "cms-api-generation 2 5 5 42 123\n"); /* the second */
+	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	/* Fresh generations come from the clock: never below an older one. */
 	struct generation a, b;
@@ -225,6 +228,11 @@ static void test_generation_record(void)
 	generation_next(&a, false, 7);
 	CU_ASSERT_EQUAL(a.cache + 1, a.index);
 	CU_ASSERT_EQUAL(a.signature, 7);
+	/* The cache's signature is the one it last moved at: an ignored
+	 * change leaves it, so every machine names the entries alike. */
+	CU_ASSERT_EQUAL(a.cache_signature, 1);
+	generation_next(&a, true, 8);
+	CU_ASSERT_EQUAL(a.cache_signature, 8);
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -236,7 +244,7 @@ static void check_write_in_place(const char *dir)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {11, 10, 3}, back;
+	struct generation g = {11, 10, 3, 3}, back;
 	if (generation_write(path, &g) != 0 || generation_read(path, &back) != 0 ||
 	    !generation_same(&g, &back))
 		_exit(1);
@@ -248,7 +256,7 @@ static void test_generation_written_in_place(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {1, 1, 1};
+	struct generation g = {1, 1, 1, 1};
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_write_in_place), 0);
 	struct generation back;
