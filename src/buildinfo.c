@@ -30,8 +30,8 @@ void buildinfo_describe(struct strbuf *out)
 	char pcre2[64] = "?";
 	pcre2_config(PCRE2_CONFIG_VERSION, pcre2);
 	strbuf_addf(out, "cms-api %s\n", PACKAGE_VERSION);
-	/* [cache] driver = redis is accepted but not built yet (cache.c). */
-	strbuf_addstr(out, "cache drivers: file, none\n");
+	strbuf_addf(out, "cache drivers: file, redis (hiredis %d.%d.%d), none\n", HIREDIS_MAJOR,
+	            HIREDIS_MINOR, HIREDIS_PATCH);
 	strbuf_addf(out, "per-user tokens: yes (SQLite %s)\n", sqlite3_libversion());
 	strbuf_addf(out, "rate-limit drivers: file, redis (hiredis %d.%d.%d)\n", HIREDIS_MAJOR,
 	            HIREDIS_MINOR, HIREDIS_PATCH);
