@@ -219,15 +219,19 @@ static struct cache_counters *counters_of(struct cache *c)
 	return c->counters ? c->counters : &c->own;
 }
 
-/* Who failed, for the log: "Redis at 127.0.0.1:6379 (why)". */
-static void describe(const struct cache *c, struct strbuf *out)
+/* Who fails, for the log: "Redis at 127.0.0.1:6379". */
+static void name_driver(const struct cache *c, struct strbuf *out)
 {
 	if (c->driver == &cache_redis_driver)
-		strbuf_addf(out, "Redis at %s (%s)", cache_redis_where(c->state),
-		            cache_redis_problem(c->state));
+		strbuf_addf(out, "Redis at %s", cache_redis_where(c->state));
 	else
-		strbuf_addf(out, "the cache driver %s (it returned -1)",
-		            c->driver->name ? c->driver->name : "(unnamed)");
+		strbuf_addf(out, "the cache driver %s", c->driver->name ? c->driver->name : "(unnamed)");
+}
+
+/* Why it failed, when the driver can say. */
+static const char *why(const struct cache *c)
+{
+	return c->driver == &cache_redis_driver ? cache_redis_problem(c->state) : "it returned -1";
 }
 
 /*
@@ -246,17 +250,14 @@ static void note(struct cache *c, bool read, bool ok)
 	enum cache_outage failing = read ? CACHE_CANNOT_READ : CACHE_CANNOT_STORE;
 	struct strbuf who = STRBUF_INIT;
 	if (!ok && state == CACHE_WORKS && cache_stats_outage_moves(k, CACHE_WORKS, failing)) {
-		describe(c, &who);
-		log_warning("cache: %s cannot %s: answers go out uncached until it can", who.ptr,
-		            read ? "be read" : "store answers");
+		name_driver(c, &who);
+		log_warning("cache: %s cannot %s (%s): answers go out uncached until it can", who.ptr,
+		            read ? "be read" : "store answers", why(c));
 	} else if (!ok && read && state == CACHE_CANNOT_STORE) {
 		/* Logged already; its end is now a read that works. */
 		cache_stats_outage_moves(k, CACHE_CANNOT_STORE, CACHE_CANNOT_READ);
 	} else if (ok && state == failing && cache_stats_outage_moves(k, failing, CACHE_WORKS)) {
-		if (c->driver == &cache_redis_driver)
-			strbuf_addf(&who, "Redis at %s", cache_redis_where(c->state));
-		else
-			strbuf_addf(&who, "the cache driver %s", c->driver->name ? c->driver->name : "");
+		name_driver(c, &who);
 		log_warning("cache: %s works again: answers are cached again", who.ptr);
 	}
 	strbuf_release(&who);
@@ -306,10 +307,10 @@ void cache_invalidate(struct cache *c, const struct cms_api_cache_event *event)
 		return;
 	if (c->driver->invalidate(c->state, event) != 0) {
 		struct strbuf who = STRBUF_INIT;
-		describe(c, &who);
+		name_driver(c, &who);
 		log_every_minute(LOG_LEVEL_WARNING, "cache: %s could not drop the answers of the "
 		                 "generation before a change (%s): they expire by themselves",
-		                 who.ptr, event->name);
+		                 who.ptr, why(c));
 		strbuf_release(&who);
 	}
 }

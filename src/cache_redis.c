@@ -313,7 +313,13 @@ static redisReply *command(struct redis_state *r, long long deadline, int argc,
 		}
 		if (reply)
 			return reply;
-		set_problem(r, argv[0], r->ctx->errstr);
+		if (r->ctx->err == REDIS_ERR_IO && (err == EAGAIN || err == EWOULDBLOCK)) {
+			char waited[64];
+			snprintf(waited, sizeof waited, "no answer within %lld ms", r->wait_ms);
+			set_problem(r, argv[0], waited);
+		} else {
+			set_problem(r, argv[0], r->ctx->errstr);
+		}
 		bool retry = reused && closed_under_us(r->ctx, err) && now_ms() < deadline;
 		disconnect(r);
 		if (!retry)
