@@ -424,6 +424,168 @@ static void test_drivers_that_store_nothing(void)
 	CU_ASSERT_FALSE(c.on);
 }
 
+/* --- any driver, through the interface ------------------------------------ */
+
+/* A driver whose answers a test sets: what get returns and hands back,
+ * what put returns; it counts its calls. */
+struct fake {
+	int get_rc, put_rc;
+	const char *entry; /* handed back by get when get_rc is 1 */
+	size_t entry_len;
+	int gets, puts;
+	uint64_t generation_seen;
+	char method_seen[8];
+};
+
+static int fake_get(void *state, const struct cms_api_cache_request *request,
+                    cms_api_cache_append_fn append, void *sink)
+{
+	struct fake *f = state;
+	f->gets++;
+	f->generation_seen = request->generation;
+	snprintf(f->method_seen, sizeof f->method_seen, "%s", request->method);
+	if (f->get_rc == 1)
+		append(sink, f->entry, f->entry_len);
+	return f->get_rc;
+}
+
+static int fake_put(void *state, const struct cms_api_cache_request *request,
+                    const struct cms_api_cache_response *response)
+{
+	struct fake *f = state;
+	f->puts++;
+	CU_ASSERT_EQUAL(response->ttl_seconds, 3600);
+	CU_ASSERT_EQUAL(response->status, 200);
+	CU_ASSERT_STRING_EQUAL(response->content_type, "application/json");
+	CU_ASSERT_EQUAL(response->body_len, 2);
+	return f->put_rc;
+}
+
+static const struct cms_api_cache_driver fake_driver = {
+	CMS_API_CACHE_DRIVER_ABI_VERSION, "fake", NULL, fake_get, fake_put, NULL, NULL,
+};
+
+/* A driver that fails (a plug-in returning -1) costs uncached answers and
+ * one outage, never a wrong one; one that hands back bytes that are not
+ * the entry (another key's, torn, garbage) costs a miss. */
+static void test_a_failing_driver(void)
+{
+	struct fixture f;
+	fixture_open(&f, CACHE_FILE, 60);
+	cache_free(&f.cache);
+	cache_init(&f.cache, &f.cfg, &f.paths); /* counters in f.dir */
+	struct fake fake = {-1, -1, NULL, 0, 0, 0, 0, ""};
+	f.cache.driver->free(f.cache.state);
+	f.cache.driver = &fake_driver;
+	f.cache.state = &fake;
+	f.cache.says_why = false;
+	struct cache_counters *k = f.cache.counters;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+
+	struct response res, got;
+	make_response(&res, 200, "{}");
+	response_init(&got);
+	struct cache_ask ask = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
+	strbuf_addstr(&ask.key, "/api/a");
+	strbuf_addstr(&ask.method, "GET");
+	got.status = 299;
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_FALSE(cache_get(&f.cache, 42, &ask, &got));
+	CU_ASSERT_EQUAL(got.status, 299);
+	CU_ASSERT_EQUAL(fake.generation_seen, 42);
+	CU_ASSERT_STRING_EQUAL(fake.method_seen, "GET");
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_CANNOT_READ);
+	CU_ASSERT_EQUAL(k->failures, 3);
+	CU_ASSERT_EQUAL(k->misses, 3);
+	cache_put(&f.cache, 42, &ask, &res);
+	CU_ASSERT_EQUAL(fake.puts, 1);
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_CANNOT_READ); /* the same outage */
+	/* Back: a miss ends it. */
+	fake.get_rc = 0;
+	CU_ASSERT_FALSE(cache_get(&f.cache, 42, &ask, &got));
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_WORKS);
+	/* Only storing fails: that outage ends with an answer stored. */
+	cache_put(&f.cache, 42, &ask, &res);
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_CANNOT_STORE);
+	CU_ASSERT_FALSE(cache_get(&f.cache, 42, &ask, &got));
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_CANNOT_STORE);
+	fake.put_rc = 0;
+	cache_put(&f.cache, 42, &ask, &res);
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_WORKS);
+
+	/* Bytes that are not this key's entry: misses. */
+	struct strbuf other = STRBUF_INIT, mine = STRBUF_INIT;
+	cache_entry_encode("/api/b", (long long)time(NULL) + 60, &res, &other);
+	cache_entry_encode("/api/a", (long long)time(NULL) + 60, &res, &mine);
+	const struct {
+		const char *bytes;
+		size_t len;
+	} wrong[] = {{other.ptr, other.len}, {mine.ptr, mine.len - 1}, {"garbage", 7}, {"", 0}};
+	fake.get_rc = 1;
+	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		fake.entry = wrong[i].bytes;
+		fake.entry_len = wrong[i].len;
+		CU_ASSERT_FALSE(cache_get(&f.cache, 42, &ask, &got));
+		CU_ASSERT_EQUAL(got.status, 299);
+	}
+	fake.entry = mine.ptr;
+	fake.entry_len = mine.len;
+	CU_ASSERT_TRUE(cache_get(&f.cache, 42, &ask, &got));
+	CU_ASSERT_EQUAL(got.status, 200);
+	/* A driver answering out of its contract (2) is a failing one. */
+	fake.get_rc = 2;
+	CU_ASSERT_FALSE(cache_get(&f.cache, 42, &ask, &got));
+	CU_ASSERT_EQUAL(cache_stats_outage(k), CACHE_CANNOT_READ);
+	CU_ASSERT_EQUAL(k->hits, 1);
+
+	strbuf_release(&other);
+	strbuf_release(&mine);
+	cache_ask_release(&ask);
+	response_free(&got);
+	response_free(&res);
+	f.cache.driver = NULL; /* the fake's state is not the cache's to free */
+	f.cache.state = NULL;
+	fixture_close(&f);
+}
+
+/* Every worker counts in one shared file; reset starts them again. */
+static void test_shared_counters(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.cache_dir = dir;
+	cfg.content_root = dir;
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	struct cache_counters read;
+	CU_ASSERT_EQUAL(cache_stats_read(&paths, &read), 0); /* no file: all zero */
+	CU_ASSERT_EQUAL(read.started, 0);
+	struct cache_counters *a = cache_stats_open(&paths), *b = cache_stats_open(&paths);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	cache_stats_count(a, true, false);
+	cache_stats_count(b, false, true);
+	cache_stats_count(b, false, false);
+	CU_ASSERT_EQUAL(cache_stats_read(&paths, &read), 0);
+	CU_ASSERT_EQUAL(read.hits, 1);
+	CU_ASSERT_EQUAL(read.misses, 2);
+	CU_ASSERT_EQUAL(read.failures, 1);
+	CU_ASSERT(read.started > 0);
+	/* One process makes each move of the outage state. */
+	CU_ASSERT_TRUE(cache_stats_outage_moves(a, CACHE_WORKS, CACHE_CANNOT_READ));
+	CU_ASSERT_FALSE(cache_stats_outage_moves(b, CACHE_WORKS, CACHE_CANNOT_READ));
+	CU_ASSERT_EQUAL(cache_stats_outage(b), CACHE_CANNOT_READ);
+	CU_ASSERT_EQUAL(cache_stats_reset(&paths), 0);
+	CU_ASSERT_EQUAL(a->hits, 0);
+	CU_ASSERT_EQUAL(b->misses, 0);
+	cache_stats_close(a);
+	cache_stats_close(b);
+	shared_paths_free(&paths);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_cache(void)
 {
 	CU_pSuite s = unit_add_suite("cache");
@@ -438,4 +600,6 @@ void suite_cache(void)
 	unit_add_test(s, "damaged entry is a miss", test_damaged_entry_is_a_miss);
 	unit_add_test(s, "drivers that store nothing", test_drivers_that_store_nothing);
 	unit_add_test(s, "prune keeps the directory in bounds", test_prune_keeps_the_directory_in_bounds);
+	unit_add_test(s, "a failing driver", test_a_failing_driver);
+	unit_add_test(s, "shared counters", test_shared_counters);
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cache.h"
+#include "cache_admin.h"
 #include "cache_redis.h"
 #include "cache_stats.h"
 #include "hash.h"
@@ -66,6 +67,24 @@ static void test_options(void)
 	assert_refused("host", "", "[cache] host: empty");
 	assert_refused("hots", "x", "[cache] hots: not a key of driver redis (host, port, socket, "
 	                            "database, password, prefix, timeout)");
+
+	/* cms-api check names the file and the line. */
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.path = "/etc/cms-api.ini";
+	cfg.cache_enabled = true;
+	cfg.cache_driver = CACHE_REDIS;
+	cfg.cache_expiry = 60;
+	struct kv options[] = {{"prefix", "x:", 6}, {"port", "x", 7}};
+	cfg.cache_options = options;
+	cfg.ncache_options = 2;
+	char warning[512];
+	CU_ASSERT_EQUAL(cache_admin_check(&cfg, error, sizeof error, warning, sizeof warning), -1);
+	CU_ASSERT_STRING_EQUAL(error, "/etc/cms-api.ini:7: [cache] port: not a port number (1 to "
+	                              "65535): x");
+	cfg.cache_driver = CACHE_FILE; /* its own keys are the file driver's business */
+	CU_ASSERT_EQUAL(cache_admin_check(&cfg, error, sizeof error, warning, sizeof warning), 0);
+	CU_ASSERT_STRING_EQUAL(warning, "");
 }
 
 /* --- against a real Redis ------------------------------------------------- */

@@ -3,6 +3,7 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,32 @@ static void test_signature(void)
 	struct stat st;
 	stat(path, &st);
 	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* Two machines with the same files (paths, sizes, times) under different
+ * roots agree: the signature names the cache's entries in a store they
+ * share. */
+static void test_signature_is_the_same_elsewhere(void)
+{
+	char *dir = unit_tempdir();
+	const char *files[] = {"content/collections/blog.yaml", "content/collections/blog/a.md",
+	                       "users/ada.yaml"};
+	struct timespec when[2] = {{1700000000, 123456789}, {1700000000, 123456789}};
+	for (int site = 0; site < 2; site++) {
+		for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+			char name[256], path[512];
+			snprintf(name, sizeof name, "%s/%s", site ? "machine-b/srv/site" : "a", files[i]);
+			CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, name, "same bytes\n"), 0);
+			snprintf(path, sizeof path, "%s/%s", dir, name);
+			CU_ASSERT_EQUAL(utimensat(AT_FDCWD, path, when, 0), 0);
+		}
+	}
+	char a[512], b[512];
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/machine-b/srv/site", dir);
+	CU_ASSERT_EQUAL(signature_of(a), signature_of(b));
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -285,6 +312,7 @@ void suite_watch(void)
 	unit_add_test(s, "event names", test_event_names);
 	unit_add_test(s, "ignored events", test_ignored_events);
 	unit_add_test(s, "content signature", test_signature);
+	unit_add_test(s, "signature is the same elsewhere", test_signature_is_the_same_elsewhere);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);
