@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "cache.h"
+#include "cache_admin.h"
+#include "site/generation.h"
 #include "cache_entry.h"
 #include "cache_file.h"
 #include "hash.h"
@@ -586,6 +588,58 @@ static void test_shared_counters(void)
 	free(dir);
 }
 
+/* cache stats and clear for the file driver: what the generation file
+ * names is counted; clear removes every generation and the counts. */
+static void test_stats_and_clear(void)
+{
+	struct fixture f;
+	fixture_open(&f, CACHE_FILE, 60);
+	struct generation g = {10, 10, 5, 5};
+	CU_ASSERT_EQUAL_FATAL(generation_write(f.paths.generation, &g), 0);
+	struct response res, got;
+	make_response(&res, 200, "{}");
+	response_init(&got);
+	put(&f.cache, 5, "/api/a", &res);
+	put(&f.cache, 5, "/api/b", &res);
+	put(&f.cache, 4, "/api/old", &res);
+	CU_ASSERT_TRUE(get(&f.cache, 5, "/api/a", &got));
+	CU_ASSERT_FALSE(get(&f.cache, 5, "/api/c", &got));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	CU_ASSERT_EQUAL(cache_admin_stats(&f.cfg, out, stderr), 0);
+	fclose(out);
+	struct strbuf entry = STRBUF_INIT;
+	cache_entry_encode("/api/a", 0, &res, &entry); /* as long as the others */
+	struct strbuf want = STRBUF_INIT;
+	strbuf_addf(&want, "driver: file (%s)\ngeneration: 0000000000000005\nentries: 2\n"
+	            "bytes: %zu\nhits: 1\nmisses: 1\nhit ratio: 50.0%%\nfailed lookups: 0\n"
+	            "since: ", f.dir, 2 * (entry.len + 9)); /* expiry: 10 digits, not 1 */
+	CU_ASSERT_EQUAL(strncmp(text, want.ptr, want.len), 0);
+	if (strncmp(text, want.ptr, want.len) != 0)
+		fprintf(stderr, "\n%s\nvs\n%s\n", text, want.ptr);
+	free(text);
+	out = open_memstream(&text, &len);
+	CU_ASSERT_EQUAL(cache_admin_clear(&f.cfg, out, stderr), 0);
+	fclose(out);
+	free(text);
+	char *old = shared_responses_dir(&f.paths, 4), *cur = shared_responses_dir(&f.paths, 5);
+	struct stat st;
+	CU_ASSERT_NOT_EQUAL(stat(old, &st), 0);
+	CU_ASSERT_NOT_EQUAL(stat(cur, &st), 0);
+	struct cache_counters k;
+	CU_ASSERT_EQUAL(cache_stats_read(&f.paths, &k), 0);
+	CU_ASSERT_EQUAL(k.hits + k.misses, 0);
+	CU_ASSERT_FALSE(get(&f.cache, 5, "/api/a", &got));
+	free(old);
+	free(cur);
+	strbuf_release(&want);
+	strbuf_release(&entry);
+	response_free(&got);
+	response_free(&res);
+	fixture_close(&f);
+}
+
 void suite_cache(void)
 {
 	CU_pSuite s = unit_add_suite("cache");
@@ -602,4 +656,5 @@ void suite_cache(void)
 	unit_add_test(s, "prune keeps the directory in bounds", test_prune_keeps_the_directory_in_bounds);
 	unit_add_test(s, "a failing driver", test_a_failing_driver);
 	unit_add_test(s, "shared counters", test_shared_counters);
+	unit_add_test(s, "stats and clear", test_stats_and_clear);
 }

@@ -209,6 +209,13 @@ static void test_cli_commands(void)
 	CU_ASSERT_STRING_EQUAL(err, "unknown command 'nope'");
 	CU_ASSERT_EQUAL(parse(&cli, err, "get", NULL), -1);
 	CU_ASSERT_STRING_EQUAL(err, "usage: cms-api get PATH");
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "stats", NULL), 0);
+	CU_ASSERT_STRING_EQUAL(cli.args[0], "stats");
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "clear", NULL), 0);
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", NULL), -1);
+	CU_ASSERT_STRING_EQUAL(err, "usage: cms-api cache stats|clear");
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "flush", NULL), -1);
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "stats", "now", NULL), -1);
 	CU_ASSERT_EQUAL(parse(&cli, err, "-x", NULL), -1);
 	CU_ASSERT_STRING_EQUAL(err, "unknown option '-x'");
 	CU_ASSERT_EQUAL(parse(&cli, err, "--nope", NULL), -1);
