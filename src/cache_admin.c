@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cache.h"
@@ -156,10 +157,14 @@ static void print_count(FILE *out, const char *name, long long n)
 		fprintf(out, "%s: %lld\n", name, n);
 }
 
-/* The cache directory's paths, or -1 with the reason on err. */
+/* The cache directory's paths, or -1 with the reason on err. A directory
+ * that is not there is not made: made by root, the workers could not use
+ * it. */
 static int open_paths(const struct config *cfg, struct shared_paths *paths, FILE *err)
 {
-	if (shared_paths_init(paths, cfg) == 0)
+	struct stat st;
+	if (cfg->cache_dir && *cfg->cache_dir && stat(cfg->cache_dir, &st) == 0 &&
+	    shared_paths_init(paths, cfg) == 0)
 		return 0;
 	fprintf(err, "cms-api: cache directory %s is not usable (%s)\n",
 	        cfg->cache_dir && *cfg->cache_dir ? cfg->cache_dir : "(none set)", strerror(errno));

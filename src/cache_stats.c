@@ -33,10 +33,11 @@ static bool set_up(struct cache_counters *c)
 	return true;
 }
 
-struct cache_counters *cache_stats_open(const struct shared_paths *paths)
+/* The counters mapped, the file made first when create is true. */
+static struct cache_counters *map_counters(const struct shared_paths *paths, bool create)
 {
 	char *path = shared_cache_stats_path(paths);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 	free(path);
 	if (fd < 0)
 		return NULL;
@@ -57,6 +58,11 @@ struct cache_counters *cache_stats_open(const struct shared_paths *paths)
 		return NULL;
 	}
 	return map;
+}
+
+struct cache_counters *cache_stats_open(const struct shared_paths *paths)
+{
+	return map_counters(paths, true);
 }
 
 void cache_stats_close(struct cache_counters *counters)
@@ -84,9 +90,11 @@ int cache_stats_read(const struct shared_paths *paths, struct cache_counters *ou
 
 int cache_stats_reset(const struct shared_paths *paths)
 {
-	struct cache_counters *c = cache_stats_open(paths);
+	/* Not made when missing: nothing counted yet, and made by another
+	 * user (root running cache clear) the workers could not map it. */
+	struct cache_counters *c = map_counters(paths, false);
 	if (!c)
-		return -1;
+		return errno == ENOENT ? 0 : -1;
 	__atomic_store_n(&c->hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->misses, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->failures, 0, __ATOMIC_RELAXED);

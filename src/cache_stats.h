@@ -43,7 +43,8 @@ void cache_stats_close(struct cache_counters *counters);
  * Returns 0, or -1 when the file exists but cannot be read. */
 int cache_stats_read(const struct shared_paths *paths, struct cache_counters *out);
 
-/* Starts counting again from zero, now. 0, or -1 with errno set. */
+/* Starts counting again from zero, now (a missing file is left missing).
+ * 0, or -1 with errno set. */
 int cache_stats_reset(const struct shared_paths *paths);
 
 void cache_stats_count(struct cache_counters *c, bool hit, bool failed);
