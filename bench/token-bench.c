@@ -26,7 +26,7 @@ static bool one_request(struct app *app, const char *uri, const char *authorizat
 	if (authorization)
 		req.authorization = strdup(authorization);
 	app_handle(app, &req, res);
-	bool hit = !app->pending;
+	bool hit = app->cache_use == APP_CACHE_HIT;
 	app_finish(app, res);
 	request_free(&req);
 	return hit;

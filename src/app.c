@@ -256,7 +256,7 @@ static void refresh_shared(struct app *app)
 	/* Answers from an older index must not be filed under a newer cache
 	 * generation. */
 	app->cache_current = app->snap && app->generation == g.index;
-	app->cache_generation = g.cache;
+	app->cache_generation = g.cache_signature;
 	if (app->cache_current)
 		remember_generation_file(app, &st);
 }
@@ -305,6 +305,7 @@ static bool share(struct app *app)
 	app->next_watch_check = now_ns() + 2 * SECOND_NS;
 	app->seen_mtime_ns = -1;
 	refresh_shared(app);
+	cache_free(&app->cache); /* a worker back to sharing had one before */
 	cache_init(&app->cache, &app->cfg, &app->paths);
 	return true;
 }
@@ -373,7 +374,7 @@ void app_close(struct app *app)
 	cache_free(&app->cache);
 	guard_state_free(&app->guard);
 	strbuf_release(&app->logged_problems);
-	strbuf_release(&app->pending_key);
+	cache_ask_release(&app->pending);
 	snapshot_close(app->snap);
 	shared_paths_free(&app->paths);
 	config_free(&app->cfg);
@@ -559,22 +560,21 @@ static bool answer_from_cache(struct app *app, const struct request *req, struct
 {
 	if (!app->cache.on || !app->cache_current)
 		return false;
-	strbuf_reset(&app->pending_key);
-	cache_key(&app->cfg, req, &app->pending_key);
-	if (cache_get(&app->cache, app->cache_generation, app->pending_key.ptr, res)) {
+	cache_ask_set(&app->pending, &app->cfg, req);
+	if (cache_get(&app->cache, app->cache_generation, &app->pending, res)) {
 		app->cache_use = APP_CACHE_HIT;
 		return true;
 	}
 	app->cache_use = APP_CACHE_MISS;
-	app->pending = true;
+	app->put_pending = true;
 	return false;
 }
 
 void app_finish(struct app *app, const struct response *res)
 {
-	if (app->pending)
-		cache_put(&app->cache, app->cache_generation, app->pending_key.ptr, res);
-	app->pending = false;
+	if (app->put_pending)
+		cache_put(&app->cache, app->cache_generation, &app->pending, res);
+	app->put_pending = false;
 	token_reader_flush(&app->guard.tokens, (long long)time(NULL));
 }
 
@@ -610,7 +610,7 @@ static void answer(struct app *app, const struct request *req, struct response *
 void app_handle(struct app *app, const struct request *req, struct response *res)
 {
 	response_reset(res);
-	app->pending = false;
+	app->put_pending = false;
 	app->cache_use = APP_CACHE_UNASKED;
 	app_refresh(app);
 	const char *mount;

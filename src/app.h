@@ -60,10 +60,12 @@ struct app {
 	uint64_t failed_generation; /* the last generation whose site could not be read whole */
 	long long next_build_try;  /* when to try building it again */
 	struct cache cache;        /* off in APP_PRIVATE: nothing follows its generation */
-	uint64_t cache_generation; /* the generation file's, when it names app->generation */
+	uint64_t cache_generation; /* the generation file's cache signature (the
+	                            * name of the cache's entries), when it goes
+	                            * with app->generation */
 	bool cache_current;        /* cache_generation goes with the index in use */
-	struct strbuf pending_key; /* owned: the key app_finish stores the answer under */
-	bool pending;
+	struct cache_ask pending;  /* owned: what app_finish stores the answer under */
+	bool put_pending;
 	enum app_cache_use cache_use; /* the last request's, set by app_handle */
 	uint64_t index_serial;     /* changes whenever snap is replaced */
 	struct guard_state guard;  /* owned: the token database, the request's token */

@@ -12,6 +12,8 @@
 #include <yaml.h>
 #include <zlib.h>
 
+#include "cms-api/cache-driver.h"
+
 /* Whether PCRE2 compiles patterns to machine code here (query/regex.c
  * asks for it on every pattern and falls back to the interpreter). */
 static void add_jit(struct strbuf *out)
@@ -30,8 +32,8 @@ void buildinfo_describe(struct strbuf *out)
 	char pcre2[64] = "?";
 	pcre2_config(PCRE2_CONFIG_VERSION, pcre2);
 	strbuf_addf(out, "cms-api %s\n", PACKAGE_VERSION);
-	/* [cache] driver = redis is accepted but not built yet (cache.c). */
-	strbuf_addstr(out, "cache drivers: file, none\n");
+	strbuf_addf(out, "cache drivers: file, redis (hiredis %d.%d.%d), none, plug-ins (ABI %d)\n",
+	            HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH, CMS_API_CACHE_DRIVER_ABI_VERSION);
 	strbuf_addf(out, "per-user tokens: yes (SQLite %s)\n", sqlite3_libversion());
 	strbuf_addf(out, "rate-limit drivers: file, redis (hiredis %d.%d.%d)\n", HIREDIS_MAJOR,
 	            HIREDIS_MINOR, HIREDIS_PATCH);

@@ -14,7 +14,10 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "log.h"
 
 bool cache_file_in_use(const struct config *cfg)
 {
@@ -279,30 +282,98 @@ static size_t prune(const struct shared_paths *paths, uint64_t generation, long 
 	return removed;
 }
 
-/* The bytes the answers in a generation's directory take. */
-static long long answers_size(const struct shared_paths *paths, uint64_t generation)
+void cache_file_count(const struct shared_paths *paths, uint64_t generation, long long *entries,
+                      long long *bytes)
 {
 	char *dir = shared_responses_dir(paths, generation);
 	DIR *d = opendir(dir);
-	long long total = 0;
+	*entries = *bytes = 0;
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
-		total += size_of(path.ptr);
+		long long size = size_of(path.ptr);
+		/* A write in flight takes room, but is no answer yet. */
+		*entries += size > 0 && !strstr(e->d_name, ".tmp-");
+		*bytes += size;
 		strbuf_release(&path);
 	}
 	if (d)
 		closedir(d);
 	free(dir);
-	return total;
 }
 
 size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generation)
 {
 	shared_remove_old_responses(paths, generation);
-	long long total = answers_size(paths, generation);
+	long long entries, total;
+	cache_file_count(paths, generation, &entries, &total);
 	return total > 0 ? cache_file_prune(paths, generation, total / 2, LLONG_MAX / 2, 0) : 0;
 }
+
+/* --- the driver's table --- */
+
+struct cache_file_state *cache_file_state_new(const struct shared_paths *paths,
+                                              long long max_bytes)
+{
+	struct cache_file_state *s = xcalloc(1, sizeof *s);
+	s->paths = paths;
+	s->max_bytes = max_bytes;
+	return s;
+}
+
+static int file_get(void *state, const struct cms_api_cache_request *request,
+                    cms_api_cache_append_fn append, void *sink)
+{
+	struct cache_file_state *s = state;
+	struct strbuf entry = STRBUF_INIT;
+	int found = cache_file_read(s->paths, request->generation, request->key_hash, &entry) == 0;
+	if (found)
+		append(sink, entry.ptr, entry.len);
+	strbuf_release(&entry);
+	return found;
+}
+
+static bool out_of_space(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
+static int file_put(void *state, const struct cms_api_cache_request *request,
+                    const struct cms_api_cache_response *response)
+{
+	struct cache_file_state *s = state;
+	/* A view of the caller's bytes: shared_write_file only reads them. */
+	const struct strbuf entry = {(char *)response->entry, response->entry_len, 0};
+	if (cache_file_write(s->paths, request->generation, request->key_hash, &entry, s->max_bytes,
+	                     &s->budget) == 0)
+		return 0;
+	int err = errno;
+	/* Over max_size with another writer already making room: this answer
+	 * is simply not stored. */
+	if (err == EFBIG)
+		return 0;
+	log_every_minute(LOG_LEVEL_WARNING, "cannot store a cached answer in %s: %s", s->paths->dir,
+	                 strerror(err));
+	long long now = (long long)time(NULL);
+	if (out_of_space(err) && now >= s->next_room_making) {
+		size_t n = cache_file_make_room(s->paths, request->generation);
+		log_every_minute(LOG_LEVEL_WARNING, "the cache's file system is full: removed %zu "
+		                 "cached answers to make room", n);
+		s->next_room_making = now + 5;
+	}
+	return -1;
+}
+
+static void file_free(void *state)
+{
+	struct cache_file_state *s = state;
+	cache_budget_release(&s->budget);
+	free(s);
+}
+
+const struct cms_api_cache_driver cache_file_driver = {
+	CMS_API_CACHE_DRIVER_ABI_VERSION, "file", NULL, file_get, file_put, NULL, file_free,
+};

@@ -1,9 +1,11 @@
 /*
- * cache_file: where the file driver keeps its entries. One file per entry,
- * named by the 64-bit hash of its key, in the directory of its cache
- * generation (shared_responses_dir): a new generation starts an empty
- * directory and the watcher removes the old ones. Files are published by
- * rename, so a reader sees a whole entry or none, and nothing is locked.
+ * cache_file: the file driver, where it keeps its entries. One file per
+ * entry, named by the 64-bit hash of its key, in the directory of its
+ * cache generation (shared_responses_dir): a new generation starts an
+ * empty directory and the watcher removes the old ones. Files are
+ * published by rename, so a reader sees a whole entry or none, and
+ * nothing is locked. cache_file_driver is the driver's table
+ * (cms-api/cache-driver.h), built in.
  */
 #ifndef CMS_API_CACHE_FILE_H
 #define CMS_API_CACHE_FILE_H
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cms-api/cache-driver.h"
 #include "config.h"
 #include "site/shared.h"
 #include "strbuf.h"
@@ -62,5 +65,33 @@ size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generatio
  */
 size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
                         long long max_bytes, long long expiry_seconds, long long now);
+
+/* The file driver's state: the directory's paths (borrowed: they must
+ * outlive it), [cache] max_size in bytes (0: no limit) and the budget. */
+struct cache_file_state {
+	const struct shared_paths *paths;
+	long long max_bytes;
+	struct cache_budget budget;   /* owned */
+	long long next_room_making;   /* after a write failed for want of space */
+};
+
+/* A new state for the table's get, put and free (the table has no init:
+ * its configuration is cms-api's own, not [cache] options). */
+struct cache_file_state *cache_file_state_new(const struct shared_paths *paths,
+                                              long long max_bytes);
+
+/* The file driver. get reads the entry (a missing or unreadable file is
+ * a miss); put writes it within max_size, and when it cannot, says why in
+ * the log at most once a minute, making room first when the disk is full
+ * (older generations, then the older half of this one's answers go); it
+ * fails only for a write that did not happen for another reason than a
+ * full budget. There is no invalidate: the watcher removes the old
+ * generations' directories itself. */
+extern const struct cms_api_cache_driver cache_file_driver;
+
+/* The entries of the generation's directory, and the bytes they take
+ * with the writes in flight (cache stats, making room). */
+void cache_file_count(const struct shared_paths *paths, uint64_t generation, long long *entries,
+                      long long *bytes);
 
 #endif

@@ -28,7 +28,7 @@ static int parse_workers(const char *s, unsigned *out, char err[CLI_ERR_LEN])
 
 static bool known_command(const char *c)
 {
-	static const char *const names[] = {"get", "check", "warm", "token"};
+	static const char *const names[] = {"get", "check", "warm", "token", "cache"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(c, names[i]) == 0)
 			return true;
@@ -115,6 +115,12 @@ int cli_parse(int argc, char **argv, struct cli *cli, char err[CLI_ERR_LEN])
 		cli->workers = 1; /* a socket of its own needs someone to watch it */
 	if (cli->command && strcmp(cli->command, "get") == 0 && cli->nargs != 1) {
 		snprintf(err, CLI_ERR_LEN, "usage: cms-api get PATH");
+		return -1;
+	}
+	if (cli->command && strcmp(cli->command, "cache") == 0 &&
+	    (cli->nargs != 1 || (strcmp(cli->args[0], "stats") != 0 &&
+	                         strcmp(cli->args[0], "clear") != 0))) {
+		snprintf(err, CLI_ERR_LEN, "usage: cms-api cache stats|clear");
 		return -1;
 	}
 	return 0;

@@ -15,7 +15,7 @@ struct cli {
 	unsigned workers;        /* -n: a pool of that many; 0: no pool */
 	const char *listen;      /* --listen, or NULL (then fd 0 is the socket) */
 	bool help, version;      /* -h, -V: nothing else is checked */
-	const char *command;     /* get, check, warm, token; NULL: serve */
+	const char *command;     /* get, check, warm, token, cache; NULL: serve */
 	int nargs;               /* the command's arguments */
 	char **args;
 };

@@ -808,12 +808,13 @@ static int handle_disk_key(struct parse_state *st, const char *section, const ch
 	return 1;
 }
 
-static void add_cache_option(struct config *cfg, const char *name, const char *value)
+static void add_cache_option(struct config *cfg, const char *name, const char *value, int line)
 {
 	cfg->cache_options =
 		xrealloc(cfg->cache_options, (cfg->ncache_options + 1) * sizeof *cfg->cache_options);
 	cfg->cache_options[cfg->ncache_options].key = xstrdup(name);
 	cfg->cache_options[cfg->ncache_options].value = xstrdup(value);
+	cfg->cache_options[cfg->ncache_options].line = line;
 	cfg->ncache_options++;
 }
 
@@ -881,7 +882,7 @@ static void handle_plain_key(struct parse_state *st, const char *section, const 
 		}
 	}
 	if (strcmp(section, "cache") == 0)
-		add_cache_option(st->cfg, name, value);
+		add_cache_option(st->cfg, name, value, st->line);
 	else
 		fail_at(st, "unknown key '%s' in [%s]", name, section);
 }

@@ -75,6 +75,7 @@ struct disk_def {
 /* A key=value the cache driver receives as its own configuration. */
 struct kv {
 	char *key, *value; /* owned */
+	int line;          /* where the file sets it, for the driver's messages */
 };
 
 /* CACHE_PLUGIN: driver = an absolute path to a shared object (cache_plugin.h). */

@@ -3,10 +3,12 @@
  * FastCGI worker (or answers one CGI request), or with -n a pool of them
  * (pool.h); `get` answers one request in-process; `check` validates the
  * config and the whole site; `warm` builds the shared index; `token`
- * creates, lists and revokes per-user API tokens (tokens.h).
+ * creates, lists and revokes per-user API tokens (tokens.h); `cache`
+ * prints the response cache's counts or clears it (cache_admin.h).
  */
 #include "autoconfig.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "abilities.h"
 #include "app.h"
 #include "cache_plugin.h"
+#include "cache_admin.h"
 #include "cli.h"
 #include "buildinfo.h"
 #include "listen.h"
@@ -66,6 +69,11 @@ static void print_usage(FILE *out)
 	        "  token list    list the tokens (never their secrets)\n"
 	        "  token revoke ID\n"
 	        "                delete the token ID: requests carrying it get 401 at once\n"
+	        "  cache stats   print the response cache's driver, entries and bytes of the\n"
+	        "                current generation, and hits and misses since the counters\n"
+	        "                started\n"
+	        "  cache clear   remove every cached answer of the site and start the\n"
+	        "                counters again\n"
 	        "\n"
 	        "Options:\n"
 	        "  -c, --config FILE  the INI file (default: $CMS_API_CONFIG, else %s/cms-api.ini)\n"
@@ -201,6 +209,15 @@ static int command_check(struct app *app)
 	char *driver;
 	size_t problems = check_cache_driver(&app->cfg, &report, &driver);
 	problems += snapshot_report(app->snap, app->cfg.content_root, &report);
+	/* The cache driver's own [cache] keys, which the config leaves to it. */
+	char cache_error[1024], cache_warning[1024];
+	if (cache_admin_check(&app->cfg, cache_error, sizeof cache_error, cache_warning,
+	                      sizeof cache_warning) != 0) {
+		strbuf_addf(&report, "%s\n", cache_error);
+		problems++;
+	} else if (*cache_warning) {
+		strbuf_addf(&report, "%s\n", cache_warning);
+	}
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);
@@ -493,6 +510,24 @@ static int command_token(const char *config_path, int argc, char **argv)
 	return rc;
 }
 
+/* cache stats|clear: the config and the cache directory (and Redis);
+ * never the site. */
+static int command_cache(const char *config_path, const char *sub)
+{
+	struct config cfg;
+	if (load_config(&cfg, "cache", config_path) != 0)
+		return EXIT_CONFIG;
+	log_open("stderr", cfg.log_level);
+	/* A Redis that closes the connection while a command is written must
+	 * not end the command by a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	int rc = strcmp(sub, "stats") == 0 ? cache_admin_stats(&cfg, stdout, stderr)
+	                                   : cache_admin_clear(&cfg, stdout, stderr);
+	config_free(&cfg);
+	log_close();
+	return rc == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
 /* No command: a worker on the socket its spawner handed it on fd 0, or
  * one CGI request. */
 static int command_serve(const char *config_path)
@@ -569,6 +604,8 @@ int main(int argc, char **argv)
 		return cli.workers ? command_pool(&cli) : command_serve(cli.config_path);
 	if (strcmp(cli.command, "token") == 0)
 		return command_token(cli.config_path, cli.nargs, cli.args);
+	if (strcmp(cli.command, "cache") == 0)
+		return command_cache(cli.config_path, cli.args[0]);
 
 	double started = seconds_now();
 	bool warm = strcmp(cli.command, "warm") == 0;

@@ -15,16 +15,16 @@
 #include "site/shared.h"
 #include "strbuf.h"
 
-#define MAGIC "cms-api-generation 2"
-/* Room for the magic, three 20-digit numbers and the check, padded so
+#define MAGIC "cms-api-generation 3"
+/* Room for the magic, four 20-digit numbers and the check, padded so
  * that every write has the same size. */
 #define RECORD_SIZE 128
 
 static uint64_t check_of(const struct generation *g)
 {
-	char text[80];
-	snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64 " %" PRIu64, g->index, g->cache,
-	         g->signature);
+	char text[96];
+	snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, g->index,
+	         g->cache, g->signature, g->cache_signature);
 	return hash_fnv1a(text);
 }
 
@@ -42,8 +42,8 @@ int generation_read(const char *path, struct generation *g)
 	text[n] = '\0';
 	struct generation read;
 	uint64_t check;
-	if (sscanf(text, MAGIC " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &read.index,
-	           &read.cache, &read.signature, &check) != 4 ||
+	if (sscanf(text, MAGIC " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+	           &read.index, &read.cache, &read.signature, &read.cache_signature, &check) != 5 ||
 	    check != check_of(&read))
 		return -1;
 	*g = read;
@@ -52,8 +52,8 @@ int generation_read(const char *path, struct generation *g)
 
 static void format_record(const struct generation *g, struct strbuf *out)
 {
-	strbuf_addf(out, MAGIC " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, g->index, g->cache,
-	            g->signature, check_of(g));
+	strbuf_addf(out, MAGIC " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+	            g->index, g->cache, g->signature, g->cache_signature, check_of(g));
 	while (out->len < RECORD_SIZE - 1)
 		strbuf_addch(out, ' ');
 	strbuf_addch(out, '\n');
@@ -97,13 +97,16 @@ void generation_fresh(struct generation *g, uint64_t signature)
 	g->index = now_us;
 	g->cache = now_us;
 	g->signature = signature;
+	g->cache_signature = signature;
 }
 
 void generation_next(struct generation *g, bool cache, uint64_t signature)
 {
 	g->index++;
-	if (cache)
+	if (cache) {
 		g->cache++;
+		g->cache_signature = signature;
+	}
 	g->signature = signature;
 }
 

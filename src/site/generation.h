@@ -2,8 +2,12 @@
  * generation: the file `generation-<site>` in the cache directory, through
  * which the watcher tells the workers that the site changed. It holds two
  * counters, the index generation (bumped by every change) and the cache
- * generation (bumped unless every event of the change is ignored), and
- * the content signature they were written for.
+ * generation (bumped unless every event of the change is ignored), the
+ * content signature they were written for, and the signature at which the
+ * cache generation last moved: the name of the cache's entries, the same
+ * on every machine that serves the same files (content_signature hashes
+ * paths relative to the site root), so that machines sharing one cache
+ * (the Redis driver) share its entries and their invalidation.
  *
  * A generation is never reused: a file made anew (the cache directory
  * cleared or deleted) starts its counters at the current time in
@@ -28,6 +32,9 @@ struct generation {
 	uint64_t index;     /* bumped by every change to the site */
 	uint64_t cache;     /* bumped by changes whose events are not all ignored */
 	uint64_t signature; /* content_signature() when it was written */
+	uint64_t cache_signature; /* signature when cache last moved: names the
+	                           * cache's entries (cms_api_cache_request's
+	                           * generation) */
 };
 
 /* Reads the file at path. Returns 0, or -1 (g all zero) when it is
@@ -42,7 +49,7 @@ int generation_write(const char *path, const struct generation *g);
 void generation_fresh(struct generation *g, uint64_t signature);
 
 /* The generation after g for a change: the index always moves, the cache
- * when cache is true. */
+ * (and its signature) when cache is true. */
 void generation_next(struct generation *g, bool cache, uint64_t signature);
 
 /* Both counters equal. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "site/generation.h"
 
 static char *joinf(const char *dir, const char *name, const char *site, const char *suffix)
 {
@@ -85,6 +86,11 @@ char *shared_responses_dir(const struct shared_paths *p, uint64_t n)
 	return strbuf_detach(&b, NULL);
 }
 
+char *shared_cache_stats_path(const struct shared_paths *p)
+{
+	return joinf(p->dir, "cachestats", p->site, "");
+}
+
 /* The generation in a name "<kind>-<site>-<N><suffix>"; false when name
  * is not one of this site's files of that kind. */
 static bool generation_of(const struct shared_paths *p, const char *name, const char *kind,
@@ -104,10 +110,28 @@ static bool generation_of(const struct shared_paths *p, const char *name, const 
 	return errno == 0 && strcmp(end, suffix) == 0;
 }
 
-/* Calls remove on every path of this site's files of a kind whose
- * generation is before keep. */
+/* Which of a kind's files remove_older keeps. */
+struct kept {
+	enum { KEEP_NEWER, KEEP_TWO, KEEP_NONE } how;
+	uint64_t keep, also_keep; /* KEEP_NEWER: keep and later; KEEP_TWO: these two */
+};
+
+static bool is_kept(const struct kept *k, uint64_t n)
+{
+	switch (k->how) {
+	case KEEP_NEWER:
+		return n >= k->keep;
+	case KEEP_TWO:
+		return n == k->keep || n == k->also_keep;
+	default:
+		return false;
+	}
+}
+
+/* Calls remove on every path of this site's files of a kind that k does
+ * not keep. */
 static void remove_older(const struct shared_paths *p, const char *kind, const char *suffix,
-                         uint64_t keep, void (*remove)(const char *path))
+                         const struct kept *k, void (*remove)(const char *path))
 {
 	DIR *d = opendir(p->dir);
 	if (!d)
@@ -115,7 +139,7 @@ static void remove_older(const struct shared_paths *p, const char *kind, const c
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		uint64_t n;
-		if (!generation_of(p, e->d_name, kind, suffix, &n) || n >= keep)
+		if (!generation_of(p, e->d_name, kind, suffix, &n) || is_kept(k, n))
 			continue;
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", p->dir, e->d_name);
@@ -159,7 +183,8 @@ static void remove_responses(const char *dir)
 		return;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
+		/* The byte counter (.bytes) goes too, or the directory would stay. */
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
@@ -176,12 +201,25 @@ void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
 	 * saved a newer one: then its own is the old one. */
 	uint64_t newest;
 	free(shared_newest_snapshot(p, &newest));
-	remove_older(p, "index", ".snap", newest > keep ? newest : keep, unlink_file);
+	struct kept k = {KEEP_NEWER, newest > keep ? newest : keep, 0};
+	remove_older(p, "index", ".snap", &k, unlink_file);
 }
 
 void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep)
 {
-	remove_older(p, "responses", "", keep, remove_responses);
+	/* Response directories are named by a content signature, which has no
+	 * order: all go but keep's and the current one's, which a worker not
+	 * yet moved to it (making room on a full disk) must leave alone. */
+	struct generation g;
+	uint64_t current = generation_read(p->generation, &g) == 0 ? g.cache_signature : keep;
+	struct kept k = {KEEP_TWO, keep, current};
+	remove_older(p, "responses", "", &k, remove_responses);
+}
+
+void shared_remove_all_responses(const struct shared_paths *p)
+{
+	struct kept none = {KEEP_NONE, 0, 0};
+	remove_older(p, "responses", "", &none, remove_responses);
 }
 
 int shared_write_file(const char *path, const struct strbuf *content)

@@ -5,7 +5,9 @@
  *   watch-<site>.lock    held by the running watcher
  *   index-<site>.lock    held by the worker building a snapshot
  *   index-<site>-<N>.snap  the index snapshot of generation N
- *   responses-<site>-<N>/  the file cache's entries of cache generation N
+ *   responses-<site>-<N>/  the file cache's entries of the cache generation
+ *                        whose content signature is N
+ *   cachestats-<site>    the response cache's hit and miss counters
  *   ratelimit-<site>.tbl   the rate limit's counters (ratelimit_table.h)
  */
 #ifndef CMS_API_SHARED_H
@@ -46,12 +48,20 @@ char *shared_newest_snapshot(const struct shared_paths *paths, uint64_t *generat
  * the newest one there is. */
 void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
 
-/* The response directory of cache generation n; the caller frees it. */
+/* The response directory of the cache generation named n (its content
+ * signature, generation.h); the caller frees it. */
 char *shared_responses_dir(const struct shared_paths *paths, uint64_t n);
 
-/* Removes this site's response directories of cache generations before
- * keep, with their entries. */
+/* Removes this site's response directories, with their entries, but
+ * keep's and the current cache generation's (the generation file's). */
 void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep);
+
+/* Removes every one of this site's response directories (cache clear). */
+void shared_remove_all_responses(const struct shared_paths *paths);
+
+/* The response cache's counters of cfg's site (cache_stats.h); the caller
+ * frees it. */
+char *shared_cache_stats_path(const struct shared_paths *paths);
 
 /* Writes content to path through a temporary file in the same directory
  * and rename(), so readers see the old file or the new one. 0, or -1 with

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cache_file.h"
 #include "hash.h"
 #include "log.h"
@@ -202,11 +203,39 @@ static int write_generation(const struct shared_paths *paths, const struct gener
 		return -1;
 	}
 	if (cache)
-		shared_remove_old_responses(paths, g->cache);
+		shared_remove_old_responses(paths, g->cache_signature);
 	return 0;
 }
 
-int watch_scan_once(const struct config *cfg)
+/*
+ * The cache driver, told of each move of the cache generation (cache.h:
+ * cache_invalidate), opened in the watcher at the first move and kept.
+ * Workers need no telling: they follow the generation file; a driver
+ * that keeps answers elsewhere (Redis, a plug-in) may drop the old ones.
+ */
+static struct {
+	bool open;
+	struct shared_paths paths; /* what the file driver's state borrows */
+	struct cache cache;
+} told;
+
+static void tell_cache(const struct config *cfg, const char *name, const char *path,
+                       uint64_t old_generation, uint64_t new_generation)
+{
+	if (old_generation == new_generation)
+		return;
+	if (!told.open && shared_paths_init(&told.paths, cfg) == 0) {
+		cache_init(&told.cache, cfg, &told.paths);
+		told.open = true;
+	}
+	if (!told.open)
+		return;
+	struct cms_api_cache_event ev = {name, path, old_generation, new_generation};
+	cache_invalidate(&told.cache, &ev);
+}
+
+/* watch_scan_once, with the cache's signature before and after a move. */
+static int scan_once(const struct config *cfg, uint64_t *old_cache, uint64_t *new_cache)
 {
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
@@ -215,11 +244,27 @@ int watch_scan_once(const struct config *cfg)
 	int rc = 0;
 	uint64_t signature = content_signature(cfg);
 	if (generation_read(paths.generation, &g) != 0 || signature != g.signature) {
+		*old_cache = g.cache_signature;
 		next_generation(&paths, true, signature, &g);
 		rc = write_generation(&paths, &g, true) == 0 ? 1 : -1;
+		*new_cache = g.cache_signature;
 	}
 	shared_paths_free(&paths);
 	return rc;
+}
+
+int watch_scan_once(const struct config *cfg)
+{
+	uint64_t old_cache, new_cache;
+	return scan_once(cfg, &old_cache, &new_cache);
+}
+
+/* The watcher's scan: a move found is the cache driver's to know. */
+static void scan_and_tell(const struct config *cfg)
+{
+	uint64_t old_cache, new_cache;
+	if (scan_once(cfg, &old_cache, &new_cache) == 1)
+		tell_cache(cfg, "ContentSaved", NULL, old_cache, new_cache);
 }
 
 /* What a watch descriptor watches: a folder below the site root, or
@@ -286,6 +331,11 @@ static void watch_tree(struct watch_table *t, const char *root, bool disk, const
 struct change {
 	bool index, cache, rescan;
 	bool rewatch; /* a watched folder went away or came back: watch afresh */
+	/* The first event that moves the cache, for the cache driver; its
+	 * path only when it is the only one. */
+	const char *event;
+	struct strbuf event_path; /* owned */
+	bool several;
 };
 
 static bool is_watched_top(const char *name)
@@ -352,8 +402,14 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	if (name) {
 		log_debug("%s: %s", rel.ptr, name);
 		ch->index = true;
-		if (!watch_event_ignored(cfg, name))
+		if (!watch_event_ignored(cfg, name)) {
 			ch->cache = true;
+			if (ch->event)
+				ch->several = true;
+			else
+				strbuf_addstr(&ch->event_path, rel.ptr);
+			ch->event = ch->event ? ch->event : name;
+		}
 	}
 	strbuf_release(&rel);
 }
@@ -396,9 +452,13 @@ static void publish(const struct config *cfg, const struct change *ch)
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
 		return;
-	struct generation g;
+	struct generation before, g;
+	generation_read(paths.generation, &before);
 	next_generation(&paths, ch->cache, content_signature(cfg), &g);
-	write_generation(&paths, &g, ch->cache);
+	if (write_generation(&paths, &g, ch->cache) == 0 && ch->cache)
+		tell_cache(cfg, ch->event ? ch->event : "ContentSaved",
+		           ch->several ? NULL : strbuf_str(&ch->event_path), before.cache_signature,
+		           g.cache_signature);
 	shared_paths_free(&paths);
 }
 
@@ -464,7 +524,7 @@ static void maintain_cache(const struct config *cfg)
 		return;
 	struct generation g;
 	if (generation_read(paths.generation, &g) == 0) {
-		size_t n = cache_file_prune(&paths, g.cache, cfg->cache_max_size * 1024LL * 1024LL,
+		size_t n = cache_file_prune(&paths, g.cache_signature, cfg->cache_max_size * 1024LL * 1024LL,
 		                            cfg->cache_expiry * 60LL, (long long)time(NULL));
 		if (n)
 			log_debug("removed %zu cached answers", n);
@@ -526,13 +586,13 @@ static bool site_readable(const struct config *cfg)
 
 void watch_run(const struct config *cfg, int lock_fd)
 {
-	watch_scan_once(cfg);
+	scan_and_tell(cfg);
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
 	bool readable = site_readable(cfg);
 	time_t last_scan = time(NULL), last_prune = 0;
 	for (;;) {
-		struct change ch = {false, false, false, false};
+		struct change ch = {false, false, false, false, NULL, STRBUF_INIT, false};
 		if (t.fd >= 0)
 			drain(&t, cfg, 1000, &ch);
 		else
@@ -552,17 +612,20 @@ void watch_run(const struct config *cfg, int lock_fd)
 			reopen_requested = 0;
 			log_reopen();
 		}
-		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd))
+		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd)) {
+			strbuf_release(&ch.event_path);
 			break;
+		}
 		restore_generation(cfg);
 		/* A stat scan now and then catches what inotify cannot see
 		 * (network file systems, a queue overflow). */
 		if (t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30) {
-			watch_scan_once(cfg);
+			scan_and_tell(cfg);
 			last_scan = time(NULL);
 		}
 		if (ch.index)
 			publish(cfg, &ch);
+		strbuf_release(&ch.event_path);
 		if (time(NULL) - last_prune >= 60) {
 			maintain_cache(cfg);
 			last_prune = time(NULL);

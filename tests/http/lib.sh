@@ -437,7 +437,8 @@ expect_no_workers() {
 }
 
 # gen_index FILE, gen_cache FILE: the index and cache generations of a
-# generation file ("cms-api-generation 2 INDEX CACHE SIGNATURE CHECK").
+# generation file ("cms-api-generation 3 INDEX CACHE SIGNATURE CACHE_SIGNATURE
+# CHECK").
 gen_index() { awk '{print $3}' "$1" 2>/dev/null; }
 gen_cache() { awk '{print $4}' "$1" 2>/dev/null; }
 

@@ -16,7 +16,7 @@ ops_version=$("$CMS_API_BIN" --version)
 ops_rc=$?
 ops_shape=$(printf '%s\n' "$ops_version" | sed -E 's/ [0-9]+(\.[0-9a-z]+)*( [0-9]{4}-[0-9]{2}-[0-9]{2})?/ V/g; s/^regex JIT: (yes \(.*\)|no)$/regex JIT: YES-OR-NO/')
 ops_want="cms-api V
-cache drivers: file, none
+cache drivers: file, redis (hiredis V), none, plug-ins (ABI V)
 per-user tokens: yes (SQLite V)
 rate-limit drivers: file, redis (hiredis V)
 regex JIT: YES-OR-NO

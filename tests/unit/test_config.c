@@ -129,6 +129,9 @@ static void test_every_section(void)
 	CU_ASSERT_EQUAL_FATAL(cfg.ncache_options, 2);
 	CU_ASSERT_STRING_EQUAL(cfg.cache_options[0].key, "host");
 	CU_ASSERT_STRING_EQUAL(cfg.cache_options[1].value, "6379");
+	/* Where each is set, for the driver's messages. */
+	CU_ASSERT_EQUAL(cfg.cache_options[0].line, 20);
+	CU_ASSERT_EQUAL(cfg.cache_options[1].line, 21);
 	CU_ASSERT_EQUAL(cfg.rate_per_minute, 0);
 	CU_ASSERT_EQUAL(cfg.rate_by, RATE_BY_TOKEN);
 	CU_ASSERT_EQUAL(cfg.log_level, LOG_LEVEL_DEBUG);

@@ -209,6 +209,13 @@ static void test_cli_commands(void)
 	CU_ASSERT_STRING_EQUAL(err, "unknown command 'nope'");
 	CU_ASSERT_EQUAL(parse(&cli, err, "get", NULL), -1);
 	CU_ASSERT_STRING_EQUAL(err, "usage: cms-api get PATH");
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "stats", NULL), 0);
+	CU_ASSERT_STRING_EQUAL(cli.args[0], "stats");
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "clear", NULL), 0);
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", NULL), -1);
+	CU_ASSERT_STRING_EQUAL(err, "usage: cms-api cache stats|clear");
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "flush", NULL), -1);
+	CU_ASSERT_EQUAL(parse(&cli, err, "cache", "stats", "now", NULL), -1);
 	CU_ASSERT_EQUAL(parse(&cli, err, "-x", NULL), -1);
 	CU_ASSERT_STRING_EQUAL(err, "unknown option '-x'");
 	CU_ASSERT_EQUAL(parse(&cli, err, "--nope", NULL), -1);
@@ -355,7 +362,7 @@ static void test_buildinfo(void)
 	buildinfo_describe(&out);
 	CU_ASSERT_EQUAL(strncmp(out.ptr, "cms-api " PACKAGE_VERSION "\n", strlen(PACKAGE_VERSION) + 9),
 	                0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.ptr, "\ncache drivers: file, none\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.ptr, "\ncache drivers: file, redis (hiredis "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.ptr, "\nper-user tokens: yes (SQLite "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.ptr, "\nrate-limit drivers: file, redis (hiredis "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.ptr, "\nworker pool: yes (-n, --listen)\n"));

@@ -3,6 +3,7 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,32 @@ static void test_signature(void)
 	struct stat st;
 	stat(path, &st);
 	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* Two machines with the same files (paths, sizes, times) under different
+ * roots agree: the signature names the cache's entries in a store they
+ * share. */
+static void test_signature_is_the_same_elsewhere(void)
+{
+	char *dir = unit_tempdir();
+	const char *files[] = {"content/collections/blog.yaml", "content/collections/blog/a.md",
+	                       "users/ada.yaml"};
+	struct timespec when[2] = {{1700000000, 123456789}, {1700000000, 123456789}};
+	for (int site = 0; site < 2; site++) {
+		for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+			char name[256], path[512];
+			snprintf(name, sizeof name, "%s/%s", site ? "machine-b/srv/site" : "a", files[i]);
+			CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, name, "same bytes\n"), 0);
+			snprintf(path, sizeof path, "%s/%s", dir, name);
+			CU_ASSERT_EQUAL(utimensat(AT_FDCWD, path, when, 0), 0);
+		}
+	}
+	char a[512], b[512];
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/machine-b/srv/site", dir);
+	CU_ASSERT_EQUAL(signature_of(a), signature_of(b));
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -198,23 +225,26 @@ static void test_generation_record(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-x", dir);
-	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42}, back;
+	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42, UINT64_MAX}, back;
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
 	CU_ASSERT_TRUE(generation_same(&g, &back));
 	CU_ASSERT_EQUAL(back.signature, 42);
+	CU_ASSERT_EQUAL(back.cache_signature, UINT64_MAX);
 	struct stat st;
 	CU_ASSERT_EQUAL(stat(path, &st), 0);
 	CU_ASSERT_EQUAL(st.st_size, 128); /* the same size whatever the numbers */
 	/* One digit changed, as by a write caught half done. */
 	FILE *f = fopen(path, "r+");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fseek(f, (long)strlen("cms-api-generation 2 1"), SEEK_SET);
+	fseek(f, (long)strlen("cms-api-generation 3 1"), SEEK_SET);
 	fputc('9', f);
 	fclose(f);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	CU_ASSERT_EQUAL(back.index, 0);
-	unit_write_file(dir, "generation-x", "5 5 42\n"); /* the old format */
+	unit_write_file(dir, "generation-x", "5 5 42\n"); /* the first format */
+	unit_write_file(dir, "generation-x", "cms-api-generation 2 5 5 42 123\n"); /* the second */
+	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	/* Fresh generations come from the clock: never below an older one. */
 	struct generation a, b;
@@ -225,6 +255,11 @@ static void test_generation_record(void)
 	generation_next(&a, false, 7);
 	CU_ASSERT_EQUAL(a.cache + 1, a.index);
 	CU_ASSERT_EQUAL(a.signature, 7);
+	/* The cache's signature is the one it last moved at: an ignored
+	 * change leaves it, so every machine names the entries alike. */
+	CU_ASSERT_EQUAL(a.cache_signature, 1);
+	generation_next(&a, true, 8);
+	CU_ASSERT_EQUAL(a.cache_signature, 8);
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -236,7 +271,7 @@ static void check_write_in_place(const char *dir)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {11, 10, 3}, back;
+	struct generation g = {11, 10, 3, 3}, back;
 	if (generation_write(path, &g) != 0 || generation_read(path, &back) != 0 ||
 	    !generation_same(&g, &back))
 		_exit(1);
@@ -248,7 +283,7 @@ static void test_generation_written_in_place(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {1, 1, 1};
+	struct generation g = {1, 1, 1, 1};
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_write_in_place), 0);
 	struct generation back;
@@ -277,6 +312,7 @@ void suite_watch(void)
 	unit_add_test(s, "event names", test_event_names);
 	unit_add_test(s, "ignored events", test_ignored_events);
 	unit_add_test(s, "content signature", test_signature);
+	unit_add_test(s, "signature is the same elsewhere", test_signature_is_the_same_elsewhere);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);

@@ -42,6 +42,7 @@ void suite_ratelimit(void);
 void suite_pool(void);
 void suite_access(void);
 void suite_cache_plugin(void);
+void suite_cache_redis(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
