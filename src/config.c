@@ -960,28 +960,69 @@ static void free_seen(struct parse_state *st)
 	st->nseen = 0;
 }
 
-/* A hash of everything a config is made of: the file's bytes and the
- * environment variables that override it. */
+/* Sections that never change an answer's body: how the cache, the log,
+ * the rate limit and the pool work. Left out of the fingerprint, so that
+ * machines whose configs differ only there (each its own cache directory
+ * or log) share the answers a shared cache driver stores. */
+static bool section_shapes_no_answer(const char *line, size_t len)
+{
+	static const char *const sections[] = {"cache", "log", "rate_limit", "server"};
+	const char *close = memchr(line, ']', len);
+	size_t name_len = close ? (size_t)(close - line - 1) : 0;
+	for (size_t i = 0; close && i < sizeof sections / sizeof sections[0]; i++)
+		if (name_len == strlen(sections[i]) && memcmp(line + 1, sections[i], name_len) == 0)
+			return true;
+	return false;
+}
+
+/* The file's lines that matter to answers, blanks and comments left out,
+ * each trimmed and ended by a newline. (The file may hold a NUL: lines
+ * are cut at newlines only and every byte is kept.) */
+static void add_answer_lines(struct strbuf *all, const char *text, size_t len)
+{
+	bool skipping = false;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t a = at, b = end;
+		while (a < b && isspace((unsigned char)text[a]))
+			a++;
+		while (b > a && isspace((unsigned char)text[b - 1]))
+			b--;
+		if (a < b && text[a] == '[')
+			skipping = section_shapes_no_answer(text + a, b - a);
+		if (a < b && text[a] != ';' && text[a] != '#' && !skipping) {
+			strbuf_add(all, text + a, b - a);
+			strbuf_addch(all, '\n');
+		}
+		at = end + 1;
+	}
+}
+
+/* A hash of everything in a config that answers depend on: the file's
+ * lines outside the sections above, and the environment variables that
+ * override it. */
 static uint64_t fingerprint_of(const char *path)
 {
-	struct strbuf all = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, all = STRBUF_INIT;
 	FILE *f = fopen(path, "re");
 	char chunk[4096];
 	size_t n;
 	while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&all, chunk, n);
+		strbuf_add(&text, chunk, n);
 	if (f)
 		fclose(f);
+	add_answer_lines(&all, text.ptr, text.len);
 	static const char *const overrides[] = {"CMS_API_ENABLED", "CMS_API_ROUTE",
 	                                        "CMS_API_AUTH_TOKEN"};
 	for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++) {
 		const char *v = getenv(overrides[i]);
 		strbuf_addf(&all, "\n%s=%s", overrides[i], v ? v : "");
 	}
-	/* The file may hold a NUL: hash every byte. */
 	uint64_t h = 0xcbf29ce484222325ULL;
 	for (size_t i = 0; i < all.len; i++)
 		h = (h ^ (unsigned char)all.ptr[i]) * 0x100000001b3ULL;
+	strbuf_release(&text);
 	strbuf_release(&all);
 	return h;
 }

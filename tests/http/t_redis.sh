@@ -42,9 +42,9 @@ rd_stop() {
 	RD_PID=
 }
 
-# The same bytes in both pools' directories: one config fingerprint, so
-# one cache key per request (the key names the config), while the cache
-# directory, the logs and the access logs are each pool's own.
+# Each pool its own cache directory, logs and access log, named by
+# absolute paths, so the two files differ: only in [log] and [cache],
+# which the config's fingerprint (and so the cache key) leaves out.
 for rd_pool in a b; do
 	cat >"$RD/$rd_pool/cms-api.ini" <<INI
 [api]
@@ -53,11 +53,11 @@ base_url = http://cms.example
 [content]
 root = $RD/site
 [log]
-target = worker.log
+target = $RD/$rd_pool/worker.log
 level = info
-access = access.log
+access = $RD/$rd_pool/access.log
 [cache]
-dir = cache
+dir = $RD/$rd_pool/cache
 driver = redis
 port = $RD_PORT
 prefix = rtest:

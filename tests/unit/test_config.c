@@ -412,6 +412,35 @@ static void test_find_path(void)
 	CU_ASSERT_STRING_EQUAL(config_find_path(NULL), SYSCONFDIR "/cms-api.ini");
 }
 
+/* The fingerprint names what answers depend on: not the cache, the log,
+ * the rate limit or the pool (machines with their own cache directories
+ * share a Redis cache), but every other line, an empty section too. */
+static uint64_t fingerprint_of_text(const char *text)
+{
+	CU_ASSERT_EQUAL_FATAL(load(text), 0);
+	return cfg.fingerprint;
+}
+
+static void test_fingerprint_names_what_answers_depend_on(void)
+{
+	const char *base = "[api]\nenabled = true\n[content]\nroot = ROOT\n"
+	                   "[resources]\ncollections = true\n";
+	uint64_t plain = fingerprint_of_text(base);
+	struct strbuf other = STRBUF_INIT;
+	strbuf_addf(&other, "; a comment\n\n%s[cache] ; the cache\ndir = /tmp/a\nexpiry = 5\n"
+	            "[log]\nlevel = debug\n[rate_limit]\nper_minute = 5\n[server]\nmax_requests = 9\n",
+	            base);
+	CU_ASSERT_EQUAL(fingerprint_of_text(other.ptr), plain);
+	strbuf_reset(&other);
+	strbuf_addf(&other, "%s[resources.collections.blog]\n", base);
+	CU_ASSERT_NOT_EQUAL(fingerprint_of_text(other.ptr), plain);
+	strbuf_reset(&other);
+	strbuf_addf(&other, "[api]\nenabled = true\nexcluded_keys = x\n[content]\nroot = ROOT\n"
+	            "[resources]\ncollections = true\n");
+	CU_ASSERT_NOT_EQUAL(fingerprint_of_text(other.ptr), plain);
+	strbuf_release(&other);
+}
+
 static void test_cleanup(void)
 {
 	config_free(&cfg);
@@ -424,6 +453,7 @@ void suite_config(void)
 {
 	CU_pSuite s = unit_add_suite("config");
 	unit_add_test(s, "defaults", test_defaults);
+	unit_add_test(s, "fingerprint", test_fingerprint_names_what_answers_depend_on);
 	unit_add_test(s, "every section", test_every_section);
 	unit_add_test(s, "relative paths", test_relative_paths);
 	unit_add_test(s, "rule 1: type = true", test_rule1_type_true_enables_all_without_filters);
