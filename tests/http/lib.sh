@@ -204,8 +204,11 @@ start_lighttpd() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
 	[ -n "$WORKER_USER" ] &&
 		user="server.username = \"$WORKER_USER\"
 server.groupname = \"$(id -gn "$WORKER_USER")\""
+	# The fast path's snippet first, as Debian's conf-enabled/ orders it
+	# (05-...): mod_magnet must be loaded before mod_fastcgi.
 	cat >"$T/lighttpd.conf" <<CONF
-server.modules = ( "mod_fastcgi" )
+$(lighttpd_fastpath_conf "$run/lighttpd" "$prefix")
+server.modules += ( "mod_fastcgi" )
 server.document-root = "$run/docroot"
 server.bind = "127.0.0.1"
 server.port = $PORT
