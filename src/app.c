@@ -362,6 +362,8 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	app->mode = mode;
 	/* The limit is for a web server's clients, not for `cms-api get`. */
 	rate_limiter_init(&app->rate, &app->cfg, mode != APP_PRIVATE);
+	if (mode != APP_PRIVATE)
+		fastpath_init(&app->fastpath, &app->cfg);
 	if (mode != APP_PRIVATE && !share(app))
 		fall_back(app, errno ? errno : EIO);
 	if (app->mode == APP_PRIVATE && !app->snap)
@@ -371,6 +373,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 void app_close(struct app *app)
 {
 	rate_limiter_free(&app->rate);
+	fastpath_free(&app->fastpath);
 	cache_free(&app->cache);
 	guard_state_free(&app->guard);
 	strbuf_release(&app->logged_problems);
@@ -561,6 +564,7 @@ static bool answer_from_cache(struct app *app, const struct request *req, struct
 	if (!app->cache.on || !app->cache_current)
 		return false;
 	cache_ask_set(&app->pending, &app->cfg, req);
+	fastpath_note(&app->fastpath, req);
 	if (cache_get(&app->cache, app->cache_generation, &app->pending, res)) {
 		app->cache_use = APP_CACHE_HIT;
 		return true;
@@ -570,10 +574,35 @@ static bool answer_from_cache(struct app *app, const struct request *req, struct
 	return false;
 }
 
+/*
+ * The static fast path: publishes what the cache holds for this GET. A
+ * hit is published when its file is missing (the web server would have
+ * answered it otherwise); a miss only once it is stored, and then the
+ * stored bytes, read back: what the cache refused is never published.
+ */
+static void publish_cached(struct app *app, const struct response *res, bool stored_now)
+{
+	if (!app->fastpath.dir || res->status != 200)
+		return;
+	if (app->cache_use == APP_CACHE_HIT) {
+		fastpath_publish(&app->fastpath, app->cache_generation, res, false);
+		return;
+	}
+	if (!stored_now)
+		return;
+	struct response stored;
+	response_init(&stored);
+	if (cache_get(&app->cache, app->cache_generation, &app->pending, &stored))
+		fastpath_publish(&app->fastpath, app->cache_generation, &stored, true);
+	response_free(&stored);
+}
+
 void app_finish(struct app *app, const struct response *res)
 {
-	if (app->put_pending)
+	bool stored = app->put_pending;
+	if (stored)
 		cache_put(&app->cache, app->cache_generation, &app->pending, res);
+	publish_cached(app, res, stored);
 	app->put_pending = false;
 	token_reader_flush(&app->guard.tokens, (long long)time(NULL));
 }

@@ -12,6 +12,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "fastpath.h"
 #include "ratelimit.h"
 #include "request.h"
 #include "response.h"
@@ -70,6 +71,7 @@ struct app {
 	uint64_t index_serial;     /* changes whenever snap is replaced */
 	struct guard_state guard;  /* owned: the token database, the request's token */
 	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */
+	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
@@ -91,7 +93,8 @@ void app_close(struct app *app);
 void app_handle(struct app *app, const struct request *req, struct response *res);
 
 /* Stores the answer app_handle just gave in the response cache when it was
- * computed (not itself a hit) and may be cached, and writes a per-user
+ * computed (not itself a hit) and may be cached, publishes a cached 200 to
+ * a GET for the static fast path (fastpath.h), and writes a per-user
  * token's last_used_at when due. Call it after the answer was sent, so
  * the client never waits for the writes. */
 void app_finish(struct app *app, const struct response *res);

@@ -182,6 +182,7 @@ void config_init_defaults(struct config *cfg)
 	strlist_split(&cfg->ignored_events, "UserSaved, UserDeleted");
 	cfg->cache_dir = xstrdup("/var/cache/cms-api");
 	cfg->cache_max_size = 256;
+	cfg->cache_public_dir = xstrdup("");
 	cfg->rate_per_minute = 60;
 	cfg->rate_by = RATE_BY_IP;
 	cfg->rate_driver = RATE_DRIVER_FILE;
@@ -234,6 +235,7 @@ void config_free(struct config *cfg)
 	}
 	free(cfg->cache_options);
 	free(cfg->cache_plugin_path);
+	free(cfg->cache_public_dir);
 	strlist_free(&cfg->rate_trusted_proxies);
 	free(cfg->rate_redis_host);
 	free(cfg->rate_redis_socket);
@@ -308,6 +310,7 @@ static const struct key_def keys[] = {
 	{"cache", "ignored_events", K_LIST, AT(ignored_events), 0, 0, NULL},
 	{"cache", "dir", K_PATH, AT(cache_dir), 0, 0, NULL},
 	{"cache", "max_size", K_LONG, AT(cache_max_size), 0, 1048576, NULL},
+	{"cache", "public_dir", K_PATH, AT(cache_public_dir), 0, 0, NULL},
 	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
 	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
 	{"rate_limit", "driver", K_ENUM, AT(rate_driver), 0, 0, rate_driver_names},
@@ -339,6 +342,7 @@ struct parse_state {
 	int line;              /* the line most recently read */
 	char section[200];     /* the section most recently opened */
 	int root_line;         /* where [content] root was set, 0 if never */
+	int public_dir_line;   /* where [cache] public_dir was set, 0 if never */
 	char *seen[MAX_SEEN_KEYS]; /* "section\nkey" of every key so far */
 	size_t nseen;
 	char err[CONFIG_ERR_LEN];
@@ -877,6 +881,8 @@ static void handle_plain_key(struct parse_state *st, const char *section, const 
 		if (strcmp(keys[i].section, section) == 0 && strcmp(keys[i].name, name) == 0) {
 			if (strcmp(section, "content") == 0 && strcmp(name, "root") == 0)
 				st->root_line = st->line;
+			if (strcmp(section, "cache") == 0 && strcmp(name, "public_dir") == 0)
+				st->public_dir_line = st->line;
 			apply_key(st, &keys[i], value);
 			return;
 		}
@@ -911,6 +917,65 @@ int config_apply_env(struct config *cfg, char err[CONFIG_ERR_LEN])
 	return 0;
 }
 
+/* Whether path is dir or below it (both absolute, without trailing '/'). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * [cache] public_dir, the static fast path: the web server hands the files
+ * published there to anyone, without asking cms-api. So it cannot go with
+ * a token (every published answer would be public), nor without
+ * [api] base_url (the answers' absolute URLs would come from the Host of
+ * whichever client came first), nor without a cache (only cached answers
+ * are published), and it must be a directory of its own: outside the site,
+ * whose watcher would take each published file for a change, and apart
+ * from [cache] dir, which holds drafts. (The rate limit goes on counting
+ * what reaches cms-api; see fastpath.h.)
+ */
+static int validate_public_dir(const struct config *cfg, const struct parse_state *st,
+                               char err[CONFIG_ERR_LEN])
+{
+	const char *dir = cfg->cache_public_dir;
+	if (!*dir)
+		return 0;
+	const char *problem = NULL;
+	if (*cfg->auth_token)
+		problem = getenv("CMS_API_AUTH_TOKEN") && *getenv("CMS_API_AUTH_TOKEN")
+		                  ? "the web server would hand published answers to anyone, and "
+		                    "CMS_API_AUTH_TOKEN asks for a token: a token-protected API "
+		                    "cannot have a static fast path"
+		                  : "the web server would hand published answers to anyone, and "
+		                    "[api] auth_token asks for a token: a token-protected API "
+		                    "cannot have a static fast path";
+	else if (strcmp(cfg->middleware, "auth:token") == 0)
+		problem = "the web server would hand published answers to anyone, and [api] "
+		          "middleware = auth:token asks for per-user tokens: a token-protected API "
+		          "cannot have a static fast path";
+	else if (!*cfg->base_url)
+		problem = "needs [api] base_url: published answers hold absolute URLs, which "
+		          "would otherwise come from the Host header of the request that was "
+		          "published, and go to every client";
+	else if (!cfg->cache_enabled || cfg->cache_driver == CACHE_NONE || cfg->cache_expiry == 0)
+		problem = "needs the response cache (enabled = true, a driver, expiry > 0): only "
+		          "cached answers are published";
+	else if (cfg->content_root && path_within(dir, cfg->content_root))
+		problem = "is inside [content] root: the watcher would take every published "
+		          "file for a change to the site";
+	else if (strcmp(dir, cfg->cache_dir) == 0)
+		problem = "is [cache] dir, which holds unpublished data (drafts): give the "
+		          "published answers a directory of their own";
+	if (!problem)
+		return 0;
+	snprintf(err, CONFIG_ERR_LEN, "%s:%d: [cache] public_dir: %s", st->file,
+	         st->public_dir_line, problem);
+	return -1;
+}
+
 static int validate(struct config *cfg, const struct parse_state *st, char err[CONFIG_ERR_LEN])
 {
 	if (!cfg->content_root || !*cfg->content_root) {
@@ -935,6 +1000,8 @@ static int validate(struct config *cfg, const struct parse_state *st, char err[C
 		         "[auth] database, the file of the per-user tokens", st->file);
 		return -1;
 	}
+	if (validate_public_dir(cfg, st, err) != 0)
+		return -1;
 	if (cfg->max_limit < cfg->default_limit) {
 		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",
 		         st->file, cfg->max_limit, cfg->default_limit);

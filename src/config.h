@@ -122,6 +122,7 @@ struct config {
 	struct strlist ignored_events; /* default UserSaved, UserDeleted */
 	char *cache_dir;         /* owned, absolute; default /var/cache/cms-api */
 	long cache_max_size;     /* file driver: MiB its answers may take, default 256; 0 = no limit */
+	char *cache_public_dir;  /* owned, absolute; "" = no static fast path (fastpath.h) */
 	struct kv *cache_options; /* owned: every other [cache] key, for the driver */
 	size_t ncache_options;
 

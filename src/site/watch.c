@@ -28,6 +28,7 @@
 
 #include "cache.h"
 #include "cache_file.h"
+#include "fastpath.h"
 #include "hash.h"
 #include "log.h"
 #include "site/shared.h"
@@ -587,6 +588,7 @@ static bool site_readable(const struct config *cfg)
 void watch_run(const struct config *cfg, int lock_fd)
 {
 	scan_and_tell(cfg);
+	fastpath_follow(cfg);
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
 	bool readable = site_readable(cfg);
@@ -626,8 +628,12 @@ void watch_run(const struct config *cfg, int lock_fd)
 		if (ch.index)
 			publish(cfg, &ch);
 		strbuf_release(&ch.event_path);
+		/* The static fast path's files follow the cache generation at
+		 * once: its link is swapped right after the generation moved. */
+		fastpath_follow(cfg);
 		if (time(NULL) - last_prune >= 60) {
 			maintain_cache(cfg);
+			fastpath_trim(cfg);
 			last_prune = time(NULL);
 		}
 	}

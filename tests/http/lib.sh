@@ -204,8 +204,11 @@ start_lighttpd() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
 	[ -n "$WORKER_USER" ] &&
 		user="server.username = \"$WORKER_USER\"
 server.groupname = \"$(id -gn "$WORKER_USER")\""
+	# The fast path's snippet first, as Debian's conf-enabled/ orders it
+	# (05-...): mod_magnet must be loaded before mod_fastcgi.
 	cat >"$T/lighttpd.conf" <<CONF
-server.modules = ( "mod_fastcgi" )
+$(lighttpd_fastpath_conf "$run/lighttpd" "$prefix")
+server.modules += ( "mod_fastcgi" )
 server.document-root = "$run/docroot"
 server.bind = "127.0.0.1"
 server.port = $PORT
@@ -436,11 +439,13 @@ expect_no_workers() {
 	fail "cms-api processes still running after $SERVER stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
 }
 
-# gen_index FILE, gen_cache FILE: the index and cache generations of a
+# gen_index FILE, gen_cache FILE, gen_cache_signature FILE: the index and
+# cache generations, and the signature that names the cache's answers, of a
 # generation file ("cms-api-generation 3 INDEX CACHE SIGNATURE CACHE_SIGNATURE
 # CHECK").
 gen_index() { awk '{print $3}' "$1" 2>/dev/null; }
 gen_cache() { awk '{print $4}' "$1" 2>/dev/null; }
+gen_cache_signature() { awk '{print $6}' "$1" 2>/dev/null; }
 
 summary() {
 	echo "http: $PASSED passed, $FAILED failed"

@@ -9,6 +9,14 @@
 
 APACHE_MODULES=/usr/lib/apache2/modules
 
+# FASTPATH_DIR: when set, the [cache] public_dir of the config served:
+# the next server also gets the static fast path's snippet as shipped
+# (etc/apache-cms-api-fastpath.conf beside apache-cms-api.conf,
+# etc/nginx-cms-api-fastpath.conf instead of nginx-cms-api.conf,
+# etc/lighttpd-cms-api-fastpath.conf and etc/cms-api-fastpath.lua), with
+# public_dir and the prefix substituted.
+FASTPATH_DIR=${FASTPATH_DIR:-}
+
 # apache_conf DIR PORT DOCROOT BIN INI PREFIX PROCS USER: prints an
 # httpd.conf whose files (pid, logs, mod_fcgid's sockets) are in DIR.
 # etc/apache-cms-api.conf goes in at server level, as a2enconf puts it,
@@ -45,10 +53,15 @@ CONF
 		-e "s#^\( *Alias\) /api #\1 $prefix #" -e "s#^\( *<Location\) /api>#\1 $prefix>#" \
 		-e "s#^\( *FcgidMaxProcessesPerClass\) 4#\1 $procs#" \
 		"$TOP/etc/apache-cms-api.conf"
+	[ -n "$FASTPATH_DIR" ] &&
+		sed -e "s#/var/cache/cms-api/public#$FASTPATH_DIR#g" \
+			-e "s#^\( *RewriteRule\) ^/api(#\1 ^${prefix%/}(#" \
+			"$TOP/etc/apache-cms-api-fastpath.conf"
 	cat <<CONF
 <VirtualHost 127.0.0.1:$port>
 	DocumentRoot $docroot
 	AllowEncodedSlashes NoDecode
+${FASTPATH_DIR:+	RewriteEngine On}
 </VirtualHost>
 CONF
 }
@@ -72,6 +85,8 @@ start_apache_in() {
 # root (it must reach SOCKET); empty when it does not.
 nginx_conf() {
 	local dir=$1 port=$2 docroot=$3 socket=$4 prefix=$5 processes=$6 user=$7
+	local snippet=$TOP/etc/nginx-cms-api.conf
+	[ -n "$FASTPATH_DIR" ] && snippet=$TOP/etc/nginx-cms-api-fastpath.conf
 	mkdir -p "$dir/temp"
 	cp /etc/nginx/fastcgi_params "$dir/"
 	[ -n "$user" ] && chown -R "$user" "$dir/temp"
@@ -93,8 +108,23 @@ CONF
 	sed -e "s#unix:/run/cms-api/cms-api.sock#unix:$socket#" \
 		-e "s#^\( *listen\) 80;#\1 127.0.0.1:$port;#" -e "/^ *listen \[::\]:80;/d" \
 		-e "s#^\( *location ^~\) /api/ {#\1 ${prefix%/}/ {#" \
-		"$TOP/etc/nginx-cms-api.conf"
+		-e "s#^\( *root\) /var/cache/cms-api/public;#\1 $FASTPATH_DIR;#" \
+		"$snippet"
 	echo "}"
+}
+
+# lighttpd_fastpath_conf DIR PREFIX: with FASTPATH_DIR set, copies
+# etc/cms-api-fastpath.lua into DIR with public_dir set, and prints
+# etc/lighttpd-cms-api-fastpath.conf with that script and PREFIX; prints
+# nothing otherwise.
+lighttpd_fastpath_conf() {
+	local dir=$1 prefix=$2
+	[ -n "$FASTPATH_DIR" ] || return 0
+	sed -e "s#^local public_dir = .*#local public_dir = \"$FASTPATH_DIR\"#" \
+		"$TOP/etc/cms-api-fastpath.lua" >"$dir/cms-api-fastpath.lua"
+	sed -e "s#/etc/lighttpd/cms-api-fastpath.lua#$dir/cms-api-fastpath.lua#" \
+		-e "s#=^ \"/api/\"#=^ \"${prefix%/}/\"#" \
+		"$TOP/etc/lighttpd-cms-api-fastpath.conf"
 }
 
 # start_nginx_in DIR: starts nginx with DIR/nginx.conf in the foreground

@@ -372,6 +372,64 @@ static void test_query_bounds(void)
 	             ":2: [api] max_query_length: 1073741825 is out of range (0 to 1073741824)");
 }
 
+/* [cache] public_dir (fastpath.h): a path, refused with what a static
+ * fast path cannot go with, on the key's own line. */
+static void test_public_dir(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.cache_public_dir, "");
+	CU_ASSERT_EQUAL_FATAL(load("[api]\nbase_url = http://example.org/\n[content]\nroot = ROOT\n"
+	                           "[cache]\npublic_dir = pub/\n"),
+	                      0);
+	char want[700];
+	snprintf(want, sizeof want, "%s/pub/", dir);
+	CU_ASSERT_STRING_EQUAL(cfg.cache_public_dir, want);
+	const char *base = "[api]\nbase_url = http://example.org\n";
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%sauth_token = s3cret\n[content]\nroot = ROOT\n[cache]\n"
+	            "public_dir = /srv/pub\n", base);
+	assert_error(text.ptr, ":7: [cache] public_dir: the web server would hand published answers "
+	             "to anyone, and [api] auth_token asks for a token: a token-protected API "
+	             "cannot have a static fast path");
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%smiddleware = auth:token\n[auth]\ndatabase = t.sqlite\n"
+	            "[content]\nroot = ROOT\n[cache]\n\npublic_dir = /srv/pub\n", base);
+	assert_error(text.ptr, ":10: [cache] public_dir: the web server would hand published answers "
+	             "to anyone, and [api] middleware = auth:token asks for per-user tokens: a "
+	             "token-protected API cannot have a static fast path");
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\npublic_dir = /srv/pub\n", base);
+	setenv("CMS_API_AUTH_TOKEN", "from-env", 1);
+	assert_error(text.ptr, ":6: [cache] public_dir: the web server would hand published answers "
+	             "to anyone, and CMS_API_AUTH_TOKEN asks for a token: a token-protected API "
+	             "cannot have a static fast path");
+	unsetenv("CMS_API_AUTH_TOKEN");
+	assert_error("[content]\nroot = ROOT\n[cache]\npublic_dir = /srv/pub\n",
+	             ":4: [cache] public_dir: needs [api] base_url: published answers hold absolute "
+	             "URLs, which would otherwise come from the Host header of the request that "
+	             "was published, and go to every client");
+	const char *no_cache = ":6: [cache] public_dir: needs the response cache (enabled = true, a "
+	                       "driver, expiry > 0): only cached answers are published";
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\npublic_dir = /srv/pub\n"
+	            "driver = none\n", base);
+	assert_error(text.ptr, no_cache);
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\npublic_dir = /srv/pub\n"
+	            "expiry = 0\n", base);
+	assert_error(text.ptr, no_cache);
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\npublic_dir = ROOT/public\n", base);
+	assert_error(text.ptr, ":6: [cache] public_dir: is inside [content] root: the watcher would "
+	             "take every published file for a change to the site");
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\ndir = /srv/c\npublic_dir = /srv/c\n",
+	            base);
+	assert_error(text.ptr, ":7: [cache] public_dir: is [cache] dir, which holds unpublished "
+	             "data (drafts): give the published answers a directory of their own");
+	strbuf_release(&text);
+}
+
 static void test_unreadable_root_and_file(void)
 {
 	CU_ASSERT_EQUAL(load("[api]\nenabled = true\n[content]\nroot = /nonexistent/site\n"), -1);
@@ -473,5 +531,6 @@ void suite_config(void)
 	unit_add_test(s, "config path lookup", test_find_path);
 	unit_add_test(s, "query bounds", test_query_bounds);
 	unit_add_test(s, "[cache] driver = a plug-in", test_cache_plugin_driver);
+	unit_add_test(s, "public_dir", test_public_dir);
 	unit_add_test(s, "cleanup", test_cleanup);
 }
