@@ -79,6 +79,9 @@ write_ini() {
 [api]
 enabled = true
 max_limit = 1000
+; Absolute URLs from here, not from each request's Host: the fast path
+; ([cache] public_dir) needs it, and every server gives the same bytes.
+base_url = http://cms.example
 [content]
 root = $2
 [cache]
@@ -98,8 +101,11 @@ INI
 }
 
 start_lighttpd() { # INI DOCROOT PORT
+	# The fast path's snippet (when FASTPATH_DIR is set) comes first: its
+	# mod_magnet must be loaded before mod_fastcgi.
 	cat >"$work/lighttpd.conf" <<CONF
-server.modules = ( "mod_fastcgi" )
+$(lighttpd_fastpath_conf "$work" /api)
+server.modules += ( "mod_fastcgi" )
 server.document-root = "$2"
 server.bind = "127.0.0.1"
 server.port = $3
