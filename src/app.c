@@ -15,6 +15,7 @@
 #include "api/api.h"
 #include "api/listing.h"
 #include "guard.h"
+#include "http_cache.h"
 #include "log.h"
 #include "router.h"
 #include "site/watch.h"
@@ -636,7 +637,8 @@ static void answer(struct app *app, const struct request *req, struct response *
 	release_routed(&r);
 }
 
-void app_handle(struct app *app, const struct request *req, struct response *res)
+/* The answer itself, before what HTTP caching adds to it. */
+static void respond(struct app *app, const struct request *req, struct response *res)
 {
 	response_reset(res);
 	app->put_pending = false;
@@ -671,4 +673,24 @@ void app_handle(struct app *app, const struct request *req, struct response *res
 	}
 	answer(app, req, res, rest, mount);
 	rate_verdict_headers(&verdict, res);
+}
+
+/* What the HTTP caching of the answer depends on (http_cache.h): whether
+ * the response cache stands behind it and for how long, and whether a
+ * token is required. */
+static void http_policy(const struct app *app, const struct response *res,
+                        struct http_cache_policy *p)
+{
+	p->token_required = guard_per_user(&app->cfg) || (app->cfg.auth_token && *app->cfg.auth_token);
+	p->stored = app->cache_use != APP_CACHE_UNASKED;
+	p->max_age = app->cache_use == APP_CACHE_HIT ? res->expires - (long long)time(NULL)
+	                                             : app->cfg.cache_expiry * 60LL;
+}
+
+void app_handle(struct app *app, const struct request *req, struct response *res)
+{
+	respond(app, req, res);
+	struct http_cache_policy policy;
+	http_policy(app, res, &policy);
+	http_cache_answer(&policy, req, res);
 }

@@ -2,10 +2,12 @@
  * app: one cms-api instance, a loaded config plus the site index, and the
  * request pipeline of DESIGN.md: enabled? route prefix, token guard,
  * method, rate limit, route and its two gates (what the config enables,
- * what a per-user token may read), response cache, handler; after the
- * answer is sent, app_finish stores it in the cache and records the
- * token's use. The FastCGI server, CGI mode and `cms-api get`
- * all answer through app_handle, so they behave the same.
+ * what a per-user token may read), response cache, handler; then what
+ * every answer tells HTTP caches (http_cache.h: ETag, 304, Cache-Control,
+ * Vary, the stored gzip copy). After the answer is sent, app_finish
+ * stores it in the cache and records the token's use. The FastCGI
+ * server, CGI mode and `cms-api get` all answer through app_handle, so
+ * they behave the same.
  */
 #ifndef CMS_API_APP_H
 #define CMS_API_APP_H

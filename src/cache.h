@@ -10,14 +10,14 @@
  * was disabled is never served after. Each part is tagged and
  * length-prefixed, so no part can pass for another.
  *
- * An entry stores its full key (checked on read, so a 64-bit hash names
- * it), its expiry and the response. Entries are filed under the cache
- * generation that watch.h publishes: a change to the site that is not an
- * ignored event bumps it, and every older entry stops matching at once.
- * Only 200 and 404 answers are stored, without the rate limit's headers
- * (X-RateLimit-*, Retry-After), which describe one client's request. A
- * failed read is a miss and a failed write is only logged: the cache
- * never fails a request.
+ * An entry (cache_entry.h) stores its full key (checked on read, so a
+ * 64-bit hash names it), its expiry, the response with the body's hash
+ * (its ETag) and a gzip copy, and a checksum over all of it: an entry
+ * that is torn, edited or not ours is a miss, never an answer. Only 200
+ * and 404 answers are stored, without the headers made per request (the
+ * rate limit's, ETag, Cache-Control, Vary, Content-Encoding:
+ * http_cache.h). A failed read is a miss and a failed write is only
+ * logged: the cache never fails a request.
  *
  * Drivers (each a table of cms-api/cache-driver.h, over the entry's
  * bytes): file (one file per entry in [cache] dir, published by rename,

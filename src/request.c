@@ -195,6 +195,12 @@ static const char *or_default(const char *s, const char *fallback)
 	return s && *s ? s : fallback;
 }
 
+/* A copy of a list header's value, NULL when absent or too long. */
+static char *list_header(const char *value)
+{
+	return value && strlen(value) <= REQUEST_LIST_HEADER_MAX ? xstrdup(value) : NULL;
+}
+
 static char *scheme_from_cgi(cgi_getter get, void *ctx)
 {
 	const char *https = get("HTTPS", ctx);
@@ -237,6 +243,8 @@ void request_from_cgi(struct request *req, cgi_getter get, void *ctx)
 	req->forwarded_for = forwarded ? xstrdup(forwarded) : NULL;
 	const char *auth = get("HTTP_AUTHORIZATION", ctx);
 	req->authorization = auth ? xstrdup(auth) : NULL;
+	req->if_none_match = list_header(get("HTTP_IF_NONE_MATCH", ctx));
+	req->accept_encoding = list_header(get("HTTP_ACCEPT_ENCODING", ctx));
 	const char *script = or_default(get("SCRIPT_NAME", ctx), "");
 	const char *slash = strrchr(script, '/');
 	req->script_dir = xstrndup(script, slash ? (size_t)(slash - script) : 0);
@@ -272,6 +280,8 @@ void request_free(struct request *req)
 	free(req->remote_addr);
 	free(req->forwarded_for);
 	free(req->authorization);
+	free(req->if_none_match);
+	free(req->accept_encoding);
 	free(req->script_dir);
 	memset(req, 0, sizeof *req);
 }

@@ -18,6 +18,11 @@
 
 #include "strbuf.h"
 
+/* The longest If-None-Match or Accept-Encoding taken: a longer one is
+ * taken as absent, which only costs the client a whole, uncompressed
+ * answer (web servers bound a header line at 8 KB or so anyway). */
+#define REQUEST_LIST_HEADER_MAX 4096
+
 struct query_param {
 	char *name;  /* owned, decoded, e.g. "filter[title:contains]" */
 	char *value; /* owned, decoded */
@@ -35,6 +40,9 @@ struct request {
 	char *remote_addr; /* owned: client address, "" when unknown */
 	char *forwarded_for; /* owned: X-Forwarded-For header, NULL when absent */
 	char *authorization; /* owned: Authorization header, NULL when absent */
+	char *if_none_match;   /* owned: If-None-Match header, NULL when absent or
+	                        * longer than REQUEST_LIST_HEADER_MAX */
+	char *accept_encoding; /* owned: Accept-Encoding header, the same */
 	char *script_dir;  /* owned: the directory of SCRIPT_NAME ("/~bob" for
 	                    * "/~bob/cms-api.fcgi"), "" when it has none: where
 	                    * a request rewritten to the script (shared hosting,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <xxhash.h>
 
 #include "jsonw.h"
 #include "log.h"
@@ -32,6 +33,17 @@ void response_free(struct response *res)
 	free_headers(res);
 	strbuf_release(&res->body);
 	strbuf_release(&res->discard);
+	strbuf_release(&res->gzip);
+}
+
+/* Forgets what went with the body: its hash, its gzip copy, its form. */
+static void forget_caching(struct response *res)
+{
+	strbuf_reset(&res->gzip);
+	res->has_etag = false;
+	res->etag = 0;
+	res->expires = 0;
+	res->form = RESPONSE_FORM_BODY;
 }
 
 void response_reset(struct response *res)
@@ -39,6 +51,7 @@ void response_reset(struct response *res)
 	free_headers(res);
 	strbuf_reset(&res->body);
 	strbuf_reset(&res->discard);
+	forget_caching(res);
 	res->status = 200;
 	res->state = RESPONSE_OPEN;
 }
@@ -61,6 +74,7 @@ static void refuse_second_answer(struct response *res, int status)
 	free_headers(res);
 	strbuf_reset(&res->body);
 	strbuf_reset(&res->discard);
+	forget_caching(res);
 }
 
 void response_set_header(struct response *res, const char *name, const char *value)
@@ -149,14 +163,35 @@ const char *status_reason(int status)
 	}
 }
 
+uint64_t response_body_hash(const struct response *res)
+{
+	if (res->has_etag)
+		return res->etag;
+	return XXH3_64bits(res->body.ptr ? res->body.ptr : "", res->body.len);
+}
+
 int response_sent_status(const struct response *res)
 {
-	return res->state == RESPONSE_ANSWERED ? res->status : 500;
+	if (res->state != RESPONSE_ANSWERED)
+		return 500;
+	return res->form == RESPONSE_FORM_NOT_MODIFIED ? 304 : res->status;
+}
+
+/* What goes out after the headers (the empty buffer for a 304). */
+static const struct strbuf *sent_body(const struct response *res)
+{
+	static const struct strbuf none = STRBUF_INIT;
+	switch (res->form) {
+	case RESPONSE_FORM_GZIP: return &res->gzip;
+	case RESPONSE_FORM_NOT_MODIFIED: return &none;
+	case RESPONSE_FORM_BODY: break;
+	}
+	return &res->body;
 }
 
 size_t response_sent_body_length(const struct response *res)
 {
-	return res->state == RESPONSE_ANSWERED ? res->body.len : sizeof SERVER_ERROR_BODY - 1;
+	return res->state == RESPONSE_ANSWERED ? sent_body(res)->len : sizeof SERVER_ERROR_BODY - 1;
 }
 
 /* The answer sent for a response no handler answered properly. */
@@ -178,10 +213,21 @@ void response_render(const struct response *res, bool include_body, const char *
 		render_server_error(include_body, eol, out);
 		return;
 	}
-	strbuf_addf(out, "Status: %d %s%s", res->status, status_reason(res->status), eol);
-	for (size_t i = 0; i < res->nheaders; i++)
+	int status = response_sent_status(res);
+	strbuf_addf(out, "Status: %d %s%s", status, status_reason(status), eol);
+	for (size_t i = 0; i < res->nheaders; i++) {
+		/* A 304 leaves out what describes the body it does not send
+		 * (RFC 9110 §15.4.5); ETag, Cache-Control and Vary stay. */
+		if (status == 304 && strcasecmp(res->headers[i].name, "Content-Type") == 0)
+			continue;
 		strbuf_addf(out, "%s: %s%s", res->headers[i].name, res->headers[i].value, eol);
-	strbuf_addf(out, "Content-Length: %zu%s%s", res->body.len, eol, eol);
+	}
+	if (status == 304) {
+		strbuf_addstr(out, eol);
+		return;
+	}
+	const struct strbuf *body = sent_body(res);
+	strbuf_addf(out, "Content-Length: %zu%s%s", body->len, eol, eol);
 	if (include_body)
-		strbuf_add(out, res->body.ptr ? res->body.ptr : "", res->body.len);
+		strbuf_add(out, body->ptr ? body->ptr : "", body->len);
 }

@@ -19,7 +19,7 @@ printf '#define %s "fuzz"\n' PACKAGE_VERSION FCGI_MODVERSION INIH_MODVERSION >"$
 
 # Undefined behaviour stops the run like a crash (UBSan would only print).
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-libs="fcgi json-c inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis"
+libs="fcgi json-c inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis libxxhash"
 cflags="-g -O1 -D_GNU_SOURCE -DSYSCONFDIR=\"/etc\" $sanitize -I$conf -I$top/src -I$top/include $(pkg-config --cflags $libs)"
 
 # Every source but main.c, instrumented once, linked into every target: a

@@ -126,6 +126,9 @@ LIGHTTPD_EXTRA_CONF=
 APACHE_EXTRA_CONF=
 # NGINX_WORKER_PROCESSES: nginx's worker_processes (default 1).
 NGINX_WORKER_PROCESSES=
+# NGINX_EXTRA_CONF: lines added to the next nginx's http { } (t_httpcache:
+# gzip), empty by default.
+NGINX_EXTRA_CONF=
 # TOP: the source tree (the snippets in etc/).
 TOP="$HERE/../.."
 . "$HERE/servers.sh"
@@ -327,7 +330,8 @@ request() {
 	curl -s -g --max-time 60 "${extra[@]}" -o "$out" -D "$T/headers" "$@" \
 		"http://127.0.0.1:$PORT$path" || true
 	STATUS=$(awk 'NR==1 {print $2}' "$T/headers" | tr -d '\r')
-	BODY=$(cat "$T/body")
+	# (A gzip body holds NUL bytes, which a shell variable cannot.)
+	BODY=$(tr -d '\0' <"$T/body")
 }
 
 # expect NAME METHOD PATH STATUS BODY [curl args...]
@@ -383,6 +387,22 @@ raw_request() {
 	printf '%b' "$1" >&3
 	cat <&3
 	exec 3<&-
+}
+
+# etag_of TEXT: the ETag cms-api gives a 200 whose body is TEXT: the XXH3
+# of the body in hex, in quotes (src/http_cache.h).
+etag_of() {
+	printf '"%s"' "$(printf '%s' "$1" | xxhsum -H3 | grep -oE '[0-9a-f]{16}' | tail -n 1)"
+}
+
+# reseal_entry FILE: writes the checksum of a stored answer (the XXH3 of
+# every byte after its 33-byte first line, src/cache_entry.c) that a test
+# edited back into it, so that a hit serves the edit: the way to see that
+# an answer came from the cache. An edit left unsealed is a miss.
+reseal_entry() {
+	local sum
+	sum=$(tail -c +34 "$1" | xxhsum -H3 | grep -oE '[0-9a-f]{16}' | tail -n 1)
+	printf '%s' "$sum" | dd of="$1" bs=1 seek=16 conv=notrunc status=none
 }
 
 # watchers: how many watchers of this build run (a watcher names itself

@@ -42,6 +42,7 @@ LoadModule mpm_event_module $APACHE_MODULES/mod_mpm_event.so
 LoadModule authz_core_module $APACHE_MODULES/mod_authz_core.so
 LoadModule alias_module $APACHE_MODULES/mod_alias.so
 LoadModule mime_module $APACHE_MODULES/mod_mime.so
+LoadModule env_module $APACHE_MODULES/mod_env.so
 LoadModule rewrite_module $APACHE_MODULES/mod_rewrite.so
 LoadModule fcgid_module $APACHE_MODULES/mod_fcgid.so
 TypesConfig /dev/null
@@ -82,7 +83,8 @@ start_apache_in() {
 # etc/nginx-cms-api.conf inside http { } as conf.d/ puts it, talking to
 # the workers on SOCKET. Debian's fastcgi_params is copied into DIR (the
 # snippet includes it). USER: nginx's workers' user when nginx starts as
-# root (it must reach SOCKET); empty when it does not.
+# root (it must reach SOCKET); empty when it does not. $NGINX_EXTRA_CONF,
+# when set, goes in http { } before the snippet.
 nginx_conf() {
 	local dir=$1 port=$2 docroot=$3 socket=$4 prefix=$5 processes=$6 user=$7
 	local snippet=$TOP/etc/nginx-cms-api.conf
@@ -104,6 +106,7 @@ http {
 	uwsgi_temp_path $dir/temp/uwsgi;
 	scgi_temp_path $dir/temp/scgi;
 	root $docroot;
+${NGINX_EXTRA_CONF:-}
 CONF
 	sed -e "s#unix:/run/cms-api/cms-api.sock#unix:$socket#" \
 		-e "s#^\( *listen\) 80;#\1 127.0.0.1:$port;#" -e "/^ *listen \[::\]:80;/d" \

@@ -32,15 +32,36 @@ expect_stored() { # NAME COUNT
 ONE='/api/collections/blog/entries/hello-world?fields=title'
 expect "cache: a miss is answered" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
 expect_stored "cache: a 200 is stored" 1
-# A hit serves the stored bytes: change them (same length) and look.
+# A hit serves the stored bytes: change them (same length), write the
+# entry's checksum again, and look.
 entry=$(grep -l 'Hello World' "$CCACHE"/responses-*/*)
 sed -i 's/Hello World/Hello Xorld/' "$entry"
+reseal_entry "$entry"
 expect "cache: a hit serves the stored answer" GET "$ONE" 200 '{"data":{"title":"Hello Xorld"}}'
 expect_header "cache: a hit keeps its content type" 'Content-Type: application/json'
 request HEAD "$ONE"
 [ "$STATUS" = 200 ] && [ -z "$BODY" ] && pass || fail "cache: HEAD of a hit" "$STATUS $BODY"
 expect_header "cache: HEAD of a hit states the length" 'Content-Length: 32'
-sed -i 's/Hello Xorld/Hello World/' "$entry"
+# Bytes changed without the checksum (a damaged disk, an edit in place at
+# the same length): a miss, answered afresh and stored again; never the
+# changed bytes.
+sed -i 's/Hello Xorld/Hello Yorld/' "$entry"
+expect "cache: a changed entry is a miss" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
+stored_again() { # NAME PATTERN: the entry matches PATTERN (grep) again
+	for _ in $(seq 1 40); do
+		grep -q "$2" "$entry" 2>/dev/null && { pass; return; }
+		sleep 0.05
+	done
+	fail "$1" "$(cat "$entry")"
+}
+stored_again "cache: a changed entry is stored again" 'Hello World'
+
+# A stored 200 edited into a 404 (same length) once went out as a 404
+# with the 200's body: a miss too.
+sed -i '2s/^\([0-9]*\) 200 /\1 404 /' "$entry"
+grep -q '^[0-9]* 404 ' "$entry" && pass || fail "cache: the status was edited" "$(head -n 2 "$entry")"
+expect "cache: a status edited into a 404 is a miss" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
+stored_again "cache: an edited status is stored again" '^[0-9]* 200 '
 
 # Parameter order does not matter; the first answer is served again.
 request GET '/api/collections/blog/entries?limit=1&fields=title'

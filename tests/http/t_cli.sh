@@ -21,14 +21,22 @@ esac
 expect_cmd "unknown command" 2 "cms-api: unknown command 'nope'" sh -c "'$CMS_API_BIN' -c '$ini' nope 2>&1 | head -n 1; exit \${PIPESTATUS:-2}"
 
 NL=$'\n'
-expect_cmd "get ping" 0 "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 15${NL}${NL}{\"ping\":\"pong\"}" \
+# The headers of an answer: a 200 of BODY with its ETag, or an error; get
+# has no cache (no-cache), CGI and FastCGI workers have one.
+ok_head() { # BODY CACHE-CONTROL
+	printf 'Status: 200 OK\nContent-Type: application/json\nETag: %s\nCache-Control: %s\nVary: Accept-Encoding\nContent-Length: %s' \
+		"$(etag_of "$1")" "$2" "${#1}"
+}
+NOT_FOUND="Status: 404 Not Found${NL}Content-Type: application/json${NL}Cache-Control: no-cache${NL}Vary: Accept-Encoding${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}"
+expect_cmd "get ping" 0 "$(ok_head '{"ping":"pong"}' no-cache)${NL}${NL}{\"ping\":\"pong\"}" \
 	"$CMS_API_BIN" -c "$ini" get /api/ping
-expect_cmd "get 404 exits 1" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
+expect_cmd "get 404 exits 1" 1 "$NOT_FOUND" \
 	"$CMS_API_BIN" -c "$ini" get /api/nope
-expect_cmd "get collection through CMS_API_CONFIG" 0 "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 137${NL}${NL}{\"data\":{\"handle\":\"docs\",\"title\":\"Docs & Guides\",\"structure\":null,\"mount\":\"home\",\"api_url\":\"http:\/\/localhost\/api\/collections\/docs\"}}" \
+DOCS='{"data":{"handle":"docs","title":"Docs & Guides","structure":null,"mount":"home","api_url":"http:\/\/localhost\/api\/collections\/docs"}}'
+expect_cmd "get collection through CMS_API_CONFIG" 0 "$(ok_head "$DOCS" no-cache)${NL}${NL}$DOCS" \
 	env CMS_API_CONFIG="$ini" "$CMS_API_BIN" get /api/collections/docs
 
-expect_cmd "get: hostile path" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
+expect_cmd "get: hostile path" 1 "$NOT_FOUND" \
 	"$CMS_API_BIN" -c "$ini" get '/api/collections/..%2F..%2Fetc%2Fpasswd'
 
 expect_cmd "check: warnings do not fail it" 0 "$SITE/content/collections/blog/en/2024-04-01.no-id.1.md: warning: no id; using cms-api-09f8fdf6d07dd302
@@ -50,7 +58,8 @@ case "$rc:$out" in
 "1:$FIXTURES/broken-site/content/collections/broken.yaml:"[0-9]*": "*"${NL}1 problem found") pass ;;
 *) fail "check: a broken file is reported with path and line" "exit $rc: $out" ;;
 esac
-expect_cmd "broken file left out, the rest served" 0 "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 128${NL}${NL}{\"data\":[{\"handle\":\"good\",\"title\":\"Good\",\"structure\":null,\"mount\":null,\"api_url\":\"http:\/\/localhost\/api\/collections\/good\"}]}" \
+GOOD='{"data":[{"handle":"good","title":"Good","structure":null,"mount":null,"api_url":"http:\/\/localhost\/api\/collections\/good"}]}'
+expect_cmd "broken file left out, the rest served" 0 "$(ok_head "$GOOD" no-cache)${NL}${NL}$GOOD" \
 	"$CMS_API_BIN" -c "$broken" get /api/collections
 
 # --- config errors stop start-up with file:line: message ---------------------
@@ -73,7 +82,8 @@ expect_cmd "config error: bad CMS_API_ENABLED" 2 "CMS_API_ENABLED: not a boolean
 # --- CGI: one request from the environment ------------------------------------
 out=$(env GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET REQUEST_URI=/api/ping?x=1 \
 	CMS_API_CONFIG="$ini" "$CMS_API_BIN" </dev/null | tr -d '\r')
-if [ "$out" = "Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 15${NL}${NL}{\"ping\":\"pong\"}" ]; then
+# A CGI worker has the cache: a miss, stored for the whole expiry.
+if [ "$out" = "$(ok_head '{"ping":"pong"}' 'public, max-age=3600')${NL}${NL}{\"ping\":\"pong\"}" ]; then
 	pass
 else
 	fail "CGI one-shot" "$out"
@@ -100,7 +110,11 @@ if command -v spawn-fcgi >/dev/null && command -v cgi-fcgi >/dev/null; then
 		[ -n "$out" ] && break
 		sleep 0.1
 	done
-	want="Status: 200 OK${NL}Content-Type: application/json${NL}Content-Length: 137${NL}${NL}{\"data\":{\"handle\":\"docs\",\"title\":\"Docs & Guides\",\"structure\":null,\"mount\":\"home\",\"api_url\":\"http:\/\/h.example\/api\/collections\/docs\"}}"
+	body=${DOCS/localhost/h.example}
+	want="$(ok_head "$body" 'public, max-age=3600')${NL}${NL}$body"
+	# A first try that got lost was stored: the second may be a hit, a
+	# second or so later.
+	out=$(printf '%s' "$out" | sed 's/max-age=3[56][0-9][0-9]$/max-age=3600/')
 	[ "$out" = "$want" ] && pass || fail "spawn-fcgi worker answers" "$out"
 	kill -TERM "$worker"
 	wait "$worker"

@@ -11,7 +11,7 @@ expect_cmd "shipped cms-api.ini is valid" 0 "$TOP/example/site/content/assets: w
 ok: $TOP/example/site: 1 site, 3 collections, 13 entries" \
 	"$CMS_API_BIN" -c "$shipped" check
 NL=$'\n'
-expect_cmd "shipped cms-api.ini: API off by default" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
+expect_cmd "shipped cms-api.ini: API off by default" 1 "Status: 404 Not Found${NL}Content-Type: application/json${NL}Cache-Control: no-cache${NL}Vary: Accept-Encoding${NL}Content-Length: 24${NL}${NL}{\"message\":\"Not found.\"}" \
 	"$CMS_API_BIN" -c "$shipped" get /api/ping
 
 EXAMPLE="$T/example"

@@ -79,9 +79,10 @@ for _ in $(seq 1 40); do
 	sleep 0.05
 done
 [ -n "$rl_entry" ] && pass || fail "rate: the answer was cached"
-# Served from the cache (its stored bytes changed, same length), with the
-# headers of this request.
+# Served from the cache (its stored bytes changed, same length, and
+# sealed again), with the headers of this request.
 sed -i 's/Hello World/Hello Xorld/' "$rl_entry"
+reseal_entry "$rl_entry"
 expect "rate: a cached answer" GET "$RL_ONE" 200 '{"data":{"title":"Hello Xorld"}}'
 rl_expect_rate "rate: a cached answer counts and carries the headers" 6 3
 expect "rate: a 404" GET /api/nope 404 '{"message":"Not found."}'

@@ -143,8 +143,8 @@ request GET '/api/taxonomies/tags/terms/news/entries?fields=title' -H "$(bearer 
 	fail "tokens: abilities: a term's entries with the collections" "$STATUS $BODY"
 
 # --- one cached URL, asked by different tokens ------------------------------------------
-# Ada's answer is cached; its stored bytes are then marked, so that a hit
-# shows. Bob, whose abilities do not cover it, and a request without a
+# Ada's answer is cached; its stored bytes are then marked (and sealed
+# again), so that a hit shows. Bob, whose abilities do not cover it, and a request without a
 # token never get it.
 TK_STORED() { grep -l '"title":"Team"' "$TKD"/cache/responses-*/* 2>/dev/null | head -1; }
 expect "tokens: cache: filled with a token" GET /api/collections/team 200 "$TK_TEAM" -H "$(bearer "$TK_ADA")"
@@ -153,6 +153,7 @@ tk_entry=$(TK_STORED)
 if [ -n "$tk_entry" ]; then
 	pass
 	sed -i 's/"title":"Team"/"title":"Xeam"/' "$tk_entry"
+	reseal_entry "$tk_entry"
 else
 	fail "tokens: cache: the answer is stored" "$(find "$TKD/cache" -path '*/responses-*/*')"
 fi
