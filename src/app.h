@@ -10,6 +10,7 @@
 #ifndef CMS_API_APP_H
 #define CMS_API_APP_H
 
+#include "api/renders.h"
 #include "cache.h"
 #include "config.h"
 #include "ratelimit.h"
@@ -68,6 +69,7 @@ struct app {
 	uint64_t index_serial;     /* changes whenever snap is replaced */
 	struct guard_state guard;  /* owned: the token database, the request's token */
 	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */
+	struct renders renders;    /* owned: rendered entries of snap (cleared as it is replaced) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

@@ -15,6 +15,7 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "api/renders.h"
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
@@ -55,24 +56,28 @@ static struct snap_collection collection_of(const struct entries_req *r, const s
 	return collection_numbered(r, e->collection);
 }
 
-static enum entry_status status_in(const struct snap_collection *c, const struct snap_entry *e,
-                                   long long now)
+/* The entry's status at ctx->now; a render under way (ctx->span) learns
+ * over which moments it holds. */
+static enum entry_status status_in(const struct api_ctx *ctx, const struct snap_collection *c,
+                                   const struct snap_entry *e)
 {
 	struct status_facts facts = {e->published, c->dated && e->has_date, e->date,
 	                             c->future_private, c->past_private};
-	return entry_status_at(&facts, now);
+	if (ctx->span)
+		status_span_narrow(ctx->span, &facts, ctx->now);
+	return entry_status_at(&facts, ctx->now);
 }
 
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
 {
 	struct snap_collection c = collection_of(r, e);
-	return status_in(&c, e, r->now);
+	return status_in(r->ctx, &c, e);
 }
 
 enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e)
 {
 	struct snap_collection c = snap_collection_at(ctx->snap, e->collection);
-	return status_in(&c, e, ctx->now);
+	return status_in(ctx, &c, e);
 }
 
 static void title_handle(struct value_builder *b, const char *title, const char *handle)
@@ -338,12 +343,51 @@ static void write_entry(struct entries_req *r, struct jsonw *w, const struct sna
 	vb_release(&item);
 }
 
+/* Renders entry n whole for the worker's cache: its JSON as a template
+ * (URLs without their bases), with the moments over which the statuses
+ * it read hold. */
+static const struct render *render_entry(struct entries_req *r, uint32_t n)
+{
+	struct api_ctx *ctx = r->ctx;
+	struct snap_entry e = snap_entry_at(ctx->snap, n);
+	struct value_builder item = VALUE_BUILDER_INIT;
+	struct strbuf text = STRBUF_INIT;
+	struct jsonw_marks marks = {NULL, 0, 0};
+	struct status_span span = status_span_all();
+	struct jsonw w;
+	jsonw_init(&w, &text);
+	jsonw_set_env(&w, &ctx->env);
+	jsonw_record_marks(&w, &marks);
+	ctx->span = &span;
+	entries_build_item(r, &e, VALUE_MISSING, &item);
+	jsonw_value(&w, vb_result(&item));
+	ctx->span = NULL;
+	const struct render *done = renders_put(ctx->renders, n, text.ptr, text.len, &marks, span);
+	jsonw_marks_release(&marks);
+	strbuf_release(&text);
+	vb_release(&item);
+	return done;
+}
+
+/* Entry n whole or its fields: a whole entry is copied from the worker's
+ * rendered entries (rendered first when none holds at this moment). */
+static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_t n,
+                                 const struct strlist *fields)
+{
+	struct renders *renders = r->ctx->renders;
+	if (fields->len == 0 && renders && !r->ctx->span) {
+		const struct render *done = renders_find(renders, n, r->now);
+		renders_write(renders, w, done ? done : render_entry(r, n));
+		return;
+	}
+	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
+	write_entry(r, w, &e, fields);
+}
+
 static void write_listed_entry(void *self, struct jsonw *w, uint32_t item,
                                const struct strlist *fields)
 {
-	struct entries_req *r = self;
-	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
-	write_entry(r, w, &e, fields);
+	write_numbered_entry(self, w, item, fields);
 }
 
 /* --- parameters --- */
@@ -740,7 +784,7 @@ void api_entries_show(struct api_ctx *ctx)
 	listing_requested_fields(ctx->req, &fields);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_entry(&r, &w, &e, &fields);
+	write_numbered_entry(&r, &w, n, &fields);
 	api_end_data(&w);
 	strlist_free(&fields);
 	entries_close(&r);
