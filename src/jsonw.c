@@ -232,8 +232,18 @@ void jsonw_bool(struct jsonw *w, bool v)
 
 void jsonw_int(struct jsonw *w, int64_t v)
 {
+	/* Digits by hand: printf costs more than the rest of a small value. */
+	char digits[24];
+	char *end = digits + sizeof digits, *p = end;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
 	before_value(w);
-	strbuf_addf(w->out, "%lld", (long long)v);
+	strbuf_add(w->out, p, (size_t)(end - p));
 }
 
 void jsonw_double(struct jsonw *w, double v)
