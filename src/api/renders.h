@@ -30,7 +30,8 @@
 #include "site/status.h"
 #include "strbuf.h"
 
-/* The bound when the config sets none (about 4,000 entries of 2 KB). */
+/* The bound of a worker's renders (about 4,000 entries of 2 KB): the app
+ * uses it; no config key sets another yet. */
 #define RENDERS_DEFAULT_MAX_BYTES ((size_t)8 << 20)
 
 struct render;
