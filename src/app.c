@@ -107,6 +107,7 @@ static void use_snapshot(struct app *app, struct snapshot *snap, uint64_t genera
 	app->snap = snap;
 	app->generation = generation;
 	app->index_serial++;
+	renders_clear(&app->renders); /* they were rendered from the old one */
 }
 
 static bool has_good_index(const struct app *app)
@@ -359,6 +360,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	app->cfg = *cfg;
 	memset(cfg, 0, sizeof *cfg);
 	guard_state_init(&app->guard, app->cfg.auth_database);
+	renders_init(&app->renders, RENDERS_DEFAULT_MAX_BYTES);
 	app->wanted = mode;
 	app->mode = mode;
 	/* The limit is for a web server's clients, not for `cms-api get`. */
@@ -375,6 +377,7 @@ void app_close(struct app *app)
 {
 	rate_limiter_free(&app->rate);
 	fastpath_free(&app->fastpath);
+	renders_free(&app->renders);
 	cache_free(&app->cache);
 	guard_state_free(&app->guard);
 	strbuf_release(&app->logged_problems);
@@ -530,6 +533,7 @@ static void run_handler(struct app *app, const struct request *req, struct respo
 	ctx->res = res;
 	ctx->now = (long long)time(NULL);
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
+	ctx->renders = &app->renders;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	r->route->handler(ctx);
 	if (!response_answered(res)) {

@@ -12,6 +12,7 @@
 #ifndef CMS_API_APP_H
 #define CMS_API_APP_H
 
+#include "api/renders.h"
 #include "cache.h"
 #include "config.h"
 #include "fastpath.h"
@@ -74,6 +75,7 @@ struct app {
 	struct guard_state guard;  /* owned: the token database, the request's token */
 	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
+	struct renders renders;    /* owned: rendered entries of snap (cleared as it is replaced) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

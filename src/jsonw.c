@@ -157,6 +157,7 @@ void jsonw_init(struct jsonw *w, struct strbuf *out)
 	/* need_comma is set as each container opens: no need to clear it. */
 	w->out = out;
 	w->env = NULL;
+	w->marks = NULL;
 	w->depth = 0;
 	w->after_key = false;
 }
@@ -231,8 +232,18 @@ void jsonw_bool(struct jsonw *w, bool v)
 
 void jsonw_int(struct jsonw *w, int64_t v)
 {
+	/* Digits by hand: printf costs more than the rest of a small value. */
+	char digits[24];
+	char *end = digits + sizeof digits, *p = end;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
 	before_value(w);
-	strbuf_addf(w->out, "%lld", (long long)v);
+	strbuf_add(w->out, p, (size_t)(end - p));
 }
 
 void jsonw_double(struct jsonw *w, double v)
@@ -254,12 +265,23 @@ void jsonw_string(struct jsonw *w, const char *s, size_t len)
 	strbuf_addch(w->out, '"');
 }
 
+static void add_mark(struct jsonw_marks *m, size_t at, enum url_base base)
+{
+	if (m->len == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 8;
+		m->items = xrealloc(m->items, m->cap * sizeof *m->items);
+	}
+	m->items[m->len++] = (struct jsonw_mark){at, base};
+}
+
 void jsonw_url(struct jsonw *w, enum url_base base, const char *path, size_t len)
 {
 	const char *prefix = !w->env ? NULL : base == URL_API ? w->env->api_base : w->env->site_base;
 	before_value(w);
 	strbuf_addch(w->out, '"');
-	if (prefix) {
+	if (prefix && w->marks) {
+		add_mark(w->marks, w->out->len, base);
+	} else if (prefix) {
 		json_escape(w->out, prefix, strlen(prefix));
 		if (base == URL_API)
 			strbuf_add(w->out, "\\/", 2);
@@ -345,4 +367,44 @@ void jsonw_value(struct jsonw *w, value_t v)
 		jsonw_object_end(w);
 		break;
 	}
+}
+
+void jsonw_record_marks(struct jsonw *w, struct jsonw_marks *marks)
+{
+	w->marks = marks;
+}
+
+void jsonw_marks_release(struct jsonw_marks *marks)
+{
+	free(marks->items);
+	memset(marks, 0, sizeof *marks);
+}
+
+void jsonw_bases_set(struct jsonw_bases *b, const struct jsonw_env *env)
+{
+	strbuf_reset(&b->site);
+	strbuf_reset(&b->api);
+	json_escape(&b->site, env->site_base, strlen(env->site_base));
+	json_escape(&b->api, env->api_base, strlen(env->api_base));
+	strbuf_add(&b->api, "\\/", 2);
+}
+
+void jsonw_bases_release(struct jsonw_bases *b)
+{
+	strbuf_release(&b->site);
+	strbuf_release(&b->api);
+}
+
+void jsonw_template(struct jsonw *w, const char *text, size_t len, const struct jsonw_mark *marks,
+                    size_t nmarks, const struct jsonw_bases *bases)
+{
+	before_value(w);
+	size_t done = 0;
+	for (size_t i = 0; i < nmarks; i++) {
+		const struct strbuf *base = marks[i].base == URL_API ? &bases->api : &bases->site;
+		strbuf_add(w->out, text + done, marks[i].at - done);
+		strbuf_add(w->out, base->ptr, base->len);
+		done = marks[i].at;
+	}
+	strbuf_add(w->out, text + done, len - done);
 }

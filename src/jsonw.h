@@ -42,9 +42,33 @@ struct jsonw_env {
 	const void *ref_ctx;
 };
 
+/*
+ * Templates: JSON written once and copied into many answers, whatever
+ * their bases. While a writer records marks, a URL is written without its
+ * base, and a mark notes where in the output the base belongs; a template
+ * copy puts each request's base back there. Everything else a template
+ * holds is final text.
+ */
+struct jsonw_mark {
+	size_t at;          /* offset in the output, just after the URL's opening quote */
+	enum url_base base;
+};
+
+struct jsonw_marks {
+	struct jsonw_mark *items; /* owned */
+	size_t len, cap;
+};
+
+/* An env's bases as JSON text (escaped; the API's with the "\/" that
+ * follows it), made once for many template copies. */
+struct jsonw_bases {
+	struct strbuf site, api;
+};
+
 struct jsonw {
 	struct strbuf *out;           /* not owned */
 	const struct jsonw_env *env;  /* not owned; NULL: URLs as bare paths, raw references */
+	struct jsonw_marks *marks;    /* not owned; non-NULL: URLs are written as marks */
 	bool need_comma[JSONW_MAX_DEPTH];
 	int depth;
 	bool after_key;               /* a key was written; its value is next */
@@ -76,6 +100,20 @@ void jsonw_value(struct jsonw *w, value_t v);
 void jsonw_url(struct jsonw *w, enum url_base base, const char *path, size_t len);
 /* Appends already-encoded JSON text as one value. */
 void jsonw_raw(struct jsonw *w, const char *json, size_t len);
+
+/* From now on, w writes every URL without its base and records a mark
+ * for it in marks (a template, see above); NULL stops that. */
+void jsonw_record_marks(struct jsonw *w, struct jsonw_marks *marks);
+void jsonw_marks_release(struct jsonw_marks *marks);
+
+/* Sets b to env's bases (as jsonw_url writes them); b must start zeroed. */
+void jsonw_bases_set(struct jsonw_bases *b, const struct jsonw_env *env);
+void jsonw_bases_release(struct jsonw_bases *b);
+
+/* Writes one value from a template: text (a complete JSON value, written
+ * under marks) with each mark's base from bases. */
+void jsonw_template(struct jsonw *w, const char *text, size_t len, const struct jsonw_mark *marks,
+                    size_t nmarks, const struct jsonw_bases *bases);
 
 /* Appends s[0..len) JSON-escaped (without quotes) to out. */
 void json_escape(struct strbuf *out, const char *s, size_t len);

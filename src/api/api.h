@@ -16,6 +16,9 @@
 #include "request.h"
 #include "response.h"
 #include "site/snapshot.h"
+#include "site/status.h"
+
+struct renders;
 
 #define API_MAX_PARAMS 4
 
@@ -33,6 +36,9 @@ struct api_ctx {
 	struct jsonw_env env; /* every body's URL bases and reference writer: env.site_base
 	                       * is the site root (http://localhost), env.api_base the
 	                       * API root (http://localhost/api) */
+	struct renders *renders; /* the worker's rendered entries (api/renders.h), or NULL */
+	struct status_span *span; /* while an entry is rendered for the cache: narrowed by
+	                       * every status read at `now` (api_entry_status), else NULL */
 };
 
 typedef void (*api_handler)(struct api_ctx *ctx);

@@ -15,6 +15,7 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "api/renders.h"
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
@@ -55,24 +56,28 @@ static struct snap_collection collection_of(const struct entries_req *r, const s
 	return collection_numbered(r, e->collection);
 }
 
-static enum entry_status status_in(const struct snap_collection *c, const struct snap_entry *e,
-                                   long long now)
+/* The entry's status at ctx->now; a render under way (ctx->span) learns
+ * over which moments it holds. */
+static enum entry_status status_in(const struct api_ctx *ctx, const struct snap_collection *c,
+                                   const struct snap_entry *e)
 {
 	struct status_facts facts = {e->published, c->dated && e->has_date, e->date,
 	                             c->future_private, c->past_private};
-	return entry_status_at(&facts, now);
+	if (ctx->span)
+		status_span_narrow(ctx->span, &facts, ctx->now);
+	return entry_status_at(&facts, ctx->now);
 }
 
 enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
 {
 	struct snap_collection c = collection_of(r, e);
-	return status_in(&c, e, r->now);
+	return status_in(r->ctx, &c, e);
 }
 
 enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e)
 {
 	struct snap_collection c = snap_collection_at(ctx->snap, e->collection);
-	return status_in(&c, e, ctx->now);
+	return status_in(ctx, &c, e);
 }
 
 static void title_handle(struct value_builder *b, const char *title, const char *handle)
@@ -185,19 +190,38 @@ static struct value_builder *next_scratch(struct entries_req *r)
 	return b;
 }
 
-/* The value of key for e (computed or data) as a query sees it, valid
- * until the scratch builder it lives in is used twice more. */
-static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
+/* Where the value of key is read. */
+static struct entry_field field_of(const char *key)
 {
 	/* title is the data's own, and the snapshot knows where it is. */
 	if (strcmp(key, "title") == 0)
+		return (struct entry_field){key, FIELD_TITLE};
+	return (struct entry_field){key, is_computed(key, strlen(key)) ? FIELD_COMPUTED : FIELD_DATA};
+}
+
+/* The value of a field for e (computed or data) as a query sees it, valid
+ * until the scratch builder it lives in is used twice more. */
+static value_t field_value(struct entries_req *r, const struct snap_entry *e,
+                           const struct entry_field *field)
+{
+	switch (field->source) {
+	case FIELD_TITLE:
 		return e->title;
-	if (!is_computed(key, strlen(key)))
-		return value_map_getz(e->data, key);
+	case FIELD_DATA:
+		return value_map_getz(e->data, field->key);
+	default:
+		break;
+	}
 	struct value_builder *b = next_scratch(r);
-	computed_value(r, e, key, b);
+	computed_value(r, e, field->key, b);
 	value_t v = vb_result(b);
 	return listing_absolute(r->ctx, v, next_scratch(r));
+}
+
+static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
+{
+	struct entry_field field = field_of(key);
+	return field_value(r, e, &field);
 }
 
 /* --- rendering --- */
@@ -338,12 +362,51 @@ static void write_entry(struct entries_req *r, struct jsonw *w, const struct sna
 	vb_release(&item);
 }
 
+/* Renders entry n whole for the worker's cache: its JSON as a template
+ * (URLs without their bases), with the moments over which the statuses
+ * it read hold. */
+static const struct render *render_entry(struct entries_req *r, uint32_t n)
+{
+	struct api_ctx *ctx = r->ctx;
+	struct snap_entry e = snap_entry_at(ctx->snap, n);
+	struct value_builder item = VALUE_BUILDER_INIT;
+	struct strbuf text = STRBUF_INIT;
+	struct jsonw_marks marks = {NULL, 0, 0};
+	struct status_span span = status_span_all();
+	struct jsonw w;
+	jsonw_init(&w, &text);
+	jsonw_set_env(&w, &ctx->env);
+	jsonw_record_marks(&w, &marks);
+	ctx->span = &span;
+	entries_build_item(r, &e, VALUE_MISSING, &item);
+	jsonw_value(&w, vb_result(&item));
+	ctx->span = NULL;
+	const struct render *done = renders_put(ctx->renders, n, text.ptr, text.len, &marks, span);
+	jsonw_marks_release(&marks);
+	strbuf_release(&text);
+	vb_release(&item);
+	return done;
+}
+
+/* Entry n whole or its fields: a whole entry is copied from the worker's
+ * rendered entries (rendered first when none holds at this moment). */
+static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_t n,
+                                 const struct strlist *fields)
+{
+	struct renders *renders = r->ctx->renders;
+	if (fields->len == 0 && renders && !r->ctx->span) {
+		const struct render *done = renders_find(renders, n, r->now);
+		renders_write(renders, w, done ? done : render_entry(r, n));
+		return;
+	}
+	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
+	write_entry(r, w, &e, fields);
+}
+
 static void write_listed_entry(void *self, struct jsonw *w, uint32_t item,
                                const struct strlist *fields)
 {
-	struct entries_req *r = self;
-	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
-	write_entry(r, w, &e, fields);
+	write_numbered_entry(self, w, item, fields);
 }
 
 /* --- parameters --- */
@@ -355,6 +418,7 @@ void entries_free_filters(struct entry_filters *f)
 	for (size_t i = 0; i < f->nfields; i++)
 		filter_free(&f->fields[i]);
 	free(f->fields);
+	free(f->from);
 	for (size_t i = 0; i < f->ntaxes; i++) {
 		free(f->taxes[i].taxonomy);
 		strlist_free(&f->taxes[i].slugs);
@@ -433,7 +497,12 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 				if (strcmp(one.field, "status") == 0 || strcmp(one.field, "published") == 0)
 					f->default_published = false;
 				f->fields = xrealloc(f->fields, (f->nfields + 1) * sizeof *f->fields);
-				f->fields[f->nfields++] = one;
+				f->from = xrealloc(f->from, (f->nfields + 1) * sizeof *f->from);
+				f->fields[f->nfields] = one;
+				/* filter[site] is the entry's locale; dotted fields walk maps. */
+				f->from[f->nfields] = field_of(strcmp(one.field, "site") == 0
+				                               ? "locale" : f->fields[f->nfields].path[0]);
+				f->nfields++;
 			}
 		}
 		free(key);
@@ -481,15 +550,13 @@ static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
 	}
 }
 
-bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e)
+/* Whether e passes the field and taxonomy filters of f. */
+static bool fields_pass(struct entries_req *r, const struct entry_filters *f,
+                        const struct snap_entry *e)
 {
-	if (f->default_published && entries_status(r, e) != ENTRY_PUBLISHED)
-		return false;
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *one = &f->fields[i];
-		/* filter[site] is the entry's locale; dotted fields walk maps. */
-		const char *key = strcmp(one->field, "site") == 0 ? "locale" : one->path[0];
-		value_t v = entry_value(r, e, key);
+		value_t v = field_value(r, e, &f->from[i]);
 		for (size_t p = 1; p < one->npath; p++)
 			v = value_map_getz(v, one->path[p]);
 		if (!filter_match(one, v))
@@ -509,6 +576,57 @@ bool entries_pass(struct entries_req *r, const struct entry_filters *f, const st
 		}
 	}
 	return nots == 0 || excluded_by < nots;
+}
+
+bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e)
+{
+	if (f->default_published && entries_status(r, e) != ENTRY_PUBLISHED)
+		return false;
+	return fields_pass(r, f, e);
+}
+
+/* Whether filters on the title alone are all f has besides the status. */
+static bool title_filters_only(const struct entry_filters *f)
+{
+	for (size_t i = 0; i < f->nfields; i++)
+		if (f->from[i].source != FIELD_TITLE || f->fields[i].npath != 1)
+			return false;
+	return f->ntaxes == 0;
+}
+
+/* Entry n's status at the request's moment, from its brief. */
+static enum entry_status numbered_status(const struct entries_req *r, uint32_t n)
+{
+	struct snap_entry_brief b = snap_entry_brief_at(r->ctx->snap, n);
+	struct snap_collection other;
+	const struct snap_collection *c = &r->collection;
+	if (b.collection != r->collection_number) {
+		other = snap_collection_at(r->ctx->snap, b.collection);
+		c = &other;
+	}
+	struct status_facts facts = {b.published, c->dated && b.has_date, b.date,
+	                             c->future_private, c->past_private};
+	return entry_status_at(&facts, r->now);
+}
+
+/* entries_pass for entry n, reading no more of it than f needs: a list
+ * asks it of every candidate. titles_only: title_filters_only(f). */
+static bool numbered_pass(struct entries_req *r, const struct entry_filters *f, uint32_t n,
+                          bool titles_only)
+{
+	if (f->default_published && numbered_status(r, n) != ENTRY_PUBLISHED)
+		return false;
+	if (f->nfields == 0 && f->ntaxes == 0)
+		return true;
+	if (titles_only) {
+		value_t title = snap_entry_title(r->ctx->snap, n);
+		for (size_t i = 0; i < f->nfields; i++)
+			if (!filter_match(&f->fields[i], title))
+				return false;
+		return true;
+	}
+	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
+	return fields_pass(r, f, &e);
 }
 
 /* --- sorting --- */
@@ -605,6 +723,121 @@ static bool take_in_date_order(struct entries_req *r, uint32_t *items, size_t n,
 	return true;
 }
 
+/* --- dated collections' published entries, in date order --- */
+
+/* The first of order[lo..hi) (in date order) dated after `date` (after),
+ * or at `date` or after it. */
+static size_t first_dated(const struct entries_req *r, const uint32_t *order, size_t lo,
+                          size_t hi, long long date, bool after)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		long long d = date_of(r, order[mid]);
+		if (after ? d <= date : d < date)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Whether a list of the whole collection can be taken from its published
+ * entries in date order (snap_collection.published): the default status
+ * filter, filters on the title alone that run no regex (so that the
+ * regex budget does not depend on the order entries are tried in), one
+ * sort key, the date, and a dated collection whose published entries all
+ * have a date.
+ */
+static bool published_order_applies(const struct entries_req *r, const struct entry_filters *f,
+                                    const struct sort_spec *sort)
+{
+	const struct snap_collection *c = &r->collection;
+	if (!c->published || c->published_undated > 0 || !f->default_published ||
+	    !title_filters_only(f) || sort->n != 1 || !is_date_key(&sort->keys[0]))
+		return false;
+	for (size_t i = 0; i < f->nfields; i++)
+		if (filter_uses_regex(&f->fields[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Which of published[lo..hi) pass f's title filters (published_order_
+ * applies): pass[j - lo]. A filter of plain text runs over the
+ * collection's lowered titles at once; any other is asked of each title.
+ */
+static void titles_pass(const struct entries_req *r, const struct entry_filters *f, size_t lo,
+                        size_t hi, unsigned char *pass)
+{
+	const struct snap_collection *c = &r->collection;
+	unsigned char *one = xmalloc(hi - lo + 1);
+	memset(pass, 1, hi - lo);
+	for (size_t i = 0; i < f->nfields; i++) {
+		const struct filter *filter = &f->fields[i];
+		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, one))
+			for (size_t j = lo; j < hi; j++)
+				one[j - lo] = filter_match(filter, snap_entry_title(r->ctx->snap, c->published[j]));
+		for (size_t j = 0; j < hi - lo; j++)
+			pass[j] &= one[j];
+	}
+	free(one);
+}
+
+/*
+ * The page of a list published_order_applies to. The entries published
+ * at the request's moment are one run of the collection's published ones
+ * (the scheduled come after it, the expired before), already in date
+ * order: without a title filter that run is the list, and with one only
+ * its titles are tried. The same page as filtering every entry and then
+ * take_in_date_order, reading no more entries than the page shows.
+ */
+static void published_list(struct entries_req *r, const struct entry_filters *f, bool descending,
+                           long limit, long page, const char *path)
+{
+	const struct snap_collection *c = &r->collection;
+	size_t lo = 0, hi = c->npublished;
+	if (c->future_private)
+		hi = first_dated(r, c->published, lo, hi, r->now, true);
+	if (c->past_private)
+		lo = first_dated(r, c->published, lo, hi, r->now, false);
+	unsigned char *pass = NULL; /* NULL: every one passes */
+	size_t kept = hi - lo;
+	if (f->nfields > 0) {
+		pass = xmalloc(hi - lo + 1);
+		titles_pass(r, f, lo, hi, pass);
+		kept = 0;
+		for (size_t j = 0; j < hi - lo; j++)
+			kept += pass[j];
+	}
+	/* Only the entries up to the page's end are needed, in order. */
+	size_t want = (size_t)page * (size_t)limit;
+	want = want < kept ? want : kept;
+	uint32_t *items = xmalloc((want + 1) * sizeof *items);
+	size_t taken = 0;
+	if (!descending) {
+		for (size_t j = lo; j < hi && taken < want; j++)
+			if (!pass || pass[j - lo])
+				items[taken++] = c->published[j];
+	} else {
+		/* Latest first, but equal dates keep their ascending order. */
+		for (size_t end = hi; end > lo && taken < want;) {
+			size_t start = end - 1;
+			long long date = date_of(r, c->published[start]);
+			while (start > lo && date_of(r, c->published[start - 1]) == date)
+				start--;
+			for (size_t j = start; j < end && taken < want; j++)
+				if (!pass || pass[j - lo])
+					items[taken++] = c->published[j];
+			end = start;
+		}
+	}
+	/* listing_write_page reads no item past the page's end: `taken`. */
+	listing_write_page(r->ctx, items, kept, limit, page, path, write_listed_entry, r);
+	free(items);
+	free(pass);
+}
+
 /* --- the endpoints --- */
 
 void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
@@ -636,8 +869,9 @@ void entries_close(struct entries_req *r)
 	vb_release(&r->scratch[1]);
 }
 
-/* Filters, sorts and writes one page of the candidate entries, with the
- * list's own URL (path, below the API root) in links and meta. */
+/* Filters, sorts and writes one page of the candidate entries (the whole
+ * collection's when items is NULL), with the list's own URL (path, below
+ * the API root) in links and meta. */
 void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
 	struct api_ctx *ctx = r->ctx;
@@ -647,24 +881,35 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 		entries_free_filters(&filters);
 		return;
 	}
-	size_t kept = 0;
-	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++) {
-		struct snap_entry e = snap_entry_at(ctx->snap, items[i]);
-		if (entries_pass(r, &filters, &e))
-			items[kept++] = items[i];
-	}
-	if (listing_refuse_over_budget(ctx)) {
+	struct sort_spec sort;
+	sort_parse(request_param(ctx->req, "sort"), &sort);
+	uint32_t *own = NULL;
+	if (!items && published_order_applies(r, &filters, &sort)) {
+		published_list(r, &filters, sort.keys[0].descending, limit, page, path);
+		sort_free(&sort);
 		entries_free_filters(&filters);
 		return;
 	}
-	/* Only the entries up to the page's end need their order; a page past
-	 * the last shows none. */
-	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
-	struct sort_spec sort;
-	sort_parse(request_param(ctx->req, "sort"), &sort);
-	if (!take_in_date_order(r, items, kept, page_end, &sort))
-		listing_sort(items, kept, page_end, &sort, entry_sort_value, r);
-	listing_write_page(ctx, items, kept, limit, page, path, write_listed_entry, r);
+	if (!items) {
+		items = own = xmalloc((r->collection.nentries + 1) * sizeof *items);
+		for (n = 0; n < r->collection.nentries; n++)
+			items[n] = r->collection.first_entry + (uint32_t)n;
+	}
+	size_t kept = 0;
+	bool titles_only = title_filters_only(&filters);
+	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
+		if (numbered_pass(r, &filters, items[i], titles_only))
+			items[kept++] = items[i];
+	if (!listing_refuse_over_budget(ctx)) {
+		/* Only the entries up to the page's end need their order; a page
+		 * past the last shows none. */
+		size_t page_end =
+			(size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
+		if (!take_in_date_order(r, items, kept, page_end, &sort))
+			listing_sort(items, kept, page_end, &sort, entry_sort_value, r);
+		listing_write_page(ctx, items, kept, limit, page, path, write_listed_entry, r);
+	}
+	free(own);
 	sort_free(&sort);
 	entries_free_filters(&filters);
 }
@@ -680,12 +925,15 @@ void api_entries_index(struct api_ctx *ctx)
 	if (site && site_number == SNAP_NONE) {
 		response_not_found(ctx->res);
 	} else if (entries_check_allowed(&r) == 0) {
-		uint32_t *items = xmalloc((r.collection.nentries + 1) * sizeof *items);
+		uint32_t *items = NULL; /* without ?site=, the whole collection */
 		size_t n = 0;
-		for (uint32_t i = 0; i < r.collection.nentries; i++) {
-			uint32_t number = r.collection.first_entry + i;
-			if (!site || snap_entry_at(ctx->snap, number).site == site_number)
-				items[n++] = number;
+		if (site) {
+			items = xmalloc((r.collection.nentries + 1) * sizeof *items);
+			for (uint32_t i = 0; i < r.collection.nentries; i++) {
+				uint32_t number = r.collection.first_entry + i;
+				if (snap_entry_brief_at(ctx->snap, number).site == site_number)
+					items[n++] = number;
+			}
 		}
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "collections/%s/entries", r.collection.handle);
@@ -740,7 +988,7 @@ void api_entries_show(struct api_ctx *ctx)
 	listing_requested_fields(ctx->req, &fields);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_entry(&r, &w, &e, &fields);
+	write_numbered_entry(&r, &w, n, &fields);
 	api_end_data(&w);
 	strlist_free(&fields);
 	entries_close(&r);

@@ -27,8 +27,17 @@ struct tax_filter {
 	struct strlist slugs;
 };
 
+/* Where a field filter reads an entry's value, decided once a request. */
+enum entry_field_source { FIELD_DATA, FIELD_COMPUTED, FIELD_TITLE };
+
+struct entry_field {
+	const char *key; /* the filter's first path part, "locale" for site; not owned */
+	enum entry_field_source source;
+};
+
 struct entry_filters {
 	struct filter *fields;    /* owned */
+	struct entry_field *from; /* owned: where each of fields reads */
 	size_t nfields;
 	struct tax_filter *taxes; /* owned */
 	size_t ntaxes;
@@ -67,8 +76,9 @@ void entries_build_item(struct entries_req *r, const struct snap_entry *e, value
 void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields);
 
 /* Filters (with the default published-only one), sorts and answers one
- * page of the candidate entry numbers (reordered in place); path is the
- * list's URL below the API root. */
+ * page of the candidate entry numbers (reordered in place), or of the
+ * whole collection's when items is NULL; path is the list's URL below the
+ * API root. */
 void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path);
 
 #endif

@@ -326,6 +326,44 @@ static bool plain_ascii_text(const char *s)
 	return true;
 }
 
+/* A word of 8 bytes read from any address. */
+static uint64_t load8(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+/* Where the first byte of text[from..end) that may start the needle is
+ * (end when none): a byte that lowers to first, or now and then one that
+ * does not (the caller compares the whole needle there). Eight bytes a
+ * step: a letter is either case of itself with bit 0x20 set, and the
+ * classic test for a zero byte flags every zero byte and, above one, maybe
+ * others, so its lowest flag in memory order is a true one when the
+ * machine is little-endian, and a candidate anyway when it is not. */
+static size_t next_start(const char *text, size_t from, size_t end, char first)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	bool letter = first >= 'a' && first <= 'z';
+	uint64_t fold = letter ? 0x20 * ones : 0, want = (uint64_t)(unsigned char)first * ones;
+	size_t i = from;
+	for (; i + 8 <= end; i += 8) {
+		uint64_t v = (load8(text + i) | fold) ^ want;
+		uint64_t zero = (v - ones) & ~v & highs;
+		if (zero) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return i + (size_t)__builtin_ctzll(zero) / 8;
+#else
+			return i + (size_t)__builtin_clzll(zero) / 8;
+#endif
+		}
+	}
+	for (; i < end; i++)
+		if (ascii_lower(text[i]) == first)
+			return i;
+	return end;
+}
+
 /* Whether the lowercase ASCII needle occurs in text, ASCII letters
  * compared without case (every other byte as it is). A title filter runs
  * this on every entry: glibc's strcasestr costs several times more. */
@@ -334,10 +372,12 @@ static bool contains_ascii_nocase(const char *text, size_t len, const char *need
 {
 	if (needle_len == 0)
 		return true;
-	for (size_t i = 0; i + needle_len <= len; i++) {
-		if (ascii_lower(text[i]) != needle[0])
-			continue;
-		size_t j = 1;
+	if (needle_len > len)
+		return false;
+	size_t last = len - needle_len; /* the last place the needle can start */
+	for (size_t i = next_start(text, 0, last + 1, needle[0]); i <= last;
+	     i = next_start(text, i + 1, last + 1, needle[0])) {
+		size_t j = 0;
 		while (j < needle_len && ascii_lower(text[i + j]) == needle[j])
 			j++;
 		if (j == needle_len)
@@ -598,6 +638,40 @@ bool filter_match(const struct filter *f, value_t item)
 	if (f->kind == FILTER_IN)
 		return f->negate ? (is_container(item) || !m) : m;
 	return f->negate ? !m : m;
+}
+
+bool filter_match_lowered(const struct filter *f, const char *lowered, const uint32_t *ends,
+                          size_t from, size_t to, unsigned char *pass)
+{
+	if (f->kind != FILTER_LIKE || !f->needle)
+		return false;
+	/* What contains says of a text: true where the needle occurs. */
+	unsigned char found = !f->negate, missed = f->negate;
+	memset(pass, f->needle_len == 0 ? found : missed, to - from);
+	if (f->needle_len == 0 || from == to)
+		return true;
+	size_t at = from > 0 ? ends[from - 1] : 0, end = ends[to - 1];
+	size_t i = from;
+	while (at < end) {
+		const char *hit = memmem(lowered + at, end - at, f->needle, f->needle_len);
+		if (!hit)
+			break;
+		size_t pos = (size_t)(hit - lowered);
+		while (ends[i] <= pos) /* the text the hit starts in */
+			i++;
+		if (pos + f->needle_len <= ends[i]) {
+			pass[i - from] = found;
+			at = ends[i]; /* on to the next text */
+		} else {
+			at = pos + 1; /* it runs into the next text */
+		}
+	}
+	return true;
+}
+
+bool filter_uses_regex(const struct filter *f)
+{
+	return f->regex && !(f->kind == FILTER_LIKE && f->needle);
 }
 
 value_t filter_field_value(const struct filter *f, value_t map)

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "query/regex.h"
 #include "value.h"
@@ -71,6 +72,20 @@ int filter_parse(const char *key, const char *value, long long now, struct regex
  * passes the filter. False for every item once the budget is spent
  * (budget->spent, budget->spent_by naming the filter that ran out). */
 bool filter_match(const struct filter *f, value_t item);
+
+/*
+ * filter_match over many texts at once, for a contains or doesnt_contain
+ * filter of plain text: the texts are `lowered`, PHP's string of each
+ * item with A-Z lowered, one after another; text i (from..to) ends at
+ * ends[i] and starts where text i - 1 ends (at 0 for i == 0). Sets pass[i
+ * - from] for each, as filter_match would say of the item, and returns
+ * true; returns false, setting nothing, for any other filter.
+ */
+bool filter_match_lowered(const struct filter *f, const char *lowered, const uint32_t *ends,
+                          size_t from, size_t to, unsigned char *pass);
+
+/* Whether matching f runs its regex (and so draws on the budget). */
+bool filter_uses_regex(const struct filter *f);
 
 /* The value of f's (possibly dotted) field in a map. */
 value_t filter_field_value(const struct filter *f, value_t map);

@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ascii.h"
 #include "hash.h"
+#include "php.h"
 #include "site/augment.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
@@ -21,7 +23,7 @@
 #include "site/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 9
+#define SNAP_VERSION 10
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -41,6 +43,10 @@ struct rec_header {
 	uint64_t sources;     /* blob offset of the map rel path -> parsed file */
 	uint32_t incomplete;  /* a folder could not be read: not the whole site */
 	uint32_t pad2;
+	uint64_t published_off; /* nentries slots: each dated collection's published dated
+	                         * entries in date order, from its first entry's slot */
+	uint64_t title_ends_off; /* nentries slots: where each of those entries' titles ends
+	                         * in its collection's `titles` */
 };
 
 struct rec_site {
@@ -53,6 +59,10 @@ struct rec_collection {
 	uint32_t handle, title, mount, flags;
 	int32_t max_depth;
 	uint32_t settings, first_entry, nentries;
+	uint32_t npublished;       /* dated: its published entries with a date */
+	uint32_t published_undated; /* dated: its published entries without one */
+	uint32_t titles, titles_len; /* dated: blob offset and length of those entries'
+	                           * titles as text, A-Z lowered, one after another */
 };
 
 enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
@@ -84,6 +94,8 @@ struct snapshot {
 	const uint32_t *slots;
 	const uint32_t *slug_slots;
 	const uint32_t *by_date;
+	const uint32_t *published;
+	const uint32_t *title_ends;
 	const char *blob;
 };
 
@@ -573,6 +585,66 @@ static uint32_t *date_orders(const struct site_index *idx)
 	return order;
 }
 
+/*
+ * Of each dated collection's date order, its published entries with a
+ * date, in the same slots (from the collection's first entry on), with
+ * their counts in cols: at any moment the entries of a dated collection
+ * that are published are one run of these (the scheduled ones come after
+ * it, the expired ones before), so a list need not read the others.
+ */
+static uint32_t *published_orders(const struct site_index *idx, const uint32_t *by_date,
+                                  struct rec_collection *cols)
+{
+	uint32_t *published = xcalloc(idx->nentries ? idx->nentries : 1, sizeof *published);
+	for (size_t c = 0; c < idx->ncollections; c++) {
+		const struct collection_info *col = &idx->collections[c];
+		if (!col->dated || col->nentries == 0)
+			continue;
+		size_t first = (size_t)(col->entries[0] - idx->entries);
+		for (size_t j = first; j < first + col->nentries; j++) {
+			const struct entry *e = &idx->entries[by_date[j]];
+			if (e->published && e->has_date)
+				published[first + cols[c].npublished++] = by_date[j];
+			else if (e->published)
+				cols[c].published_undated++;
+		}
+	}
+	return published;
+}
+
+/*
+ * The titles of each dated collection's published entries (in the order
+ * of published_orders) as a contains filter reads them: PHP's string of
+ * each, A-Z lowered, one after another in the blob, each ending at
+ * ends[slot] (from the start of its collection's text), so that a search
+ * for plain text runs over all of them at once.
+ */
+static void published_titles(const struct site_index *idx, const uint32_t *published,
+                             const struct rec_entry *recs, struct rec_collection *cols,
+                             uint32_t *ends, struct strbuf *blob)
+{
+	struct strbuf text = STRBUF_INIT;
+	for (size_t c = 0; c < idx->ncollections; c++) {
+		const struct collection_info *col = &idx->collections[c];
+		if (!col->dated || col->nentries == 0)
+			continue;
+		size_t first = (size_t)(col->entries[0] - idx->entries);
+		strbuf_reset(&text);
+		for (size_t j = first; j < first + cols[c].npublished; j++) {
+			uint32_t title = recs[published[j]].title;
+			if (title != SNAP_NONE)
+				php_string((value_t){(const unsigned char *)blob->ptr + title}, &text);
+			ends[j] = (uint32_t)text.len;
+		}
+		for (size_t i = 0; i < text.len; i++)
+			text.ptr[i] = ascii_lower(text.ptr[i]);
+		cols[c].titles = (uint32_t)blob->len;
+		cols[c].titles_len = (uint32_t)text.len;
+		strbuf_add(blob, text.ptr ? text.ptr : "", text.len);
+	}
+	strbuf_release(&text);
+}
+
 static uint32_t collection_flags(const struct collection_info *c)
 {
 	return (c->structured ? C_STRUCTURED : 0) | (c->expects_root ? C_EXPECTS_ROOT : 0) |
@@ -603,7 +675,8 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		cols[i] = (struct rec_collection){
 			put_string(&blob, c->handle), put_string(&blob, c->title), put_string(&blob, c->mount),
 			collection_flags(c), (int32_t)c->max_depth, put_value(&blob, vb_result(&c->settings)),
-			c->nentries ? entry_number_or_none(idx, c->entries[0]) : 0, (uint32_t)c->nentries};
+			c->nentries ? entry_number_or_none(idx, c->entries[0]) : 0, (uint32_t)c->nentries,
+			0, 0, 0, 0}; /* set by published_orders and published_titles */
 	}
 	struct augment_tables *tables = augment_tables_build(idx);
 	struct rec_entry *entries = xcalloc(idx->nentries, sizeof *entries);
@@ -627,6 +700,9 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	for (size_t i = 0; i < idx->nslots; i++)
 		slots[i] = (uint32_t)idx->entry_slots[i];
 	uint32_t *by_date = date_orders(idx);
+	uint32_t *published = published_orders(idx, by_date, cols);
+	uint32_t *title_ends = xcalloc(idx->nentries ? idx->nentries : 1, sizeof *title_ends);
+	published_titles(idx, published, entries, cols, title_ends, &blob);
 	strbuf_addch(&blob, '\0'); /* every string ends inside the blob */
 
 	struct rec_header h;
@@ -650,7 +726,9 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.slug_slots_off = align8(h.slots_off + idx->nslots * sizeof *slots);
 	h.nslug_slots = (uint32_t)nslug_slots;
 	h.by_date_off = align8(h.slug_slots_off + nslug_slots * sizeof *slug_slots);
-	h.blob_off = align8(h.by_date_off + idx->nentries * sizeof *by_date);
+	h.published_off = align8(h.by_date_off + idx->nentries * sizeof *by_date);
+	h.title_ends_off = align8(h.published_off + idx->nentries * sizeof *published);
+	h.blob_off = align8(h.title_ends_off + idx->nentries * sizeof *title_ends);
 	h.blob_size = blob.len;
 	h.extras = extras;
 	h.sources = sources;
@@ -668,6 +746,8 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	memcpy(out->ptr + base + h.slots_off, slots, idx->nslots * sizeof *slots);
 	memcpy(out->ptr + base + h.slug_slots_off, slug_slots, nslug_slots * sizeof *slug_slots);
 	memcpy(out->ptr + base + h.by_date_off, by_date, idx->nentries * sizeof *by_date);
+	memcpy(out->ptr + base + h.published_off, published, idx->nentries * sizeof *published);
+	memcpy(out->ptr + base + h.title_ends_off, title_ends, idx->nentries * sizeof *title_ends);
 	memcpy(out->ptr + base + h.blob_off, blob.ptr, blob.len);
 	out->len = base + h.total_size;
 	out->ptr[out->len] = '\0';
@@ -678,6 +758,8 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	free(slots);
 	free(slug_slots);
 	free(by_date);
+	free(published);
+	free(title_ends);
 	strbuf_release(&blob);
 }
 
@@ -721,6 +803,17 @@ static bool records_ok(const struct snapshot *s)
 		for (uint32_t j = r->first_entry; j < r->first_entry + r->nentries; j++)
 			if (s->by_date[j] < r->first_entry || s->by_date[j] >= r->first_entry + r->nentries)
 				return false;
+		/* And so do its published ones. */
+		if (r->npublished > r->nentries || r->published_undated > r->nentries - r->npublished)
+			return false;
+		for (uint32_t j = r->first_entry; j < r->first_entry + r->npublished; j++)
+			if (s->published[j] < r->first_entry ||
+			    s->published[j] >= r->first_entry + r->nentries ||
+			    s->title_ends[j] > r->titles_len ||
+			    (j > r->first_entry && s->title_ends[j] < s->title_ends[j - 1]))
+				return false;
+		if (r->titles > h->blob_size || r->titles_len > h->blob_size - r->titles)
+			return false;
 	}
 	for (uint32_t i = 0; i < h->nentries; i++) {
 		const struct rec_entry *r = &s->entries[i];
@@ -768,6 +861,8 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	    !section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t)) ||
 	    !section_fits(h, h->slug_slots_off, h->nslug_slots, sizeof(uint32_t)) ||
 	    !section_fits(h, h->by_date_off, h->nentries, sizeof(uint32_t)) ||
+	    !section_fits(h, h->published_off, h->nentries, sizeof(uint32_t)) ||
+	    !section_fits(h, h->title_ends_off, h->nentries, sizeof(uint32_t)) ||
 	    h->nslug_slots == 0 || (h->nslug_slots & (h->nslug_slots - 1)) != 0) {
 		snprintf(err, SNAP_ERR_LEN, "snapshot is truncated or damaged");
 		return NULL;
@@ -784,6 +879,8 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	s->slots = (const uint32_t *)(bytes + h->slots_off);
 	s->slug_slots = (const uint32_t *)(bytes + h->slug_slots_off);
 	s->by_date = (const uint32_t *)(bytes + h->by_date_off);
+	s->published = (const uint32_t *)(bytes + h->published_off);
+	s->title_ends = (const uint32_t *)(bytes + h->title_ends_off);
 	s->blob = bytes + h->blob_off;
 	if (!records_ok(s)) {
 		free(s);
@@ -909,6 +1006,11 @@ struct snap_collection snap_collection_at(const struct snapshot *s, uint32_t i)
 		.first_entry = r->first_entry,
 		.nentries = r->nentries,
 		.by_date = r->flags & C_DATED ? s->by_date + r->first_entry : NULL,
+		.published = r->flags & C_DATED ? s->published + r->first_entry : NULL,
+		.titles = r->flags & C_DATED ? s->blob + r->titles : NULL,
+		.title_ends = r->flags & C_DATED ? s->title_ends + r->first_entry : NULL,
+		.npublished = r->npublished,
+		.published_undated = r->published_undated,
 	};
 }
 
@@ -960,6 +1062,24 @@ bool snap_entry_date(const struct snapshot *s, uint32_t i, long long *date, uint
 	*date = r->date;
 	*collection = r->collection;
 	return r->flags & E_HAS_DATE;
+}
+
+struct snap_entry_brief snap_entry_brief_at(const struct snapshot *s, uint32_t i)
+{
+	const struct rec_entry *r = &s->entries[i];
+	return (struct snap_entry_brief){
+		.collection = r->collection,
+		.site = r->site,
+		.published = r->flags & E_PUBLISHED,
+		.has_date = r->flags & E_HAS_DATE,
+		.date = r->date,
+	};
+}
+
+value_t snap_entry_title(const struct snapshot *s, uint32_t i)
+{
+	uint32_t title = s->entries[i].title;
+	return title == SNAP_NONE ? VALUE_MISSING : value_at(s, title);
 }
 
 uint32_t snap_entry_find(const struct snapshot *s, const char *id)

@@ -44,6 +44,18 @@ struct snap_collection {
 	uint32_t nentries;
 	const uint32_t *by_date;  /* dated collections: its nentries entry numbers by date,
 	                           * then number, undated last; NULL otherwise */
+	const uint32_t *published; /* dated collections: of by_date, the npublished entries
+	                           * that are published and have a date; NULL otherwise. Those
+	                           * published at a moment are one run of them: the
+	                           * scheduled come after it, the expired before. */
+	uint32_t npublished;
+	uint32_t published_undated; /* dated collections: published entries without a date */
+	const char *titles;       /* dated collections: the titles of `published`, in order, as
+	                           * a contains filter reads them (PHP's string of each, A-Z
+	                           * lowered), one after another; the one of published[i]
+	                           * ends at title_ends[i] and starts where the one before
+	                           * ends (0 for the first); NULL otherwise */
+	const uint32_t *title_ends;
 };
 
 struct snap_entry {
@@ -114,6 +126,17 @@ struct snap_entry snap_entry_at(const struct snapshot *snap, uint32_t i);
 /* An entry's date and collection without the rest of it (a sort by date
  * reads every candidate's). Returns false when the entry has no date. */
 bool snap_entry_date(const struct snapshot *s, uint32_t i, long long *date, uint32_t *collection);
+
+/* What a list reads of every candidate (its status, its site), without
+ * the rest of the entry. */
+struct snap_entry_brief {
+	uint32_t collection, site;
+	bool published, has_date;
+	long long date;
+};
+struct snap_entry_brief snap_entry_brief_at(const struct snapshot *s, uint32_t i);
+/* The entry's title (snap_entry's `title`) alone. */
+value_t snap_entry_title(const struct snapshot *s, uint32_t i);
 
 /* The entry's index by id, or SNAP_NONE. */
 uint32_t snap_entry_find(const struct snapshot *snap, const char *id);

@@ -26,6 +26,26 @@ struct status_facts {
 
 enum entry_status entry_status_at(const struct status_facts *f, long long now);
 
+/*
+ * The moments over which a status holds: [from, until). A rendering that
+ * read statuses at one moment stays right at another moment inside the
+ * span of every status it read (see status_span_narrow).
+ */
+struct status_span {
+	long long from, until;
+};
+
+/* The span of all moments. */
+struct status_span status_span_all(void);
+
+/* Narrows span to the moments around now at which f's status is the one
+ * it has at now. A status can change only as now passes the date: before
+ * it, at it, after it. */
+void status_span_narrow(struct status_span *span, const struct status_facts *f, long long now);
+
+/* Whether now lies in span. */
+bool status_span_holds(const struct status_span *span, long long now);
+
 /* "published", "draft", "scheduled" or "expired": a static string. */
 const char *entry_status_name(enum entry_status s);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "php.h"
 #include "query/filter.h"
 #include "site/yaml.h"
 #include "unit.h"
@@ -243,6 +244,140 @@ static void test_huge_numbers(void)
 	CU_ASSERT_EQUAL(count("[{n: 0}, {n: 1}]", "n:is", "-1e999"), 1);
 }
 
+/* --- plain text, searched without the regex engine --- */
+
+static unsigned long long seed = 0x2545f4914f6cdd1dULL;
+
+static unsigned random_below(unsigned bound)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return (unsigned)(seed % bound);
+}
+
+/* Bytes next to the letters' ranges ('@', '[', '`', '{'), high bytes and a
+ * NUL, so that a search that folds case by bit tricks is caught out. */
+static const char text_bytes[] = "aAbBxXzZ@[`{ 09-\xc3\xa9\x80\xff" "\0";
+
+static char lower_ascii(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* The reference: needle (lowercase) in text, A-Z compared without case. */
+static bool naive_contains(const char *text, size_t len, const char *needle, size_t n)
+{
+	for (size_t i = 0; i + n <= len; i++) {
+		size_t j = 0;
+		while (j < n && lower_ascii(text[i + j]) == needle[j])
+			j++;
+		if (j == n)
+			return true;
+	}
+	return false;
+}
+
+static void random_text(char *out, size_t len, const char *alphabet, size_t nalphabet)
+{
+	for (size_t i = 0; i < len; i++)
+		out[i] = alphabet[random_below((unsigned)nalphabet)];
+}
+
+static struct filter parse_ok(const char *key, const char *value, struct regex_budget *budget)
+{
+	struct filter f;
+	char err[FILTER_ERR_LEN];
+	CU_ASSERT_EQUAL(filter_parse(key, value, NOW, budget, &f, err), 0);
+	return f;
+}
+
+static void test_plain_contains_anywhere(void)
+{
+	/* Needles with no k or s (those fold from non-ASCII signs) and no
+	 * wildcard: the plain search, not the regex. */
+	static const char needle_bytes[] = "abxzAX@[`{ 09-";
+	struct regex_budget budget;
+	regex_budget_init(&budget, 1000000);
+	for (int round = 0; round < 20000; round++) {
+		char text[48], needle[6], lowered[6];
+		size_t len = random_below(sizeof text), n = 1 + random_below(3);
+		random_text(text, len, text_bytes, sizeof text_bytes - 1);
+		random_text(needle, n, needle_bytes, sizeof needle_bytes - 1);
+		needle[n] = '\0';
+		for (size_t i = 0; i <= n; i++)
+			lowered[i] = lower_ascii(needle[i]);
+		struct filter f = parse_ok("t:contains", needle, &budget);
+		CU_ASSERT_FALSE(filter_uses_regex(&f));
+		struct value_builder v = VALUE_BUILDER_INIT;
+		vb_str(&v, text, len);
+		bool want = naive_contains(text, len, lowered, n);
+		if (filter_match(&f, vb_result(&v)) != want) {
+			CU_FAIL("contains differs from the reference");
+			fprintf(stderr, "needle \"%s\" in %zu bytes: want %d\n", needle, len, want);
+		}
+		vb_release(&v);
+		filter_free(&f);
+	}
+	struct filter re = parse_ok("t:contains", "desk", &budget);
+	CU_ASSERT_TRUE(filter_uses_regex(&re)); /* s and k: the regex */
+	filter_free(&re);
+}
+
+/* filter_match_lowered says of each text what filter_match says of it. */
+static void check_lowered(const char *key, const char *value, struct regex_budget *budget)
+{
+	enum { NTEXTS = 40 };
+	struct value_builder texts[NTEXTS];
+	struct strbuf block = STRBUF_INIT;
+	uint32_t ends[NTEXTS];
+	for (size_t i = 0; i < NTEXTS; i++) {
+		char text[12];
+		size_t len = random_below(sizeof text);
+		random_text(text, len, text_bytes, sizeof text_bytes - 1);
+		texts[i] = (struct value_builder)VALUE_BUILDER_INIT;
+		if (random_below(8) == 0)
+			vb_int(&texts[i], (int64_t)random_below(1000) - 500); /* as PHP prints it */
+		else
+			vb_str(&texts[i], text, len);
+		php_string(vb_result(&texts[i]), &block);
+		ends[i] = (uint32_t)block.len;
+	}
+	for (size_t i = 0; i < block.len; i++)
+		block.ptr[i] = lower_ascii(block.ptr[i]);
+	struct filter f = parse_ok(key, value, budget);
+	size_t from = random_below(NTEXTS), to = from + random_below(NTEXTS - (unsigned)from + 1);
+	unsigned char pass[NTEXTS];
+	CU_ASSERT_TRUE_FATAL(filter_match_lowered(&f, block.ptr ? block.ptr : "", ends, from, to, pass));
+	for (size_t i = from; i < to; i++)
+		CU_ASSERT_EQUAL(pass[i - from], filter_match(&f, vb_result(&texts[i])));
+	filter_free(&f);
+	for (size_t i = 0; i < NTEXTS; i++)
+		vb_release(&texts[i]);
+	strbuf_release(&block);
+}
+
+static void test_contains_over_many_texts(void)
+{
+	struct regex_budget budget;
+	regex_budget_init(&budget, 1000000);
+	static const char *const needles[] = {"a", "ab", "Xz", "@", "a a", "-1", "0", "", "{`"};
+	for (int round = 0; round < 300; round++) {
+		const char *needle = needles[random_below(sizeof needles / sizeof needles[0])];
+		check_lowered("t:contains", needle, &budget);
+		check_lowered("t:doesnt_contain", needle, &budget);
+	}
+	/* Any other filter is not one of plain text. */
+	unsigned char pass[1];
+	uint32_t ends[1] = {1};
+	struct filter f = parse_ok("t:starts_with", "a", &budget);
+	CU_ASSERT_FALSE(filter_match_lowered(&f, "a", ends, 0, 1, pass));
+	filter_free(&f);
+	f = parse_ok("t:contains", "a%b", &budget);
+	CU_ASSERT_FALSE(filter_match_lowered(&f, "a", ends, 0, 1, pass));
+	filter_free(&f);
+}
+
 void suite_filter(void)
 {
 	CU_pSuite s = unit_add_suite("filter conditions");
@@ -259,4 +394,6 @@ void suite_filter(void)
 	unit_add_test(s, "overlaps", test_overlaps);
 	unit_add_test(s, "nested fields, unknown conditions", test_nested_fields_and_unknown_conditions);
 	unit_add_test(s, "huge numbers", test_huge_numbers);
+	unit_add_test(s, "plain contains, anywhere", test_plain_contains_anywhere);
+	unit_add_test(s, "contains over many texts at once", test_contains_over_many_texts);
 }

@@ -3,6 +3,8 @@
 
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "jsonw.h"
@@ -225,6 +227,26 @@ static void test_deep_nesting(void)
 	strbuf_release(&out);
 }
 
+/* Integers as printf writes them, at the edges too. */
+static void test_integers(void)
+{
+	static const int64_t values[] = {0, 1, -1, 9, 10, -10, 123456789, INT64_MAX, INT64_MIN,
+	                                 INT64_MIN + 1, 1000000000000LL};
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		struct strbuf out = STRBUF_INIT;
+		struct jsonw w;
+		jsonw_init(&w, &out);
+		jsonw_array_begin(&w);
+		jsonw_int(&w, values[i]);
+		jsonw_int(&w, values[i]);
+		jsonw_array_end(&w);
+		char want[64];
+		snprintf(want, sizeof want, "[%lld,%lld]", (long long)values[i], (long long)values[i]);
+		CU_ASSERT_STRING_EQUAL(out.ptr, want);
+		strbuf_release(&out);
+	}
+}
+
 void suite_jsonw(void)
 {
 	CU_pSuite s = unit_add_suite("jsonw");
@@ -236,4 +258,5 @@ void suite_jsonw(void)
 	unit_add_test(s, "URLs are values, not bytes of content", test_urls_are_values_not_bytes);
 	unit_add_test(s, "references", test_references);
 	unit_add_test(s, "deep nesting", test_deep_nesting);
+	unit_add_test(s, "integers", test_integers);
 }

@@ -304,7 +304,8 @@ static void test_random_queries(void)
 
 struct post {
 	char id[8], file[32], title[16];
-	int day;        /* the day of January 2024 in the file name; 0: none */
+	int day;        /* the day of January 2024 (2099 when far) in the file name; 0: none */
+	bool far;       /* dated in 2099, after any moment the tests run at */
 	long long date; /* the day's midnight UTC, else the post's updated_at */
 	bool published;
 };
@@ -332,12 +333,25 @@ static const long long updated_ats[] = {
 	1752575400LL, /* 2025-07-15 10:30:00 UTC */
 };
 
+#define JAN_1_2099 4070908800LL /* 2099-01-01 00:00:00 UTC */
+
+/* What the posts collection keeps private (date_behavior). */
+static bool future_private, past_private;
+
 /* Posts on a few days (many ties); when undated, some without a date in
- * the file name but with an updated_at. Kept in path order as the
+ * the file name but with an updated_at; when private (future or past
+ * entries kept private), some in 2099. Kept in path order as the
  * collection lists them. */
-static void make_dated_site(const char *dir, bool undated)
+static void make_dated_site(const char *dir, bool undated, const char *private)
 {
-	unit_write_file(dir, "content/collections/posts.yaml", "title: Posts\ndate: true\n");
+	future_private = private && strcmp(private, "future") == 0;
+	past_private = private && strcmp(private, "past") == 0;
+	struct strbuf collection = STRBUF_INIT;
+	strbuf_addstr(&collection, "title: Posts\ndate: true\n");
+	if (private)
+		strbuf_addf(&collection, "date_behavior:\n  %s: private\n", private);
+	unit_write_file(dir, "content/collections/posts.yaml", collection.ptr);
+	strbuf_release(&collection);
 	for (int i = 0; i < NENTRIES; i++) {
 		struct post *p = &posts[i];
 		unsigned number = (unsigned)i % 100u; /* bounded, for the compiler's sake */
@@ -345,7 +359,12 @@ static void make_dated_site(const char *dir, bool undated)
 		snprintf(p->title, sizeof p->title, "%s", words[next_random(6)]);
 		p->day = undated && next_random(5) == 0 ? 0 : (int)next_random(4) + 1;
 		p->published = next_random(8) != 0;
-		if (p->day) {
+		p->far = private && p->day && next_random(3) == 0;
+		if (p->far) {
+			snprintf(p->file, sizeof p->file, "2099-01-0%u.p%02u.md", (unsigned)p->day % 10u,
+			         number);
+			p->date = JAN_1_2099 + (p->day - 1) * DAY_SECONDS;
+		} else if (p->day) {
 			snprintf(p->file, sizeof p->file, "2024-01-0%u.p%02u.md", (unsigned)p->day % 10u,
 			         number);
 			p->date = JAN_1_2024 + (p->day - 1) * DAY_SECONDS;
@@ -379,7 +398,10 @@ static int reference_by_date(bool descending, char letter, int limit, int page, 
 	int n = 0;
 	for (int i = 0; i < NENTRIES; i++) {
 		char needle[2] = {letter, 0};
-		if (posts[i].published && (!letter || strcasestr(posts[i].title, needle)))
+		/* Scheduled and expired posts are not listed. */
+		bool private = posts[i].far ? future_private : past_private;
+		if (posts[i].published && !(private && posts[i].day) &&
+		    (!letter || strcasestr(posts[i].title, needle)))
 			list[n++] = &posts[i];
 	}
 	for (int i = 1; i < n; i++) /* insertion sort: stable */
@@ -411,12 +433,27 @@ static int next_date_query(struct strbuf *uri, struct strbuf *want)
 
 static void make_dated_site_every_entry_dated(const char *dir)
 {
-	make_dated_site(dir, false);
+	make_dated_site(dir, false, NULL);
 }
 
 static void make_dated_site_some_undated(const char *dir)
 {
-	make_dated_site(dir, true);
+	make_dated_site(dir, true, NULL);
+}
+
+static void make_dated_site_future_private(const char *dir)
+{
+	make_dated_site(dir, false, "future");
+}
+
+static void make_dated_site_past_private(const char *dir)
+{
+	make_dated_site(dir, false, "past");
+}
+
+static void make_dated_site_future_private_some_undated(const char *dir)
+{
+	make_dated_site(dir, true, "future");
 }
 
 static void test_date_sorts_every_entry_dated(void)
@@ -427,6 +464,17 @@ static void test_date_sorts_every_entry_dated(void)
 static void test_date_sorts_some_undated(void)
 {
 	run_queries(make_dated_site_some_undated, "title", NQUERIES / 2, next_date_query);
+}
+
+/* Scheduled (future private) or expired (past private) posts are left
+ * out: the published ones are one run of the date order. */
+static void test_date_sorts_with_private_dates(void)
+{
+	run_queries(make_dated_site_future_private, "title", NQUERIES / 2, next_date_query);
+	run_queries(make_dated_site_past_private, "title", NQUERIES / 2, next_date_query);
+	run_queries(make_dated_site_future_private_some_undated, "title", NQUERIES / 2,
+	            next_date_query);
+	future_private = past_private = false;
 }
 
 /* --- booleans, nulls, lists and mixed types --- */
@@ -1120,6 +1168,7 @@ void suite_property(void)
 	unit_add_test(s, "400 random queries against a reference", test_random_queries);
 	unit_add_test(s, "date sorts, every entry dated", test_date_sorts_every_entry_dated);
 	unit_add_test(s, "date sorts, some entries undated", test_date_sorts_some_undated);
+	unit_add_test(s, "date sorts, private dates", test_date_sorts_with_private_dates);
 	unit_add_test(s, "400 random queries over booleans, nulls, lists and mixed types",
 	              test_random_mixed_queries);
 	unit_add_test(s, "exists and is_empty of true, false, null and missing",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "php.h"
 #include "site/snapshot.h"
 #include "unit.h"
 
@@ -118,6 +119,48 @@ static void test_entries(void)
 	snapshot_close(s);
 }
 
+/* Each dated collection's published entries with a date, in date order,
+ * and their titles as a contains filter reads them. */
+static void test_published_in_date_order(void)
+{
+	struct snapshot *s = fixture();
+	for (uint32_t i = 0; i < snap_collection_count(s); i++) {
+		struct snap_collection c = snap_collection_at(s, i);
+		if (!c.dated) {
+			CU_ASSERT_PTR_NULL(c.published);
+			continue;
+		}
+		uint32_t k = 0, undated = 0;
+		for (uint32_t j = 0; j < c.nentries; j++) {
+			struct snap_entry e = snap_entry_at(s, c.by_date[j]);
+			if (e.published && e.has_date) {
+				CU_ASSERT_TRUE_FATAL(k < c.npublished);
+				CU_ASSERT_EQUAL(c.published[k], c.by_date[j]);
+				struct strbuf title = STRBUF_INIT;
+				php_string(e.title, &title);
+				for (size_t b = 0; b < title.len; b++) /* A-Z only */
+					if (title.ptr[b] >= 'A' && title.ptr[b] <= 'Z')
+						title.ptr[b] = (char)(title.ptr[b] - 'A' + 'a');
+				uint32_t start = k ? c.title_ends[k - 1] : 0;
+				CU_ASSERT_EQUAL(c.title_ends[k] - start, title.len);
+				CU_ASSERT_EQUAL(memcmp(c.titles + start, strbuf_str(&title), title.len), 0);
+				strbuf_release(&title);
+				k++;
+			} else if (e.published) {
+				undated++;
+			}
+		}
+		CU_ASSERT_EQUAL(k, c.npublished);
+		CU_ASSERT_EQUAL(undated, c.published_undated);
+	}
+	struct snap_collection blog = snap_collection_at(s, snap_collection_find(s, "blog"));
+	/* undated.md takes its updated_at as its date: the first one. */
+	CU_ASSERT_EQUAL(blog.published_undated, 0);
+	CU_ASSERT_STRING_EQUAL(snap_entry_at(s, blog.published[blog.npublished - 1]).slug, "far-future");
+	CU_ASSERT_EQUAL(memcmp(blog.titles, "undatedhello world", 18), 0);
+	snapshot_close(s);
+}
+
 static void test_problems(void)
 {
 	struct snapshot *s = fixture();
@@ -186,6 +229,7 @@ void suite_snapshot(void)
 	CU_pSuite s = unit_add_suite("snapshot");
 	unit_add_test(s, "counts, sites, collections", test_counts_sites_collections);
 	unit_add_test(s, "entries", test_entries);
+	unit_add_test(s, "published entries in date order", test_published_in_date_order);
 	unit_add_test(s, "problems", test_problems);
 	unit_add_test(s, "damage is refused", test_damage_is_refused);
 	unit_add_test(s, "save and map", test_save_and_map);

@@ -45,6 +45,7 @@ void suite_cache_plugin(void);
 void suite_cache_redis(void);
 void suite_fastpath(void);
 void suite_http_cache(void);
+void suite_renders(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
