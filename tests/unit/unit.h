@@ -41,6 +41,7 @@ void suite_netaddr(void);
 void suite_ratelimit(void);
 void suite_pool(void);
 void suite_access(void);
+void suite_fcgi(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
