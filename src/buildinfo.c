@@ -37,9 +37,9 @@ void buildinfo_describe(struct strbuf *out)
 	            HIREDIS_MINOR, HIREDIS_PATCH);
 	add_jit(out);
 	strbuf_addstr(out, "worker pool: yes (-n, --listen)\n");
-	strbuf_addf(out, "libraries: libfcgi %s, json-c %s, inih %s, libyaml %s, cmark-gfm %s, "
+	strbuf_addf(out, "libraries: json-c %s, inih %s, libyaml %s, cmark-gfm %s, "
 	            "PCRE2 %s, zlib %s, SQLite %s, hiredis %d.%d.%d\n",
-	            FCGI_MODVERSION, json_c_version(), INIH_MODVERSION, yaml_get_version_string(),
+	            json_c_version(), INIH_MODVERSION, yaml_get_version_string(),
 	            cmark_version_string(), pcre2, zlibVersion(), sqlite3_libversion(),
 	            HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 }

@@ -15,11 +15,11 @@ mkdir -p "$out"
 # scratch directory stands in for it, with the names buildinfo.c prints.
 conf=$(mktemp -d)
 trap 'rm -rf "$conf"' EXIT
-printf '#define %s "fuzz"\n' PACKAGE_VERSION FCGI_MODVERSION INIH_MODVERSION >"$conf/autoconfig.h"
+printf '#define %s "fuzz"\n' PACKAGE_VERSION INIH_MODVERSION >"$conf/autoconfig.h"
 
 # Undefined behaviour stops the run like a crash (UBSan would only print).
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-libs="fcgi json-c inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis"
+libs="json-c inih yaml-0.1 libcmark-gfm libpcre2-8 zlib sqlite3 hiredis"
 cflags="-g -O1 -D_GNU_SOURCE -DSYSCONFDIR=\"/etc\" $sanitize -I$conf -I$top/src -I$top/include $(pkg-config --cflags $libs)"
 
 # Every source but main.c, instrumented once, linked into every target: a
