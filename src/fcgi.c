@@ -150,6 +150,15 @@ static void answer_get_values(struct fcgi_conn *c, const unsigned char *body, si
 	strbuf_release(&result);
 }
 
+/* Whether a pair can be a CGI variable: "NAME=value" must read back as
+ * that name and that whole value (no web server sends anything else). */
+static bool cgi_pair(const unsigned char *name, size_t nlen, const unsigned char *value,
+                     size_t vlen)
+{
+	return nlen > 0 && !memchr(name, '=', nlen) && !memchr(name, '\0', nlen) &&
+	       !memchr(value, '\0', vlen);
+}
+
 /* The PARAMS stream of the open request as "NAME=value" strings: counted
  * and checked first, so that env_text is allocated once and the pointers
  * into it stay valid. */
@@ -159,6 +168,10 @@ static void decode_params(struct fcgi_conn *c)
 	size_t len = c->params.len, at = 0, nlen, vlen, count = 0, bytes = 0;
 	int r;
 	while ((r = next_pair(p, len, &at, &name, &nlen, &value, &vlen)) == 1) {
+		if (!cgi_pair(name, nlen, value, vlen)) {
+			r = -1;
+			break;
+		}
 		count++;
 		bytes += nlen + vlen + 2;
 	}

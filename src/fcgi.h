@@ -14,7 +14,8 @@
  *  - PARAMS, up to the empty record, give the request's CGI variables, as
  *    a "NAME=value" list (names and values of either length form). More
  *    than FCGI_PARAMS_MAX bytes, more than FCGI_PARAMS_MAX_COUNT pairs, or
- *    a pair whose lengths run past the stream, make the request "bad"
+ *    a pair that is no CGI variable (lengths that run past the stream, a
+ *    NUL byte, an empty name or one with '='), make the request "bad"
  *    (struct fcgi_conn.bad): it is still read to its end, so that the
  *    connection stays in step, and the caller answers it with an error.
  *  - STDIN is read to its empty record and thrown away (cms-api answers
@@ -114,7 +115,9 @@ enum {
 enum fcgi_bad {
 	FCGI_BAD_NONE,
 	FCGI_BAD_TOO_LARGE, /* PARAMS over FCGI_PARAMS_MAX or FCGI_PARAMS_MAX_COUNT */
-	FCGI_BAD_MALFORMED, /* a name-value pair runs past the end of PARAMS */
+	FCGI_BAD_MALFORMED, /* a name-value pair runs past the end of PARAMS, or
+	                     * cannot be a CGI variable (an empty name, a name
+	                     * with '=', a NUL byte) */
 };
 
 enum fcgi_phase {

@@ -233,6 +233,7 @@ static void test_params_both_forms(void)
 	add_pair(&params, long_name, "x", false);       /* a 4-byte name length */
 	add_pair(&params, "FOUR", "both", true);        /* 4 bytes where 1 would do */
 	add_pair(&params, "EMPTY", "", false);
+	add_pair(&params, "REQUEST_URI", "/api/ping?b=2", false); /* twice: both kept */
 	add_begin(&b, 1, FCGI_RESPONDER, 0);
 	/* The params split over two records, mid-pair. */
 	add_record(&b, FCGI_PARAMS, 1, params.ptr, 20, 0);
@@ -243,7 +244,7 @@ static void test_params_both_forms(void)
 
 	CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&p.c), 1);
 	CU_ASSERT_EQUAL(p.c.bad, FCGI_BAD_NONE);
-	CU_ASSERT_EQUAL_FATAL(env_count(p.c.env), 5);
+	CU_ASSERT_EQUAL_FATAL(env_count(p.c.env), 6);
 	CU_ASSERT_STRING_EQUAL(p.c.env[0], "REQUEST_URI=/api/ping?a=1");
 	CU_ASSERT_EQUAL(strncmp(p.c.env[1], "LONG=vvv", 8), 0);
 	CU_ASSERT_EQUAL(strlen(p.c.env[1]), 5 + 299);
@@ -251,6 +252,7 @@ static void test_params_both_forms(void)
 	CU_ASSERT_STRING_EQUAL(p.c.env[2] + 139, "=x");
 	CU_ASSERT_STRING_EQUAL(p.c.env[3], "FOUR=both");
 	CU_ASSERT_STRING_EQUAL(p.c.env[4], "EMPTY=");
+	CU_ASSERT_STRING_EQUAL(p.c.env[5], "REQUEST_URI=/api/ping?b=2");
 
 	const char *answer = "Status: 200 OK\r\nContent-Length: 2\r\n\r\nok";
 	CU_ASSERT_EQUAL(fcgi_answer(&p.c, answer, strlen(answer)), 0);
@@ -529,6 +531,24 @@ static void test_params_too_large(void)
 	CU_ASSERT_EQUAL(p.c.bad, FCGI_BAD_MALFORMED);
 	CU_ASSERT_EQUAL(env_count(p.c.env), 0);
 	close_pair(&p);
+
+	/* Pairs that cannot be CGI variables: a NUL, '=' in a name, no name. */
+	const char *not_cgi[] = {"\x03\x01" "A\0BC", "\x01\x03" "Ab\0c", "\x03\x01" "A=BC",
+	                         "\x00\x01" "x"};
+	const size_t not_cgi_len[] = {6, 6, 6, 3};
+	for (size_t i = 0; i < 4; i++) {
+		open_pair(&p);
+		strbuf_reset(&b);
+		add_begin(&b, 1, FCGI_RESPONDER, 0);
+		add_record(&b, FCGI_PARAMS, 1, not_cgi[i], not_cgi_len[i], 0);
+		add_record(&b, FCGI_PARAMS, 1, "", 0, 0);
+		add_record(&b, FCGI_STDIN, 1, "", 0, 0);
+		write_all(p.web, b.ptr, b.len);
+		CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&p.c), 1);
+		CU_ASSERT_EQUAL(p.c.bad, FCGI_BAD_MALFORMED);
+		CU_ASSERT_EQUAL(env_count(p.c.env), 0);
+		close_pair(&p);
+	}
 	strbuf_release(&params);
 	strbuf_release(&b);
 	free(chunk);
