@@ -581,12 +581,29 @@ static void log_read_end(const struct fcgi_conn *c, ssize_t n, int err)
 }
 
 /* Reads what the connection has into the input. Returns 1 after bytes came,
- * 0 when the connection is to end (why logged; errno 0 for an end that
- * needs no word: a stop or a yield while idle). */
+ * 0 when the connection is to end (why logged, unless it needs no word: a
+ * stop or a yield while idle). */
 static int read_more(struct fcgi_conn *c, long long *deadline)
 {
 	make_room(c, record_size(c));
+	/* Between requests on a kept connection the next one is seldom there
+	 * yet: wait first, which also watches the listening socket. */
+	bool wait_first = idle(c);
 	for (;;) {
+		if (wait_first) {
+			switch (wait_for(c, POLLIN, *deadline)) {
+			case WAIT_READY:
+				break;
+			case WAIT_TIMEOUT:
+				log_read_end(c, -1, ETIMEDOUT);
+				return 0;
+			case WAIT_ERROR:
+				log_read_end(c, -1, errno);
+				return 0;
+			default: /* a stop or a waiting connection, while idle */
+				return 0;
+			}
+		}
 		bool was_idle = idle(c);
 		ssize_t n = read(c->fd, c->in + c->in_end, c->in_cap - c->in_end);
 		if (n > 0) {
@@ -595,24 +612,11 @@ static int read_more(struct fcgi_conn *c, long long *deadline)
 				*deadline = now_ms() + c->timeout_ms;
 			return 1;
 		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
 			log_read_end(c, n, n == 0 ? 0 : errno);
 			return 0;
 		}
-		switch (wait_for(c, POLLIN, *deadline)) {
-		case WAIT_READY:
-			continue;
-		case WAIT_TIMEOUT:
-			log_read_end(c, -1, ETIMEDOUT);
-			return 0;
-		case WAIT_ERROR:
-			log_read_end(c, -1, errno);
-			return 0;
-		default: /* a stop or a waiting connection, while idle */
-			return 0;
-		}
+		wait_first = errno != EINTR;
 	}
 }
 
