@@ -518,10 +518,12 @@ static enum wait_result wait_for(struct fcgi_conn *c, short events, long long de
 }
 
 /* Sends iov[0..n) whole (advancing it), retrying after EINTR and partial
- * writes, waiting for room until deadline. Returns 0, or -1 with errno
- * (ETIMEDOUT when the deadline passed). */
-static int send_all(struct fcgi_conn *c, struct iovec *iov, size_t n, long long deadline)
+ * writes. A web server that takes nothing for timeout_ms has stalled: -1
+ * with ETIMEDOUT; one that takes the answer slowly (Apache passing it on
+ * to a slow client) is waited for. Returns 0, or -1 with errno. */
+static int send_all(struct fcgi_conn *c, struct iovec *iov, size_t n)
 {
+	long long deadline = now_ms() + c->timeout_ms;
 	size_t i = 0;
 	while (i < n) {
 		struct msghdr msg = {0};
@@ -549,15 +551,17 @@ static int send_all(struct fcgi_conn *c, struct iovec *iov, size_t n, long long 
 			if (iov[i].iov_len == 0)
 				i++;
 		}
+		if (i < n)
+			deadline = now_ms() + c->timeout_ms;
 	}
 	return 0;
 }
 
 /* Sends the queued records (answers to management records, refusals). */
-static int flush_out(struct fcgi_conn *c, long long deadline)
+static int flush_out(struct fcgi_conn *c)
 {
 	struct iovec iov = {c->out.ptr, c->out.len};
-	int rc = send_all(c, &iov, 1, deadline);
+	int rc = send_all(c, &iov, 1);
 	strbuf_reset(&c->out);
 	return rc;
 }
@@ -627,7 +631,7 @@ int fcgi_next_request(struct fcgi_conn *c)
 		enum fcgi_parsed r = fcgi_parse(c);
 		if (r == FCGI_PARSE_REQUEST)
 			return 1;
-		if (r != FCGI_PARSE_ERROR && c->out.len > 0 && flush_out(c, deadline) != 0)
+		if (r != FCGI_PARSE_ERROR && c->out.len > 0 && flush_out(c) != 0)
 			r = FCGI_PARSE_ERROR;
 		if (r != FCGI_PARSE_MORE || read_more(c, &deadline) == 0)
 			fcgi_close(c);
@@ -674,7 +678,7 @@ int fcgi_answer(struct fcgi_conn *c, const char *data, size_t len)
 		                          part < FCGI_MAX_CONTENT ? part : FCGI_MAX_CONTENT};
 	}
 	iov[n++] = (struct iovec){c->headers + records * FCGI_HEADER_LEN, 3 * FCGI_HEADER_LEN};
-	int rc = send_all(c, iov, n, now_ms() + c->timeout_ms);
+	int rc = send_all(c, iov, n);
 	int saved = errno;
 	if (iov != small)
 		free(iov);

@@ -40,10 +40,12 @@
  * can never hold every worker while requests wait. A kept connection idle
  * for the timeout is closed too.
  *
- * Time. Every wait on a connection is bounded: a request must arrive
- * whole, and an answer be taken whole, within timeout_ms (FCGI_TIMEOUT_MS
- * unless changed), so that a stalled web server cannot hold a worker for
- * ever; a connection that runs out of time is closed and logged.
+ * Time. Every wait on a connection is bounded, so that a stalled web
+ * server cannot hold a worker for ever: a request must arrive whole within
+ * timeout_ms (FCGI_TIMEOUT_MS unless changed), and the web server must take
+ * some of an answer every timeout_ms (Apache passes an answer on to the
+ * client as it reads it, as fast as a slow client takes it); a connection
+ * that runs out of time is closed and logged.
  *
  * Signals. A read or write interrupted by a signal (EINTR) is retried: a
  * signal never drops a request. The one exception is *stop (the caller's

@@ -757,6 +757,20 @@ static void test_web_server_gone(void)
 	CU_ASSERT_EQUAL(fcgi_answer(&p.c, "late", 4), -1);
 	CU_ASSERT(errno == EPIPE || errno == ECONNRESET);
 	CU_ASSERT_FALSE(fcgi_connected(&p.c));
+	close_pair(&p);
+
+	/* One that stalls, reading nothing of an answer larger than the
+	 * socket holds: given up after the timeout. */
+	open_pair(&p);
+	p.c.timeout_ms = 100;
+	write_all(p.web, b.ptr, b.len);
+	CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&p.c), 1);
+	size_t len = 8 << 20;
+	char *big = calloc(1, len);
+	CU_ASSERT_EQUAL(fcgi_answer(&p.c, big, len), -1);
+	CU_ASSERT_EQUAL(errno, ETIMEDOUT);
+	CU_ASSERT_FALSE(fcgi_connected(&p.c));
+	free(big);
 	strbuf_release(&b);
 	close_pair(&p);
 }
@@ -821,6 +835,6 @@ void suite_fcgi(void)
 	unit_add_test(s, "padding", test_padding);
 	unit_add_test(s, "a request byte by byte", test_byte_by_byte);
 	unit_add_test(s, "an answer of several records", test_large_answer);
-	unit_add_test(s, "the web server gone", test_web_server_gone);
+	unit_add_test(s, "the web server gone or stalled", test_web_server_gone);
 	unit_add_test(s, "FCGI_WEB_SERVER_ADDRS", test_allowed_peers);
 }
