@@ -10,6 +10,7 @@
 #include <pcre2.h>
 #include <sqlite3.h>
 #include <yaml.h>
+#include <xxhash.h>
 #include <zlib.h>
 
 #include "cms-api/cache-driver.h"
@@ -39,9 +40,11 @@ void buildinfo_describe(struct strbuf *out)
 	            HIREDIS_MINOR, HIREDIS_PATCH);
 	add_jit(out);
 	strbuf_addstr(out, "worker pool: yes (-n, --listen)\n");
-	strbuf_addf(out, "libraries: libfcgi %s, json-c %s, inih %s, libyaml %s, cmark-gfm %s, "
-	            "PCRE2 %s, zlib %s, SQLite %s, hiredis %d.%d.%d\n",
-	            FCGI_MODVERSION, json_c_version(), INIH_MODVERSION, yaml_get_version_string(),
+	unsigned xxhash = XXH_versionNumber();
+	strbuf_addf(out, "libraries: json-c %s, inih %s, libyaml %s, cmark-gfm %s, "
+	            "PCRE2 %s, zlib %s, SQLite %s, hiredis %d.%d.%d, xxHash %u.%u.%u\n",
+	            json_c_version(), INIH_MODVERSION, yaml_get_version_string(),
 	            cmark_version_string(), pcre2, zlibVersion(), sqlite3_libversion(),
-	            HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+	            HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH, xxhash / 10000,
+	            xxhash / 100 % 100, xxhash % 100);
 }

@@ -346,7 +346,7 @@ static void resend_term(struct pool *p)
 	if (!p->stopping || now_ms() < p->next_term)
 		return;
 	/* A SIGTERM that lands just before a worker blocks in accept() is
-	 * seen only at the next signal (libfcgi's window). */
+	 * seen only at the next signal (see server.c). */
 	for (size_t i = 0; i < p->n; i++)
 		terminate(&p->w[i]);
 	p->next_term = now_ms() + RESEND_TERM_MS;

@@ -1,8 +1,8 @@
 /*
  * request: one HTTP request as cms-api sees it, built from CGI variables
  * (FastCGI params, a CGI environment, or `cms-api get`). It holds copies,
- * never pointers into libfcgi's params, and knows nothing of libfcgi, so
- * it can be built and tested anywhere.
+ * never pointers into the FastCGI params, and knows nothing of FastCGI,
+ * so it can be built and tested anywhere.
  *
  * The query string is parsed the way PHP fills $_GET: '&'-separated
  * pairs, '+' and %XX decoded, a repeated name keeps its last value (in

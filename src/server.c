@@ -1,27 +1,29 @@
 /*
  * server: the FastCGI accept loop and CGI mode; see server.h.
  *
- * Shutdown: SIGTERM and SIGINT are blocked while a request is handled and
- * unblocked around accept(). A signal that arrives mid-request therefore
- * waits until the answer is sent, then interrupts the next accept (the
- * handler is installed without SA_RESTART and libfcgi is told to fail the
- * accept on EINTR). SIGHUP (logrotate) only reopens the log, before the
- * next request: it stays blocked, and one that is pending is taken once a
- * request has been accepted. Caught while waiting it would interrupt the
- * select() libfcgi makes right after accept() on a Unix socket (to see the
- * request coming), which never restarts: libfcgi then drops the connection,
- * and behind mod_fcgid (which connects before it writes) that request got
- * a 500.
+ * FastCGI goes through fcgi.h, cms-api's own responder: an answer costs an
+ * accept, a read, one writev and a close (on a connection nginx keeps: a
+ * poll, a read and the writev), besides what app_handle does.
  *
- * The access line of a request (access.h) is written after FCGX_Finish_r
- * has handed the whole answer back to the web server.
+ * Signals. The handlers only set flags: no signal is blocked or unblocked
+ * around a request. SIGTERM and SIGINT are installed without SA_RESTART,
+ * so that they interrupt a worker waiting in accept() (or idle on a kept
+ * connection, see fcgi.h); a request that has begun is read, answered and
+ * sent first, since every read and write of fcgi.c retries EINTR, and the
+ * loop ends after it. A stop signal that lands in the instant between the
+ * test of the flag and accept() is seen at the next signal or connection
+ * (the pool sends SIGTERM again every second). SIGHUP (logrotate) sets a
+ * flag, with SA_RESTART; the log is opened again before the next request
+ * is handled, never in the middle of one, and nothing fails for it.
+ *
+ * The access line of a request (access.h) is written after fcgi_answer
+ * has handed the whole answer to the web server.
  */
 #include "autoconfig.h"
 
 #include "server.h"
 
 #include <errno.h>
-#include <fcgiapp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,8 @@
 #include <unistd.h>
 
 #include "access.h"
+#include "fcgi.h"
+#include "listen.h"
 #include "log.h"
 #include "pool_policy.h"
 #include "request.h"
@@ -42,7 +46,6 @@ static void on_stop_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
-	FCGX_ShutdownPending();
 }
 
 static void on_hangup(int sig)
@@ -55,12 +58,6 @@ static void on_hangup(int sig)
  * requests, never in the middle of one. */
 static void reopen_log_if_asked(void)
 {
-	sigset_t pending, hangup;
-	sigemptyset(&hangup);
-	sigaddset(&hangup, SIGHUP);
-	int sig;
-	if (sigpending(&pending) == 0 && sigismember(&pending, SIGHUP) && sigwait(&hangup, &sig) == 0)
-		reopen_requested = 1;
 	if (!reopen_requested)
 		return;
 	reopen_requested = 0;
@@ -69,7 +66,7 @@ static void reopen_log_if_asked(void)
 	log_info("log reopened (SIGHUP)");
 }
 
-static int install_signal_handlers(sigset_t *stop_signals)
+static int install_signal_handlers(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -78,30 +75,27 @@ static int install_signal_handlers(sigset_t *stop_signals)
 	sa.sa_flags = 0; /* no SA_RESTART: accept() must return on a signal */
 	if (sigaction(SIGTERM, &sa, NULL) != 0 || sigaction(SIGINT, &sa, NULL) != 0)
 		return -1;
-	/* SIGHUP only asks for the log to be reopened; it is blocked (see
-	 * above) and taken between requests, the handler only a fallback. */
-	struct sigaction hup;
-	memset(&hup, 0, sizeof hup);
-	hup.sa_handler = on_hangup;
-	sigemptyset(&hup.sa_mask);
-	hup.sa_flags = SA_RESTART;
-	if (sigaction(SIGHUP, &hup, NULL) != 0)
+	sa.sa_handler = on_hangup;
+	sa.sa_flags = SA_RESTART; /* a reopen waits for the next request */
+	if (sigaction(SIGHUP, &sa, NULL) != 0)
 		return -1;
-	sigset_t hangup;
-	sigemptyset(&hangup);
-	sigaddset(&hangup, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hangup, NULL);
-	/* A client that hangs up must give us an error, not kill the worker. */
+	/* A web server that hangs up must give us an error, not kill the
+	 * worker (fcgi.c sends with MSG_NOSIGNAL; the log may be a pipe). */
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(stop_signals);
-	sigaddset(stop_signals, SIGTERM);
-	sigaddset(stop_signals, SIGINT);
-	return 0;
+	/* A pool's worker starts with the stop signals blocked (pool.c): one
+	 * that came while it opened the site is honoured now, before any
+	 * accept. Once, not per request. */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	return sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 bool server_is_fastcgi(void)
 {
-	return !FCGX_IsCGI();
+	return listen_inherited();
 }
 
 bool server_is_cgi(void)
@@ -153,8 +147,9 @@ static void log_access(const struct app *app, const struct request *req,
 }
 
 /* CMS_API_TEST_DELAY_MS, for the tests only: every request is held that
- * long before its answer is sent, stop signals blocked, so that a test
- * can signal a worker while it is sure a request is in flight. */
+ * long before its answer is sent (a stop signal waits for the answer), so
+ * that a test can signal a worker while it is sure a request is in
+ * flight. */
 static long test_delay_ms(void)
 {
 	const char *v = getenv("CMS_API_TEST_DELAY_MS");
@@ -183,14 +178,85 @@ static void say_ready(int fd)
 	close(fd);
 }
 
-/* Renders and sends one answer; a client that went away is only logged. */
-static void send_fastcgi(FCGX_Request *fr, const struct request *req, const struct response *res,
-                         struct strbuf *out)
+/* Renders res and sends it as the answer on conn; a web server that went
+ * away or stalled is only logged. */
+static void send_answer(struct fcgi_conn *conn, const char *uri, bool head,
+                        const struct response *res, struct strbuf *out)
 {
 	strbuf_reset(out);
-	response_render(res, !is_head(req), "\r\n", out);
-	if (FCGX_PutStr(out->ptr, (int)out->len, fr->out) < 0)
-		log_info("client went away before the answer to %s was sent", req->uri);
+	response_render(res, !head, "\r\n", out);
+	if (fcgi_answer(conn, out->ptr, out->len) == 0)
+		return;
+	if (errno == EPIPE || errno == ECONNRESET)
+		log_info("the web server went away before the answer to %s was sent", uri);
+	else if (errno == ETIMEDOUT)
+		log_warning("the web server took no more of the answer to %s for %d ms: connection "
+		            "closed", uri, conn->timeout_ms);
+	else
+		log_warning("cannot send the answer to %s: %s", uri, strerror(errno));
+}
+
+/* A request whose FastCGI params could not be taken (fcgi.h): a 400, with
+ * no request to hand to the app nor to write an access line for. */
+static void refuse_bad_params(struct fcgi_conn *conn, struct response *res, struct strbuf *out)
+{
+	bool large = conn->bad == FCGI_BAD_TOO_LARGE;
+	log_warning("FastCGI: refused a request with %s (400)",
+	            large ? "more parameters than a worker takes" : "malformed parameters");
+	response_reset(res);
+	response_error(res, 400, large ? "The request's headers are too large."
+	                               : "The request's parameters are malformed.");
+	send_answer(conn, "a refused request", false, res, out);
+}
+
+/* Answers the request conn has read. */
+static void serve(struct app *app, struct fcgi_conn *conn, struct response *res,
+                  struct strbuf *out, struct env_params *params, long delay_ms)
+{
+	long long started_us = monotonic_us();
+	reopen_log_if_asked();
+	if (conn->bad != FCGI_BAD_NONE) {
+		refuse_bad_params(conn, res, out);
+		return;
+	}
+	struct request req;
+	params->env = conn->env;
+	request_from_cgi(&req, env_param_get, params);
+	app_handle(app, &req, res);
+	if (delay_ms)
+		hold_for_test(delay_ms, &req);
+	send_answer(conn, req.uri, is_head(&req), res, out);
+	log_access(app, &req, res, started_us);
+	app_finish(app, res);
+	request_free(&req);
+}
+
+/* Waits for the next connection. Returns 0 (connected, or interrupted: the
+ * caller looks at the stop flag), -1 when the socket cannot be accepted on. */
+static int accept_next(struct fcgi_conn *conn)
+{
+	if (fcgi_accept(conn) == 0)
+		return 0;
+	switch (errno) {
+	case EINTR:
+	case ECONNABORTED:
+	case EPROTO:
+		return 0; /* a signal, or a connection that went before it was taken */
+	case EMFILE:
+	case ENFILE:
+	case ENOBUFS:
+	case ENOMEM: {
+		log_every_minute(LOG_LEVEL_WARNING, "FastCGI accept: %s: trying again", strerror(errno));
+		struct timespec pause = {0, 100 * 1000000L};
+		nanosleep(&pause, NULL);
+		return 0;
+	}
+	default:
+		if (stop_requested)
+			return 0;
+		log_error("FastCGI accept failed: %s", strerror(errno));
+		return -1;
+	}
 }
 
 int server_run_fastcgi(struct app *app, const struct server_options *opts)
@@ -198,23 +264,13 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 	static const struct server_options defaults = {0, -1};
 	if (!opts)
 		opts = &defaults;
-	sigset_t stop_signals;
-	if (FCGX_Init() != 0) {
-		log_error("FCGX_Init failed");
-		return EXIT_FAILURE;
-	}
-	if (install_signal_handlers(&stop_signals) != 0) {
+	if (install_signal_handlers() != 0) {
 		log_error("cannot install signal handlers");
 		return EXIT_FAILURE;
 	}
-	/* A pool's worker starts with them blocked (pool.c): a stop that came
-	 * while it opened the site is honoured now, before any accept. */
-	sigprocmask(SIG_UNBLOCK, &stop_signals, NULL);
-	FCGX_Request fr;
-	if (FCGX_InitRequest(&fr, 0, FCGI_FAIL_ACCEPT_ON_INTR) != 0) {
-		log_error("FCGX_InitRequest failed");
-		return EXIT_FAILURE;
-	}
+	struct fcgi_conn conn;
+	fcgi_conn_init(&conn, 0, &stop_requested);
+	fcgi_allow_peers(&conn, getenv("FCGI_WEB_SERVER_ADDRS"));
 	struct response res;
 	struct strbuf out = STRBUF_INIT;
 	struct env_params params = {NULL, STRBUF_INIT};
@@ -224,35 +280,19 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 	int status = EXIT_SUCCESS;
 	say_ready(opts->ready_fd);
 	while (!stop_requested) {
-		int rc = FCGX_Accept_r(&fr);
-		if (rc < 0) {
-			if (!stop_requested) {
-				log_error("FastCGI accept failed (%d)", rc);
-				status = EXIT_FAILURE;
-			}
+		if (!fcgi_connected(&conn) && accept_next(&conn) != 0) {
+			status = EXIT_FAILURE;
 			break;
 		}
-		sigprocmask(SIG_BLOCK, &stop_signals, NULL);
-		long long started_us = monotonic_us();
-		reopen_log_if_asked();
-		struct request req;
-		params.env = fr.envp;
-		request_from_cgi(&req, env_param_get, &params);
-		app_handle(app, &req, &res);
-		if (delay_ms)
-			hold_for_test(delay_ms, &req);
-		send_fastcgi(&fr, &req, &res, &out);
-		FCGX_Finish_r(&fr);
-		log_access(app, &req, &res, started_us);
-		app_finish(app, &res);
-		request_free(&req);
-		sigprocmask(SIG_UNBLOCK, &stop_signals, NULL);
+		if (!fcgi_connected(&conn) || fcgi_next_request(&conn) != 1)
+			continue;
+		serve(app, &conn, &res, &out, &params, delay_ms);
 		if (pool_retire_due(++served, opts->max_requests)) {
 			log_info("retiring after %lu requests ([server] max_requests)", served);
 			break;
 		}
 	}
-	FCGX_Free(&fr, 1);
+	fcgi_conn_free(&conn);
 	response_free(&res);
 	strbuf_release(&out);
 	strbuf_release(&params.joined);

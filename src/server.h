@@ -11,7 +11,8 @@
 
 #include "app.h"
 
-/* True when fd 0 is a FastCGI listening socket (libfcgi's own test). */
+/* True when fd 0 is a listening socket, a FastCGI spawner's hand-over (or
+ * systemd's LISTEN_FDS socket, which listen_inherited moves there). */
 bool server_is_fastcgi(void);
 
 /* True when the environment holds a CGI request (GATEWAY_INTERFACE). */

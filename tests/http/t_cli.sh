@@ -116,6 +116,20 @@ if command -v spawn-fcgi >/dev/null && command -v cgi-fcgi >/dev/null; then
 	# second or so later.
 	out=$(printf '%s' "$out" | sed 's/max-age=3[56][0-9][0-9]$/max-age=3600/')
 	[ "$out" = "$want" ] && pass || fail "spawn-fcgi worker answers" "$out"
+	# FastCGI params over a worker's bound (1 MiB, src/fcgi.h): a 400 with
+	# the usual body, and the worker goes on answering.
+	big=$(head -c 120000 /dev/zero | tr '\0' x)
+	out=$(env REQUEST_METHOD=GET REQUEST_URI=/api/ping SCRIPT_NAME=/api HTTP_HOST=h.example \
+		H1="$big" H2="$big" H3="$big" H4="$big" H5="$big" H6="$big" H7="$big" H8="$big" \
+		H9="$big" cgi-fcgi -bind -connect "$sock" 2>/dev/null | tr -d '\r')
+	want="Status: 400 Bad Request${NL}Content-Type: application/json${NL}Content-Length: 50${NL}${NL}{\"message\":\"The request's headers are too large.\"}"
+	[ "$out" = "$want" ] && pass || fail "params over 1 MiB: 400" "$out"
+	out=$(env REQUEST_METHOD=GET REQUEST_URI=/api/ping SCRIPT_NAME=/api HTTP_HOST=h.example \
+		cgi-fcgi -bind -connect "$sock" 2>/dev/null | tr -d '\r')
+	case $out in
+	"Status: 200 OK${NL}"*'{"ping":"pong"}') pass ;;
+	*) fail "after params over 1 MiB: the worker answers" "$out" ;;
+	esac
 	kill -TERM "$worker"
 	wait "$worker"
 	rc=$?

@@ -21,7 +21,7 @@ per-user tokens: yes (SQLite V)
 rate-limit drivers: file, redis (hiredis V)
 regex JIT: YES-OR-NO
 worker pool: yes (-n, --listen)
-libraries: libfcgi V, json-c V, inih V, libyaml V, cmark-gfm V, PCRE2 V, zlib V, SQLite V, hiredis V"
+libraries: json-c V, inih V, libyaml V, cmark-gfm V, PCRE2 V, zlib V, SQLite V, hiredis V, xxHash V"
 if [ "$ops_rc" = 0 ] && [ "$ops_shape" = "$ops_want" ] &&
 	[ "$(printf '%s\n' "$ops_version" | head -n 1)" = "cms-api $CMS_API_VERSION" ]; then
 	pass

@@ -95,7 +95,7 @@ INI
 	fi
 fi
 
-# --- nginx: keep-alive with more clients than workers ---------------------------
+# --- nginx: keep-alive with more clients than workers, and than kept connections ---
 # Each kept connection holds a single-threaded worker. With the snippet's
 # pool (keepalive 1 per nginx worker process) and two nginx workers, as
 # Debian's "worker_processes auto" makes on two CPUs, three cms-api
@@ -126,5 +126,36 @@ INI
 	sv_codes=$(cat "$T"/keepalive-* | sort | uniq -c | tr -s ' ')
 	[ "$sv_codes" = " 200 200" ] && pass ||
 		fail "keep-alive: 8 clients, 3 workers, 2 nginx workers: 200 answers, none held" "$sv_codes"
+	stop_server
+
+	# Fewer workers than kept connections: one worker, two nginx workers
+	# keeping one connection each. A worker idle on a kept connection gives
+	# it up as soon as another connection waits (src/fcgi.h), so no request
+	# waits for nginx to let a kept connection go.
+	WORKER_PROCS=1 NGINX_WORKER_PROCESSES=2
+	start_server "$sv_ini" /api
+	WORKER_PROCS= NGINX_WORKER_PROCESSES=
+	sv_pids=
+	for sv_client in 1 2 3 4 5 6 7 8; do
+		(for i in $(seq 1 25); do
+			curl -s -o /dev/null --max-time 5 -w '%{http_code}\n' "http://127.0.0.1:$PORT/api/ping"
+		done >"$T/keepalive1-$sv_client") &
+		sv_pids="$sv_pids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $sv_pids
+	sv_codes=$(cat "$T"/keepalive1-* | sort | uniq -c | tr -s ' ')
+	[ "$sv_codes" = " 200 200" ] && pass ||
+		fail "keep-alive: 8 clients, 1 worker, 2 nginx workers: 200 answers, none held" "$sv_codes"
+	# SIGTERM while its kept connection is idle: the worker stops at once.
+	sv_worker=$(spawned_workers "$SERVER_WORKERS")
+	kill -TERM $sv_worker
+	sv_gone=no
+	for _ in $(seq 1 20); do
+		[ -z "$(spawned_workers "$SERVER_WORKERS")" ] && { sv_gone=yes; break; }
+		sleep 0.1
+	done
+	[ "$sv_gone" = yes ] && pass ||
+		fail "keep-alive: SIGTERM ends a worker idle on a kept connection within 2 s"
 	stop_server
 fi
