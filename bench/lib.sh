@@ -124,13 +124,11 @@ CONF
 }
 
 # nginx as Debian runs it, with etc/nginx-cms-api.conf: worker_processes
-# one per CPU, but fewer than the cms-api workers, as the snippet's
-# keep-alive pool needs (see there).
+# one per CPU (a worker gives up an idle kept connection when another
+# waits, so the pool needs no more workers than nginx keeps connections),
+# or NGINX_PROCESSES.
 nginx_processes() {
-	local p
-	p=$(nproc)
-	[ "$p" -lt "$procs" ] || p=$((procs - 1))
-	echo "$((p > 0 ? p : 1))"
+	echo "${NGINX_PROCESSES:-$(nproc)}"
 }
 
 start_nginx() { # INI DOCROOT PORT
