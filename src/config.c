@@ -934,8 +934,9 @@ static bool path_within(const char *path, const char *dir)
  * whichever client came first), nor without a cache (only cached answers
  * are published), and it must be a directory of its own: outside the site,
  * whose watcher would take each published file for a change, and apart
- * from [cache] dir, which holds drafts. (The rate limit goes on counting
- * what reaches cms-api; see fastpath.h.)
+ * from [cache] dir, which holds drafts (nor around it: public_dir may be
+ * served whole, as in public_html on shared hosting). (The rate limit
+ * goes on counting what reaches cms-api; see fastpath.h.)
  */
 static int validate_public_dir(const struct config *cfg, const struct parse_state *st,
                                char err[CONFIG_ERR_LEN])
@@ -969,6 +970,10 @@ static int validate_public_dir(const struct config *cfg, const struct parse_stat
 	else if (strcmp(dir, cfg->cache_dir) == 0)
 		problem = "is [cache] dir, which holds unpublished data (drafts): give the "
 		          "published answers a directory of their own";
+	else if (path_within(cfg->cache_dir, dir))
+		problem = "holds [cache] dir, which holds unpublished data (drafts), where the "
+		          "web server may serve it (an .htaccess recipe serves public_dir "
+		          "from public_html): give the cache a directory outside it";
 	if (!problem)
 		return 0;
 	snprintf(err, CONFIG_ERR_LEN, "%s:%d: [cache] public_dir: %s", st->file,

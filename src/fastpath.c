@@ -498,3 +498,28 @@ void fastpath_trim(const struct config *cfg)
 	else
 		remove_others(dir, target);
 }
+
+/* --- withdrawal: a stopped watcher's last act ------------------------------ */
+
+/* <public_dir>/current, noted when the watcher starts so that a signal
+ * handler can remove it without allocating; "" when there is none. */
+static char withdraw_link[PATH_MAX];
+
+void fastpath_arm_withdraw(const struct config *cfg)
+{
+	const char *dir = cfg->cache_public_dir;
+	withdraw_link[0] = '\0';
+	if (!dir || !*dir)
+		return;
+	int n = snprintf(withdraw_link, sizeof withdraw_link, "%s/" CURRENT, dir);
+	if (n < 0 || (size_t)n >= sizeof withdraw_link)
+		withdraw_link[0] = '\0';
+}
+
+void fastpath_withdraw(void)
+{
+	int saved = errno;
+	if (withdraw_link[0])
+		unlink(withdraw_link);
+	errno = saved;
+}

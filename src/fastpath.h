@@ -40,6 +40,16 @@
  * (0644, directories 0755) whatever the umask: they are public answers,
  * and the web server may run as another user than the workers.
  *
+ * Only a running watcher notices a change to the site, and a watcher runs
+ * only while the worker that started it does (mod_fcgid stops idle
+ * workers, and starts new ones only for requests that reach it, which
+ * published answers never do). So a watcher that is stopped withdraws the
+ * fast path first (fastpath_withdraw): <public_dir>/current goes, every
+ * request reaches cms-api again, and the next watcher makes a fresh
+ * directory. (A watcher killed outright, SIGKILL or a crash, cannot: the
+ * last published answers then stay reachable until a request reaches
+ * cms-api.)
+ *
  * Requests the web server answers from a published file never reach
  * cms-api, so [rate_limit] counts only what still does (misses, and
  * queries that cannot be published): a worker logs a warning at start
@@ -120,5 +130,15 @@ void fastpath_follow(const struct config *cfg);
  * one in force holds more than [cache] max_size, and removes directories
  * a swap could not (a worker was still writing in one). */
 void fastpath_trim(const struct config *cfg);
+
+/*
+ * The watcher's last act when it is stopped: removes <public_dir>/current
+ * of the config noted by fastpath_arm_withdraw, so that the web server
+ * answers nothing from public_dir while no watcher would see a change.
+ * Async-signal-safe (one unlink of a path noted beforehand); does nothing
+ * without [cache] public_dir or before fastpath_arm_withdraw.
+ */
+void fastpath_arm_withdraw(const struct config *cfg);
+void fastpath_withdraw(void);
 
 #endif

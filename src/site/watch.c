@@ -181,6 +181,17 @@ static void on_hangup(int sig)
 	reopen_requested = 1;
 }
 
+/* SIGTERM or SIGINT: the worker that started the watcher ended
+ * (PR_SET_PDEATHSIG), or the pool is stopping. Nobody will notice a change
+ * any more, so the static fast path is withdrawn before the signal does
+ * what it would have done (fastpath.h). */
+static void on_stop(int sig)
+{
+	fastpath_withdraw();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* --- the generation file --- */
 
 /* The generation after the one in the file for a change, or a fresh one
@@ -649,21 +660,24 @@ void watch_run(const struct config *cfg, int lock_fd)
  */
 static void become_watcher(int lock_fd, pid_t parent)
 {
+	/* The handlers first, then the signals let through: a stop signal
+	 * must never find the worker's handler or the default action. */
+	struct sigaction act;
+	memset(&act, 0, sizeof act);
+	sigemptyset(&act.sa_mask);
+	act.sa_handler = on_stop;
+	sigaction(SIGTERM, &act, NULL);
+	sigaction(SIGINT, &act, NULL);
+	act.sa_handler = on_hangup;
+	sigaction(SIGHUP, &act, NULL);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	struct sigaction hup;
-	memset(&hup, 0, sizeof hup);
-	hup.sa_handler = on_hangup;
-	sigemptyset(&hup.sa_mask);
-	sigaction(SIGHUP, &hup, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	/* Told apart from the workers in ps and pgrep: cms-api-watch. */
 	prctl(PR_SET_NAME, "cms-api-watch");
 	if (getppid() != parent)
-		_exit(0);
+		raise(SIGTERM); /* the worker ended already: stop as if told */
 	int keep_log = log_file_fd();
 	for (int fd = 0; fd < 1024; fd++)
 		if (fd != lock_fd && fd != keep_log && fd != 2)
@@ -703,6 +717,7 @@ bool watch_start(const struct config *cfg)
 		close(fd); /* the child's copy keeps the lock */
 		return true;
 	}
+	fastpath_arm_withdraw(cfg);
 	become_watcher(fd, parent);
 	watch_run(cfg, fd);
 	_exit(0);

@@ -214,3 +214,12 @@ INI
 		"$CMS_API_BIN" -c "$tok_ini" check
 fi
 stop_server
+# The workers stopped, and with them the watcher: nobody would notice a
+# change now, so the watcher withdrew the published answers on its way
+# out (the web server may go on serving, mod_fcgid may stop idle workers).
+for _ in $(seq 1 30); do
+	[ -L "$FP_PUBLIC/current" ] || break
+	sleep 0.1
+done
+[ ! -L "$FP_PUBLIC/current" ] && pass ||
+	fail "fastpath: the watcher stopped, $FP_PUBLIC/current is still there" "$(ls -la "$FP_PUBLIC")"

@@ -6,6 +6,9 @@
 # access line. Every wait is bounded; nothing asserts a duration.
 # The pool brings its own lighttpd (an external socket): one pass is enough.
 once_for_all_servers || return 0
+# That pass may be through another server (HTTP_SERVERS=apache): run's
+# needs() found lighttpd only for a pass through it.
+LIGHTTPD=${LIGHTTPD:-$(find_lighttpd)} || { fail "pool: t_pool needs lighttpd"; return 0; }
 
 SITE="$FIXTURES/site"
 PL_LOG="$T/pool.log"

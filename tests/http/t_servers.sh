@@ -1,8 +1,9 @@
 # What only one web server has: Apache's shared-hosting recipe
 # (etc/htaccess-cms-api and etc/cms-api.fcgi, in a user directory served
-# by mod_userdir), and nginx's keep-alive pool (etc/nginx-cms-api.conf)
-# with more clients than workers. Every other test runs through every
-# server.
+# by mod_userdir) with a token, and with the static fast path
+# (etc/htaccess-cms-api-fastpath, etc/htaccess-cms-api-public) for a
+# public API, and nginx's keep-alive pool (etc/nginx-cms-api.conf) with
+# more clients than workers. Every other test runs through every server.
 
 SITE="$FIXTURES/site"
 SV_SITE=$SITE
@@ -93,6 +94,259 @@ INI
 	else
 		pass
 	fi
+fi
+
+# --- Apache: the shared-hosting recipe with the static fast path, in ~carol ------
+# ~carol's API is public (~bob's token cannot go with public_dir): her
+# .htaccess is htaccess-cms-api with htaccess-cms-api-fastpath added before
+# its RewriteRule, as that file says, and public_html/cms-api-public/ holds
+# htaccess-cms-api-public. A second install in public_html/shop/ (its own
+# cms-api.ini, cms-api.fcgi pointed at it) is the recipe in a subdirectory.
+# The user directories get what Debian's userdir.conf gives them, listing
+# on (mod_autoindex) and symbolic links followed only when owners match;
+# the AllowOverride of the recipe, nothing more. One worker per script, so
+# that each access log is in the order of the requests.
+if only_under apache; then
+	HF_HOME="$T/home/carol"
+	HF_WWW="$HF_HOME/public_html"
+	mkdir -p "$HF_HOME"
+	cp -r "$SV_SITE" "$HF_HOME/site"
+	# hf_install DIR CMS: the recipe in public_html/DIR ("" for
+	# public_html itself) with cms-api in ~/CMS.
+	hf_install() {
+		local www=$HF_WWW${1:+/$1} cms=$HF_HOME/$2
+		mkdir -p "$www/cms-api-public" "$cms"
+		awk -v lines="$TOP/etc/htaccess-cms-api-fastpath" '
+			/^RewriteRule \^api/ { while ((getline l < lines) > 0) print l }
+			{ print }' "$TOP/etc/htaccess-cms-api" >"$www/.htaccess"
+		cp "$TOP/etc/htaccess-cms-api-public" "$www/cms-api-public/.htaccess"
+		sed "s#/\.\./cms-api/#/${1:+../}../$2/#g" "$TOP/etc/cms-api.fcgi" >"$www/cms-api.fcgi"
+		chmod 0755 "$www/cms-api.fcgi"
+		cp "$CMS_API_BIN" "$cms/cms-api"
+		cat >"$cms/cms-api.ini" <<INI
+[api]
+enabled = true
+base_url = http://cms.example
+[content]
+root = ../site
+[cache]
+dir = cache
+public_dir = ../public_html${1:+/$1}/cms-api-public
+[log]
+target = cms-api.log
+level = info
+access = access.log
+[rate_limit]
+per_minute = 0
+[resources]
+collections = true
+[resources.collections.blog]
+allowed_filters = title
+INI
+	}
+	hf_install "" cms-api
+	hf_install shop cms-api-shop
+	HF_CONF="LoadModule userdir_module $APACHE_MODULES/mod_userdir.so
+LoadModule dir_module $APACHE_MODULES/mod_dir.so
+LoadModule autoindex_module $APACHE_MODULES/mod_autoindex.so
+LoadModule negotiation_module $APACHE_MODULES/mod_negotiation.so
+UserDir $T/home/*/public_html
+<Directory $T/home/*/public_html>
+	AllowOverride FileInfo AuthConfig Options=ExecCGI
+	Options MultiViews Indexes SymLinksIfOwnerMatch IncludesNoExec
+	Require all granted
+</Directory>"
+	hf_ini=$(site_ini servers-fastpath <<'INI'
+[api]
+enabled = true
+INI
+)
+	APACHE_EXTRA_CONF=$HF_CONF WORKER_PROCS=1
+	start_server "$hf_ini" /api
+	APACHE_EXTRA_CONF= WORKER_PROCS=
+
+	# hf_sync LOG PREFIX: a request that always reaches the worker of
+	# PREFIX (a HEAD is never published), and up to 5 s for its line in
+	# LOG: every request sent before it that reached the worker is then
+	# logged.
+	HF_MARK=0
+	hf_sync() {
+		HF_MARK=$((HF_MARK + 1))
+		request HEAD "$2/api/ping?mark=$HF_MARK"
+		for _ in $(seq 1 50); do
+			grep -qF ": access: HEAD $2/api/ping?mark=$HF_MARK " "$1" 2>/dev/null && return
+			sleep 0.1
+		done
+		fail "shared fast path: the worker never logged HEAD $2/api/ping?mark=$HF_MARK"
+	}
+	# hf_seen LOG METHOD URI: how many times the worker logged it.
+	hf_seen() { grep -cF ": access: $2 $3 " "$1" 2>/dev/null; }
+	# hf_file WWW URI: the file URI is published as under WWW.
+	hf_file() {
+		local path=${2%%\?*} query=
+		[ "$path" != "$2" ] && query=${2#*\?}
+		echo "$1/cms-api-public/current$path@$query.json"
+	}
+	# hf_expect_static NAME WWW LOG PREFIX URI: the answer just received
+	# for URI is published, byte for byte, under WWW within 5 s, and a
+	# repeat gets those bytes from Apache itself, as application/json,
+	# without reaching the worker.
+	hf_expect_static() {
+		local name=$1 www=$2 log=$3 prefix=$4 uri=$5 f before
+		f=$(hf_file "$www" "$uri")
+		cp "$T/body" "$T/hf-first"
+		for _ in $(seq 1 50); do
+			cmp -s "$f" "$T/hf-first" && break
+			sleep 0.1
+		done
+		cmp -s "$f" "$T/hf-first" && pass ||
+			fail "$name: published as $f" "found: $(head -c 200 "$f" 2>&1)"
+		hf_sync "$log" "$prefix"
+		before=$(hf_seen "$log" GET "$uri")
+		request GET "$uri"
+		[ "$STATUS" = 200 ] && cmp -s "$T/body" "$T/hf-first" && pass ||
+			fail "$name: the repeat" "$STATUS $(head -c 200 "$T/body")"
+		expect_header "$name: the repeat's type" 'Content-Type: application/json'
+		hf_sync "$log" "$prefix"
+		[ "$(hf_seen "$log" GET "$uri")" = "$before" ] && pass ||
+			fail "$name: the repeat reached the worker" "$(grep -F " $uri " "$log")"
+	}
+	# hf_expect_dynamic NAME URI STATUS BODY: twice that exact answer,
+	# both from cms-api (~carol's log).
+	hf_expect_dynamic() {
+		local name=$1 uri=$2 before
+		before=$(hf_seen "$HF_LOG" GET "$uri")
+		expect "$name" GET "$uri" "$3" "$4"
+		expect "$name, again" GET "$uri" "$3" "$4"
+		hf_sync "$HF_LOG" /~carol
+		[ "$(hf_seen "$HF_LOG" GET "$uri")" = "$((before + 2))" ] && pass ||
+			fail "$name: both reached the worker" "seen $(hf_seen "$HF_LOG" GET "$uri"), $before before"
+	}
+	HF_LOG="$HF_HOME/cms-api/access.log"
+	HF_U='http:\/\/cms.example\/~carol\/api'
+
+	# hf_start WWW PREFIX CMS: the first request starts a worker, whose
+	# watcher makes WWW/cms-api-public/current name the cache generation
+	# in ~/CMS/cache (up to 5 s; a first worker and its new watcher may
+	# both write a first generation, and the watcher follows the last).
+	hf_current_ok() {
+		local gen
+		gen=$(gen_cache_signature "$(ls "$HF_HOME/$2"/cache/generation-* 2>/dev/null | head -1)")
+		[ -n "$gen" ] && case $(readlink "$1/cms-api-public/current") in "g$gen-"*) true ;; *) false ;; esac
+	}
+	hf_start() {
+		expect "shared fast path: $2/api/ping" GET "$2/api/ping" 200 "$SV_PONG"
+		for _ in $(seq 1 50); do
+			hf_current_ok "$1" "$3" && break
+			sleep 0.1
+		done
+		hf_current_ok "$1" "$3" && pass ||
+			fail "shared fast path: the watcher made $1/cms-api-public/current" "$(ls -la "$1/cms-api-public")"
+	}
+	hf_start "$HF_WWW" /~carol cms-api
+	# Answered again (a hit) now that the link is there: published.
+	expect "shared fast path: ping" GET /~carol/api/ping 200 "$SV_PONG"
+	hf_expect_static "shared fast path: ping" "$HF_WWW" "$HF_LOG" /~carol /~carol/api/ping
+
+	ONE='/~carol/api/collections/blog/entries/hello-world?fields=title'
+	expect "shared fast path: an entry" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
+	hf_expect_static "shared fast path: an entry" "$HF_WWW" "$HF_LOG" /~carol "$ONE"
+	BLOG="{\"data\":{\"handle\":\"blog\",\"title\":\"Blog\",\"structure\":null,\"mount\":null,\"api_url\":\"$HF_U\/collections\/blog\"}}"
+	expect "shared fast path: a collection" GET /~carol/api/collections/blog 200 "$BLOG"
+	hf_expect_static "shared fast path: a collection" "$HF_WWW" "$HF_LOG" /~carol /~carol/api/collections/blog
+	for uri in /~carol/api/collections /~carol/api/collections/ \
+		'/~carol/api/collections/blog/entries?limit=2&fields=id,title&sort=-date' \
+		'/~carol/api/collections/blog/entries?filter[title:contains]=o&fields=title'; do
+		request GET "$uri"
+		[ "$STATUS" = 200 ] && pass || fail "shared fast path: GET $uri" "$STATUS $BODY"
+		hf_expect_static "shared fast path: $uri" "$HF_WWW" "$HF_LOG" /~carol "$uri"
+	done
+	# HEAD of a published answer: Apache's, headers only.
+	request HEAD /~carol/api/collections/blog
+	[ "$STATUS" = 200 ] && [ -z "$BODY" ] && pass || fail "shared fast path: HEAD" "$STATUS $BODY"
+	expect_header "shared fast path: HEAD's type" 'Content-Type: application/json'
+	expect_header "shared fast path: HEAD's length" \
+		"Content-Length: $(stat -c %s "$(hf_file "$HF_WWW" /~carol/api/collections/blog)")"
+	hf_sync "$HF_LOG" /~carol
+	[ "$(hf_seen "$HF_LOG" HEAD /~carol/api/collections/blog)" = 0 ] && pass ||
+		fail "shared fast path: HEAD of a published answer reached the worker"
+
+	# What Apache would decode, or could take for another file, always goes
+	# to cms-api, which answers it: %XX in the query (published by cms-api
+	# under its encoded name, never served from it), %XX in the path, a
+	# '.' in the query (published too), a byte outside the set.
+	hf_expect_dynamic "shared fast path: %XX in the query" \
+		'/~carol/api/collections/blog/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1' 200 \
+		"{\"data\":[{\"title\":\"Hello World\"}],\"links\":{\"first\":\"$HF_U\/collections\/blog\/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1&page=1\",\"last\":\"$HF_U\/collections\/blog\/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1&page=2\",\"prev\":null,\"next\":\"$HF_U\/collections\/blog\/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1&page=2\"},\"meta\":{\"current_page\":1,\"from\":1,\"last_page\":2,\"links\":[{\"url\":null,\"label\":\"&laquo; Previous\",\"page\":null,\"active\":false},{\"url\":\"$HF_U\/collections\/blog\/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1&page=1\",\"label\":\"1\",\"page\":1,\"active\":true},{\"url\":\"$HF_U\/collections\/blog\/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1&page=2\",\"label\":\"2\",\"page\":2,\"active\":false},{\"url\":\"$HF_U\/collections\/blog\/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1&page=2\",\"label\":\"Next &raquo;\",\"page\":2,\"active\":false}],\"path\":\"$HF_U\/collections\/blog\/entries\",\"per_page\":1,\"to\":1,\"total\":2}}"
+	[ -f "$(hf_file "$HF_WWW" '/~carol/api/collections/blog/entries?filter%5Btitle%3Acontains%5D=o&fields=title&limit=1')" ] &&
+		pass || fail "shared fast path: cms-api published the %XX query (what Apache must not serve)"
+	hf_expect_dynamic "shared fast path: %XX in the path" /~carol/api/collections/bl%6Fg 200 "$BLOG"
+	hf_expect_dynamic "shared fast path: a '.' in the query" \
+		'/~carol/api/collections/blog/entries/hello-world?fields=title&x=a.php' 200 '{"data":{"title":"Hello World"}}'
+	hf_expect_dynamic "shared fast path: a byte outside the set" \
+		'/~carol/api/collections/blog/entries/hello-world?fields=title&x=a*b' 200 '{"data":{"title":"Hello World"}}'
+
+	# Nothing in cms-api-public is served unless the rule handed it over:
+	# no listing (which Options Indexes gives public_html itself), no
+	# published file fetched by its name.
+	request GET /~carol/
+	case "$BODY" in *"Index of"*) pass ;; *) fail "shared fast path: public_html is listed (the control)" "$STATUS $BODY" ;; esac
+	for uri in /~carol/cms-api-public/ /~carol/cms-api-public/current/ /~carol/cms-api-public/current/~carol/api/ \
+		/~carol/cms-api-public/current/~carol/api/collections@.json /~carol/cms-api-public/.htaccess; do
+		request GET "$uri"
+		[ "$STATUS" = 404 ] && pass || fail "shared fast path: GET $uri is not served" "$STATUS $BODY"
+	done
+	# A file that went between the -f test and Apache's lookup (the link
+	# swapped just then): cms-api-public/.htaccess hands the request to
+	# cms-api. Made happen here by a directory whose .htaccess redirects
+	# into cms-api-public to a name never published: cms-api answers the
+	# request line, /~carol/race/x, with its own 404.
+	mkdir -p "$HF_WWW/race"
+	printf 'RewriteEngine On\nRewriteRule ^ ../cms-api-public/current/~carol/api/gone@.json [L]\n' >"$HF_WWW/race/.htaccess"
+	expect "shared fast path: a published file gone meanwhile goes to cms-api" GET /~carol/race/x 404 "$SV_NOT_FOUND"
+
+	# An edit: fresh within a second (the link swapped), then published and
+	# served by Apache again.
+	HF_ENTRY="$HF_HOME/site/content/collections/blog/en/2024-01-10.hello-world.md"
+	sed -i "s/^title: 'Hello World'/title: 'Hello Edited'/" "$HF_ENTRY"
+	until_answer "shared fast path: an edit shows within a second" "$ONE" '{"data":{"title":"Hello Edited"}}' 1
+	[ ! -e "$(hf_file "$HF_WWW" /~carol/api/collections/blog)" ] && pass ||
+		fail "shared fast path: an edit leaves the old answers published"
+	expect "shared fast path: the fresh answer" GET "$ONE" 200 '{"data":{"title":"Hello Edited"}}'
+	hf_expect_static "shared fast path: the fresh answer" "$HF_WWW" "$HF_LOG" /~carol "$ONE"
+
+	# The recipe in a subdirectory: /~carol/shop/api, its files below
+	# public_html/shop/cms-api-public.
+	HF_SHOP_LOG="$HF_HOME/cms-api-shop/access.log"
+	HF_SU='http:\/\/cms.example\/~carol\/shop\/api'
+	hf_start "$HF_WWW/shop" /~carol/shop cms-api-shop
+	expect "shared fast path, subdirectory: a collection" GET /~carol/shop/api/collections/blog 200 \
+		"{\"data\":{\"handle\":\"blog\",\"title\":\"Blog\",\"structure\":null,\"mount\":null,\"api_url\":\"$HF_SU\/collections\/blog\"}}"
+	hf_expect_static "shared fast path, subdirectory" "$HF_WWW/shop" "$HF_SHOP_LOG" /~carol/shop \
+		/~carol/shop/api/collections/blog
+	[ "$(hf_seen "$HF_LOG" GET /~carol/shop/api/collections/blog)" = 0 ] && pass ||
+		fail "shared fast path, subdirectory: ~carol's own cms-api answered it"
+
+	# Apache stops: mod_fcgid stops the workers, their watchers withdraw
+	# the published answers. An edit meanwhile is seen once Apache is
+	# back: the first answer comes from cms-api, fresh.
+	stop_server
+	for _ in $(seq 1 30); do
+		[ -L "$HF_WWW/cms-api-public/current" ] || [ -L "$HF_WWW/shop/cms-api-public/current" ] || break
+		sleep 0.1
+	done
+	[ ! -L "$HF_WWW/cms-api-public/current" ] && [ ! -L "$HF_WWW/shop/cms-api-public/current" ] && pass ||
+		fail "shared fast path: the links stay after the workers stopped"
+	sed -i "s/^title: 'Hello Edited'/title: 'Hello World'/" "$HF_ENTRY"
+	APACHE_EXTRA_CONF=$HF_CONF WORKER_PROCS=1
+	start_server "$hf_ini" /api
+	APACHE_EXTRA_CONF= WORKER_PROCS=
+	before=$(hf_seen "$HF_LOG" GET "$ONE")
+	expect "shared fast path: an edit while Apache was down" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
+	hf_sync "$HF_LOG" /~carol
+	[ "$(hf_seen "$HF_LOG" GET "$ONE")" = "$((before + 1))" ] && pass ||
+		fail "shared fast path: the first answer after the restart came from cms-api"
+	stop_server
 fi
 
 # --- nginx: keep-alive with more clients than workers, and than kept connections ---

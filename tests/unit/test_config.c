@@ -427,6 +427,17 @@ static void test_public_dir(void)
 	            base);
 	assert_error(text.ptr, ":7: [cache] public_dir: is [cache] dir, which holds unpublished "
 	             "data (drafts): give the published answers a directory of their own");
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\ndir = /srv/p/cache\npublic_dir = /srv/p\n",
+	            base);
+	assert_error(text.ptr, ":7: [cache] public_dir: holds [cache] dir, which holds unpublished "
+	             "data (drafts), where the web server may serve it (an .htaccess recipe serves "
+	             "public_dir from public_html): give the cache a directory outside it");
+	/* The other way round is the usual layout: public_dir inside dir. */
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s[content]\nroot = ROOT\n[cache]\ndir = /srv/c\npublic_dir = /srv/c/public\n",
+	            base);
+	CU_ASSERT_EQUAL(load(text.ptr), 0);
 	strbuf_release(&text);
 }
 

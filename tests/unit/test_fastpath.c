@@ -341,6 +341,45 @@ static void test_other_config(void)
 	tear_down_site();
 }
 
+/* A stopped watcher withdraws the fast path: public/current goes (and
+ * nothing else), and the next follow makes a fresh directory. */
+static void test_withdraw(void)
+{
+	set_up_site();
+	struct generation g;
+	generation_fresh(&g, 1);
+	write_generation(&g);
+	fastpath_follow(&cfg);
+	struct fastpath fp;
+	fastpath_init(&fp, &cfg);
+	publish(&fp, "GET", "/api/collections", 200, "{}", g.cache_signature, true);
+	expect_published("current/api/collections@.json", "{}");
+	char first[128], again[128];
+	current_target(first, sizeof first);
+	fastpath_arm_withdraw(&cfg);
+	fastpath_withdraw();
+	current_target(again, sizeof again);
+	CU_ASSERT_STRING_EQUAL(again, "");
+	expect_published("current/api/collections@.json", "-");
+	/* Twice is harmless; a worker publishes nothing meanwhile. */
+	fastpath_withdraw();
+	publish(&fp, "GET", "/api/collections", 200, "{}", g.cache_signature, true);
+	expect_published("current/api/collections@.json", "-");
+	fastpath_follow(&cfg);
+	current_target(again, sizeof again);
+	CU_ASSERT_STRING_NOT_EQUAL(again, "");
+	CU_ASSERT_STRING_NOT_EQUAL(again, first);
+	/* Armed for a config without public_dir: nothing to withdraw. */
+	struct config none;
+	memset(&none, 0, sizeof none);
+	fastpath_arm_withdraw(&none);
+	fastpath_withdraw();
+	current_target(again, sizeof again);
+	CU_ASSERT_STRING_NOT_EQUAL(again, "");
+	fastpath_free(&fp);
+	tear_down_site();
+}
+
 void suite_fastpath(void)
 {
 	CU_pSuite s = unit_add_suite("fastpath");
@@ -351,4 +390,5 @@ void suite_fastpath(void)
 	unit_add_test(s, "a name is appended", test_name_appends);
 	unit_add_test(s, "generations", test_generations);
 	unit_add_test(s, "another config", test_other_config);
+	unit_add_test(s, "a stopped watcher withdraws", test_withdraw);
 }
