@@ -282,7 +282,7 @@ machine() {
 	cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)
 	mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
 	os=$(. /etc/os-release && echo "$PRETTY_NAME")
-	echo "- machine: $cpu, $(nproc) cores, $mem; $os, Linux $(uname -r)"
+	echo "- machine: $cpu, $(nproc --all) cores, $mem; $os, Linux $(uname -r)"
 	echo "- servers: $(lighttpd -v 2>&1 | head -1 | cut -d' ' -f1)," \
 		"$(/usr/sbin/nginx -v 2>&1 | awk '{print $NF}') (worker_processes $(nginx_processes), keepalive 1)," \
 		"$(/usr/sbin/apache2 -v | awk -F': ' '/version/ {print $2}' | cut -d' ' -f1) (event MPM, mod_fcgid)" \
