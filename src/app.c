@@ -685,7 +685,7 @@ static void respond(struct app *app, const struct request *req, struct response 
 static void http_policy(const struct app *app, const struct response *res,
                         struct http_cache_policy *p)
 {
-	p->token_required = guard_per_user(&app->cfg) || (app->cfg.auth_token && *app->cfg.auth_token);
+	p->token_required = guard_token_required(&app->cfg);
 	p->stored = app->cache_use != APP_CACHE_UNASKED;
 	p->max_age = app->cache_use == APP_CACHE_HIT ? res->expires - (long long)time(NULL)
 	                                             : app->cfg.cache_expiry * 60LL;

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "netaddr.h"
 #include "strbuf.h"
 
@@ -1091,9 +1092,7 @@ static uint64_t fingerprint_of(const char *path)
 		const char *v = getenv(overrides[i]);
 		strbuf_addf(&all, "\n%s=%s", overrides[i], v ? v : "");
 	}
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < all.len; i++)
-		h = (h ^ (unsigned char)all.ptr[i]) * 0x100000001b3ULL;
+	uint64_t h = hash_fnv1a_bytes(all.ptr, all.len);
 	strbuf_release(&text);
 	strbuf_release(&all);
 	return h;

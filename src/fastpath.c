@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "log.h"
 #include "site/generation.h"
 #include "site/shared.h"
@@ -319,10 +320,7 @@ static uint32_t boot_tag(void)
 			id[0] = '\0';
 		fclose(f);
 	}
-	uint32_t h = 2166136261u;
-	for (const char *p = id; *p && *p != '\n'; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return h;
+	return (uint32_t)hash_fnv1a_bytes(id, strcspn(id, "\n"));
 }
 
 /* Removes the entry name below at, and everything below it. */

@@ -65,6 +65,11 @@ bool guard_per_user(const struct config *cfg)
 	return cfg->middleware && strcmp(cfg->middleware, "auth:token") == 0;
 }
 
+bool guard_token_required(const struct config *cfg)
+{
+	return guard_per_user(cfg) || (cfg->auth_token && *cfg->auth_token);
+}
+
 static bool shared_token_matches(const struct config *cfg, const char *token, size_t len)
 {
 	return token && cfg->auth_token && *cfg->auth_token &&
@@ -128,9 +133,9 @@ bool guard_token(struct guard_state *g, const struct config *cfg, const struct s
                  struct response *res)
 {
 	token_grant_free(&g->grant);
-	bool per_user = guard_per_user(cfg);
-	if (!per_user && (!cfg->auth_token || !*cfg->auth_token))
+	if (!guard_token_required(cfg))
 		return true;
+	bool per_user = guard_per_user(cfg);
 	size_t len = 0;
 	const char *token = bearer_token(req->authorization, &len);
 	if (shared_token_matches(cfg, token, len))

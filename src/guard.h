@@ -26,6 +26,10 @@
 /* Whether cfg asks for per-user tokens. */
 bool guard_per_user(const struct config *cfg);
 
+/* Whether every request needs a token: the shared [api] auth_token, or
+ * per-user tokens. */
+bool guard_token_required(const struct config *cfg);
+
 #define GUARD_KNOWN_OWNERS 8
 
 /* What the guard keeps from one request to the next (one per worker). */

@@ -5,7 +5,18 @@
 #ifndef CMS_API_HASH_H
 #define CMS_API_HASH_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* Of len bytes, NULs included. */
+static inline uint64_t hash_fnv1a_bytes(const void *bytes, size_t len)
+{
+	const unsigned char *b = bytes;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
 
 static inline uint64_t hash_fnv1a(const char *s)
 {

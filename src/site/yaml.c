@@ -28,6 +28,7 @@
 #include <yaml.h>
 
 #include "ascii.h"
+#include "hash.h"
 #include "strbuf.h"
 
 /* --- scalar typing --- */
@@ -411,14 +412,6 @@ struct name_table {
 	size_t cap, count;
 };
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, as hash.h but sized */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /* The slot holding name, or the empty slot where it belongs. */
 static struct name_slot *find_slot(const struct name_table *t, const char *name, size_t len,
                                    uint64_t h)
@@ -450,7 +443,7 @@ static struct name_slot *put_name(struct name_table *t, const char *name, size_t
 {
 	if ((t->count + 1) * 2 > t->cap)
 		grow_table(t);
-	uint64_t h = hash_bytes(name, len);
+	uint64_t h = hash_fnv1a_bytes(name, len);
 	struct name_slot *slot = find_slot(t, name, len, h);
 	*added = !slot->name;
 	if (*added) {
@@ -465,7 +458,7 @@ static const struct name_slot *get_name(const struct name_table *t, const char *
 	size_t len = strlen(name);
 	if (t->cap == 0)
 		return NULL;
-	const struct name_slot *slot = find_slot(t, name, len, hash_bytes(name, len));
+	const struct name_slot *slot = find_slot(t, name, len, hash_fnv1a_bytes(name, len));
 	return slot->name ? slot : NULL;
 }
 
