@@ -34,11 +34,18 @@ struct cms_api_cache_option *cache_options_of(const struct config *cfg)
 	return o;
 }
 
-static int start_redis(struct cache *c, const struct config *cfg, char *error, size_t error_size)
+void *cache_driver_init(const struct cms_api_cache_driver *d, const struct config *cfg,
+                        char *error, size_t error_size)
 {
 	struct cms_api_cache_option *options = cache_options_of(cfg);
-	c->state = cache_redis_driver.init(options, cfg->ncache_options, error, error_size);
+	void *state = d->init(options, cfg->ncache_options, error, error_size);
 	free(options);
+	return state;
+}
+
+static int start_redis(struct cache *c, const struct config *cfg, char *error, size_t error_size)
+{
+	c->state = cache_driver_init(&cache_redis_driver, cfg, error, error_size);
 	if (!c->state)
 		return -1;
 	c->driver = &cache_redis_driver;
@@ -87,7 +94,7 @@ static const char *driver_word(const struct config *cfg)
 void cache_init(struct cache *c, const struct config *cfg, const struct shared_paths *paths)
 {
 	memset(c, 0, sizeof *c);
-	if (!cfg->cache_enabled || cfg->cache_driver == CACHE_NONE || cfg->cache_expiry <= 0)
+	if (!config_caches(cfg))
 		return;
 	if (!paths) {
 		log_warning("cache directory %s is not usable: responses are not cached",

@@ -20,23 +20,9 @@
 #include "site/shared.h"
 #include "strbuf.h"
 
-static bool cache_on(const struct config *cfg)
-{
-	return cfg->cache_enabled && cfg->cache_driver != CACHE_NONE && cfg->cache_expiry > 0;
-}
-
 static const char *file_of(const struct config *cfg)
 {
 	return cfg->path ? cfg->path : "(defaults)";
-}
-
-/* The Redis driver's state for cfg, or NULL with the message in error. */
-static void *open_redis(const struct config *cfg, char *error, size_t error_size)
-{
-	struct cms_api_cache_option *options = cache_options_of(cfg);
-	void *state = cache_redis_driver.init(options, cfg->ncache_options, error, error_size);
-	free(options);
-	return state;
 }
 
 static int check_redis(const struct config *cfg, char *error, size_t error_size, char *warning,
@@ -56,7 +42,7 @@ static int check_redis(const struct config *cfg, char *error, size_t error_size,
 			snprintf(error, error_size, "%s: %s", file_of(cfg), message);
 		return -1;
 	}
-	void *state = open_redis(cfg, message, sizeof message);
+	void *state = cache_driver_init(&cache_redis_driver, cfg, message, sizeof message);
 	if (state && cache_redis_ping(state) != 0)
 		snprintf(warning, warning_size, "%s: warning: [cache] Redis at %s cannot be reached "
 		         "now (%s): answers go out uncached until it can", file_of(cfg),
@@ -124,7 +110,7 @@ static int count_entries(const struct config *cfg, const struct shared_paths *pa
 		return 0;
 	}
 	char error[512];
-	void *state = open_redis(cfg, error, sizeof error);
+	void *state = cache_driver_init(&cache_redis_driver, cfg, error, sizeof error);
 	if (!state) {
 		strbuf_addstr(&h->driver, "redis");
 		fprintf(err, "cms-api: %s: %s\n", file_of(cfg), error);
@@ -165,7 +151,7 @@ static int open_paths(const struct config *cfg, struct shared_paths *paths, FILE
 
 int cache_admin_stats(const struct config *cfg, FILE *out, FILE *err)
 {
-	if (!cache_on(cfg)) {
+	if (!config_caches(cfg)) {
 		fprintf(out, "driver: none (the cache is off: [cache] enabled, driver or expiry)\n");
 		return 0;
 	}
@@ -197,7 +183,7 @@ int cache_admin_stats(const struct config *cfg, FILE *out, FILE *err)
 static int clear_redis(const struct config *cfg, FILE *out, FILE *err)
 {
 	char error[512];
-	void *state = open_redis(cfg, error, sizeof error);
+	void *state = cache_driver_init(&cache_redis_driver, cfg, error, sizeof error);
 	if (!state) {
 		fprintf(err, "cms-api: %s: %s\n", file_of(cfg), error);
 		return -1;

@@ -21,7 +21,7 @@
 
 bool cache_file_in_use(const struct config *cfg)
 {
-	return cfg->cache_enabled && cfg->cache_driver == CACHE_FILE && cfg->cache_expiry > 0;
+	return config_caches(cfg) && cfg->cache_driver == CACHE_FILE;
 }
 
 static char *entry_path(const struct shared_paths *paths, uint64_t generation, uint64_t hash)

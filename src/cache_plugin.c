@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
+
 typedef const struct cms_api_cache_driver *(*driver_entry_fn)(void);
 
 static void say(char *error, size_t size, const char *fmt, ...)
@@ -83,16 +85,8 @@ static const struct cms_api_cache_driver *find_table(void *handle, const char *p
 static void *init_driver(const struct cms_api_cache_driver *d, const struct config *cfg,
                          char *error, size_t size)
 {
-	size_t n = cfg->ncache_options;
-	/* n + 1: never an allocation of zero bytes. The strings stay cfg's. */
-	struct cms_api_cache_option *options = xcalloc(n + 1, sizeof *options);
-	for (size_t i = 0; i < n; i++) {
-		options[i].name = cfg->cache_options[i].key;
-		options[i].value = cfg->cache_options[i].value;
-	}
 	char why[CONFIG_ERR_LEN] = "";
-	void *state = d->init(options, n, why, sizeof why);
-	free(options);
+	void *state = cache_driver_init(d, cfg, why, sizeof why);
 	if (!state) {
 		why[sizeof why - 1] = '\0'; /* a driver that overran its message */
 		say(error, size, "%s (%s) cannot start: %s", cfg->cache_plugin_path, d->name,

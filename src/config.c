@@ -962,7 +962,7 @@ static int validate_public_dir(const struct config *cfg, const struct parse_stat
 		problem = "needs [api] base_url: published answers hold absolute URLs, which "
 		          "would otherwise come from the Host header of the request that was "
 		          "published, and go to every client";
-	else if (!cfg->cache_enabled || cfg->cache_driver == CACHE_NONE || cfg->cache_expiry == 0)
+	else if (!config_caches(cfg))
 		problem = "needs the response cache (enabled = true, a driver, expiry > 0): only "
 		          "cached answers are published";
 	else if (cfg->content_root && path_within(dir, cfg->content_root))
@@ -1190,6 +1190,11 @@ static const struct handle_rule *named_rule(const struct resource_rule *r, const
 static bool explicitly_off(const struct resource_rule *r)
 {
 	return r->type_set && !r->type_value;
+}
+
+bool config_caches(const struct config *cfg)
+{
+	return cfg->cache_enabled && cfg->cache_driver != CACHE_NONE && cfg->cache_expiry > 0;
 }
 
 bool resource_enabled(const struct config *cfg, enum resource_type t)

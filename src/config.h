@@ -191,6 +191,10 @@ const char *config_find_path(const char *cli_path);
 
 void config_free(struct config *cfg);
 
+/* Whether answers are cached at all: [cache] enabled, a driver other
+ * than none, and an expiry above 0. */
+bool config_caches(const struct config *cfg);
+
 /* Parses a boolean the way the INI does (true/false, yes/no, on/off, 1/0,
  * any case). Returns 0 and sets *out, or -1. */
 int config_parse_bool(const char *s, bool *out);

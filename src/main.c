@@ -189,7 +189,7 @@ static void add_site_counts(const struct app *app, struct strbuf *out)
 static size_t check_cache_driver(const struct config *cfg, struct strbuf *report, char **name)
 {
 	*name = NULL;
-	if (!cfg->cache_enabled || cfg->cache_expiry == 0 || cfg->cache_driver != CACHE_PLUGIN)
+	if (!config_caches(cfg) || cfg->cache_driver != CACHE_PLUGIN)
 		return 0;
 	struct cache_plugin p;
 	char error[CONFIG_ERR_LEN];
