@@ -89,6 +89,15 @@ int generation_write(const char *path, const struct generation *g)
 	return rc;
 }
 
+int generation_create(const char *path, const struct generation *g)
+{
+	struct strbuf record = STRBUF_INIT;
+	format_record(g, &record);
+	int rc = shared_create_file(path, &record);
+	strbuf_release(&record);
+	return rc;
+}
+
 void generation_fresh(struct generation *g, uint64_t signature)
 {
 	struct timespec ts;

@@ -45,6 +45,10 @@ int generation_read(const char *path, struct generation *g);
  * Returns 0, or -1 with errno set. */
 int generation_write(const char *path, const struct generation *g);
 
+/* Writes g to path when there is no file there yet. Returns 0, or -1
+ * with errno set: EEXIST when another process made the file first. */
+int generation_create(const char *path, const struct generation *g);
+
 /* A generation never used before, for signature. */
 void generation_fresh(struct generation *g, uint64_t signature);
 

@@ -222,15 +222,14 @@ void shared_remove_all_responses(const struct shared_paths *p)
 	remove_older(p, "responses", "", &none, remove_responses);
 }
 
-int shared_write_file(const char *path, const struct strbuf *content)
+/* Writes content to a new temporary file beside path; its name goes to
+ * *tmp. 0, or -1 with errno set and nothing left behind. */
+static int write_temporary(const char *path, const struct strbuf *content, struct strbuf *tmp)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	strbuf_addf(&tmp, "%s.tmp-XXXXXX", path);
-	int fd = mkostemp(tmp.ptr, O_CLOEXEC);
-	if (fd < 0) {
-		strbuf_release(&tmp);
+	strbuf_addf(tmp, "%s.tmp-XXXXXX", path);
+	int fd = mkostemp(tmp->ptr, O_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	}
 	size_t done = 0;
 	errno = 0;
 	while (done < content->len) {
@@ -244,13 +243,42 @@ int shared_write_file(const char *path, const struct strbuf *content)
 	int rc = done == content->len && fchmod(fd, 0644) == 0 ? 0 : -1;
 	if (close(fd) != 0)
 		rc = -1;
-	if (rc == 0 && rename(tmp.ptr, path) != 0)
-		rc = -1;
 	if (rc != 0) {
 		int saved = errno ? errno : EIO; /* a short write leaves errno as it was */
-		unlink(tmp.ptr);
+		unlink(tmp->ptr);
 		errno = saved;
 	}
+	return rc;
+}
+
+/* Puts the temporary file in place: renamed over path, or linked to it
+ * when no file may be replaced; the temporary name goes either way. */
+static int put_in_place(const char *tmp, const char *path, bool replace)
+{
+	int rc = replace ? rename(tmp, path) : link(tmp, path);
+	int saved = errno;
+	if (rc != 0 || !replace)
+		unlink(tmp);
+	errno = saved;
+	return rc;
+}
+
+static int write_file(const char *path, const struct strbuf *content, bool replace)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int rc = write_temporary(path, content, &tmp);
+	if (rc == 0)
+		rc = put_in_place(tmp.ptr, path, replace);
 	strbuf_release(&tmp);
 	return rc;
+}
+
+int shared_write_file(const char *path, const struct strbuf *content)
+{
+	return write_file(path, content, true);
+}
+
+int shared_create_file(const char *path, const struct strbuf *content)
+{
+	return write_file(path, content, false);
 }

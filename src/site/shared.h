@@ -68,4 +68,9 @@ char *shared_cache_stats_path(const struct shared_paths *paths);
  * errno set. */
 int shared_write_file(const char *path, const struct strbuf *content);
 
+/* shared_write_file, but only when path does not exist: -1 with errno
+ * EEXIST when it does (another process made it first), and it is left as
+ * it is. */
+int shared_create_file(const char *path, const struct strbuf *content);
+
 #endif

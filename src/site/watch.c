@@ -206,17 +206,46 @@ static void next_generation(const struct shared_paths *paths, bool cache, uint64
 		generation_next(g, cache, signature);
 }
 
+static void complain_unwritten(const struct shared_paths *paths)
+{
+	log_every_minute(LOG_LEVEL_ERROR, "cannot write %s (%s): changes to the site do not "
+	                 "show until it can be written", paths->generation, strerror(errno));
+}
+
 static int write_generation(const struct shared_paths *paths, const struct generation *g,
                             bool cache)
 {
 	if (generation_write(paths->generation, g) != 0) {
-		log_every_minute(LOG_LEVEL_ERROR, "cannot write %s (%s): changes to the site do not "
-		                 "show until it can be written", paths->generation, strerror(errno));
+		complain_unwritten(paths);
 		return -1;
 	}
 	if (cache)
 		shared_remove_old_responses(paths, g->cache_signature);
 	return 0;
+}
+
+/*
+ * Makes the generation file, fresh, when there is none. The workers a web
+ * server starts together and their watcher may all find it missing at
+ * once: one makes it and the others take the one it made. Were each to
+ * write its own, a worker could be left with the index of a generation
+ * replaced a moment later, answering uncached while another worker builds
+ * the new one. Returns 1 when this process made it, 0 when another had
+ * (g is what it holds), -1 when there is none to take (a file that cannot
+ * be read, or none can be made).
+ */
+static int make_first_generation(const struct shared_paths *paths, uint64_t signature,
+                                 struct generation *g)
+{
+	generation_fresh(g, signature);
+	if (generation_create(paths->generation, g) == 0) {
+		shared_remove_old_responses(paths, g->cache_signature);
+		return 1;
+	}
+	if (errno == EEXIST)
+		return generation_read(paths->generation, g) == 0 ? 0 : -1;
+	complain_unwritten(paths);
+	return -1;
 }
 
 /*
@@ -253,10 +282,15 @@ static int scan_once(const struct config *cfg, uint64_t *old_cache, uint64_t *ne
 	if (shared_paths_init(&paths, cfg) != 0)
 		return -1;
 	struct generation g;
-	int rc = 0;
 	uint64_t signature = content_signature(cfg);
-	if (generation_read(paths.generation, &g) != 0 || signature != g.signature) {
-		*old_cache = g.cache_signature;
+	int found = generation_read(paths.generation, &g) == 0
+	                    ? 0
+	                    : make_first_generation(&paths, signature, &g);
+	int rc = found == 1;
+	*old_cache = 0;
+	*new_cache = g.cache_signature;
+	if (found < 0 || signature != g.signature) {
+		*old_cache = found < 0 ? 0 : g.cache_signature;
 		next_generation(&paths, true, signature, &g);
 		rc = write_generation(&paths, &g, true) == 0 ? 1 : -1;
 		*new_cache = g.cache_signature;
@@ -515,13 +549,11 @@ static void restore_generation(const struct config *cfg)
 	if (shared_paths_init(&paths, cfg) != 0)
 		return;
 	struct stat st;
-	if (stat(paths.generation, &st) != 0 && errno == ENOENT) {
-		struct generation g;
-		generation_fresh(&g, content_signature(cfg));
-		if (write_generation(&paths, &g, true) == 0)
-			log_info("%s was removed: made it again (generation %" PRIu64 ")",
-			         paths.generation, g.index);
-	}
+	struct generation g;
+	if (stat(paths.generation, &st) != 0 && errno == ENOENT &&
+	    make_first_generation(&paths, content_signature(cfg), &g) == 1)
+		log_info("%s was removed: made it again (generation %" PRIu64 ")", paths.generation,
+		         g.index);
 	shared_paths_free(&paths);
 }
 

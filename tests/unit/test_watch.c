@@ -3,11 +3,13 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -218,6 +220,98 @@ static void test_generation_file_and_scan(void)
 	free(dir);
 }
 
+/* Several processes that find the generation file missing at once (the
+ * workers a web server starts together, and their watcher): one makes it,
+ * the others take it. Were each to write its own, a worker would be left
+ * holding a generation replaced a moment later, and its first answers
+ * would go uncached while another worker built the index again. */
+enum { RACERS = 8 };
+
+/* In a child: waits for the start (the pipe closed), scans, and exits
+ * with what the scan returned (1 made, 0 found) and whether the file then
+ * held the generation it read right after. */
+static void race_scan(const struct config *cfg, int start_fd, int report_fd)
+{
+	char c;
+	while (read(start_fd, &c, 1) > 0)
+		;
+	int rc = watch_scan_once(cfg);
+	struct shared_paths paths;
+	struct generation g;
+	if (shared_paths_init(&paths, cfg) != 0 || generation_read(paths.generation, &g) != 0)
+		_exit(9);
+	if (write(report_fd, &g.index, sizeof g.index) != sizeof g.index)
+		_exit(9);
+	_exit(rc < 0 ? 8 : rc);
+}
+
+static void test_first_generation_made_once(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	free(cfg.cache_dir);
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/site", dir);
+	cfg.content_root = strbuf_detach(&b, NULL);
+	strbuf_addf(&b, "%s/cache", dir);
+	cfg.cache_dir = strbuf_detach(&b, NULL);
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	for (int round = 0; round < 50; round++) {
+		unlink(paths.generation);
+		int start[2], report[2];
+		CU_ASSERT_EQUAL_FATAL(pipe(start), 0);
+		CU_ASSERT_EQUAL_FATAL(pipe(report), 0);
+		for (int i = 0; i < RACERS; i++) {
+			pid_t pid = fork();
+			CU_ASSERT_FATAL(pid >= 0);
+			if (pid == 0) {
+				close(start[1]);
+				close(report[0]);
+				race_scan(&cfg, start[0], report[1]);
+			}
+		}
+		close(start[0]);
+		close(report[1]);
+		close(start[1]); /* all start */
+		int made = 0, found = 0, other = 0;
+		for (int i = 0; i < RACERS; i++) {
+			int status;
+			wait(&status);
+			int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+			made += code == 1;
+			found += code == 0;
+			other += code != 0 && code != 1;
+		}
+		uint64_t seen[RACERS];
+		size_t nseen = 0;
+		while (nseen < RACERS && read(report[0], &seen[nseen], sizeof seen[0]) == sizeof seen[0])
+			nseen++;
+		close(report[0]);
+		CU_ASSERT_EQUAL(made, 1);
+		CU_ASSERT_EQUAL(found, RACERS - 1);
+		CU_ASSERT_EQUAL(other, 0);
+		struct generation last;
+		CU_ASSERT_EQUAL(generation_read(paths.generation, &last), 0);
+		CU_ASSERT_EQUAL(nseen, RACERS);
+		for (size_t i = 0; i < nseen; i++)
+			CU_ASSERT_EQUAL(seen[i], last.index);
+	}
+	/* One there already is left as it is. */
+	struct generation mine = {5, 5, 5, 5}, back;
+	CU_ASSERT_EQUAL(generation_create(paths.generation, &mine), -1);
+	CU_ASSERT_EQUAL(errno, EEXIST);
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &back), 0);
+	CU_ASSERT_NOT_EQUAL(back.index, 5);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 /* The record: read back as written; a record caught half written (its
  * check value wrong) or of another version is not read. */
 static void test_generation_record(void)
@@ -314,6 +408,7 @@ void suite_watch(void)
 	unit_add_test(s, "content signature", test_signature);
 	unit_add_test(s, "signature is the same elsewhere", test_signature_is_the_same_elsewhere);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
+	unit_add_test(s, "first generation made once", test_first_generation_made_once);
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
