@@ -22,7 +22,7 @@ start_server "$ini" /api
 # Entries are written after the answer is sent: poll for the count.
 stored() { find "$CCACHE" -path '*/responses-*/*' -type f ! -name '*.tmp-*' ! -name '.*' | wc -l; }
 expect_stored() { # NAME COUNT
-	for _ in $(seq 1 20); do
+	for _ in $(seq 1 100); do
 		[ "$(stored)" -eq "$2" ] && { pass; return; }
 		sleep 0.05
 	done
@@ -48,7 +48,7 @@ expect_header "cache: HEAD of a hit states the length" 'Content-Length: 32'
 sed -i 's/Hello Xorld/Hello Yorld/' "$entry"
 expect "cache: a changed entry is a miss" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
 stored_again() { # NAME PATTERN: the entry matches PATTERN (grep) again
-	for _ in $(seq 1 40); do
+	for _ in $(seq 1 100); do
 		grep -q "$2" "$entry" 2>/dev/null && { pass; return; }
 		sleep 0.05
 	done

@@ -148,7 +148,7 @@ request GET '/api/taxonomies/tags/terms/news/entries?fields=title' -H "$(bearer 
 # token never get it.
 TK_STORED() { grep -l '"title":"Team"' "$TKD"/cache/responses-*/* 2>/dev/null | head -1; }
 expect "tokens: cache: filled with a token" GET /api/collections/team 200 "$TK_TEAM" -H "$(bearer "$TK_ADA")"
-for _ in $(seq 1 20); do [ -n "$(TK_STORED)" ] && break; sleep 0.05; done
+for _ in $(seq 1 100); do [ -n "$(TK_STORED)" ] && break; sleep 0.05; done
 tk_entry=$(TK_STORED)
 if [ -n "$tk_entry" ]; then
 	pass
