@@ -124,19 +124,26 @@ static void test_signature_is_the_same_elsewhere(void)
 	free(dir);
 }
 
+/* A config of a site at dir/site (one collection) cached in dir/cache. */
+static void site_with_cache(const char *dir, struct config *cfg)
+{
+	config_init_defaults(cfg);
+	free(cfg->content_root);
+	free(cfg->cache_dir);
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/site", dir);
+	cfg->content_root = strbuf_detach(&b, NULL);
+	strbuf_addf(&b, "%s/cache", dir);
+	cfg->cache_dir = strbuf_detach(&b, NULL);
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+}
+
 static void test_generation_file_and_scan(void)
 {
 	char *dir = unit_tempdir();
 	struct config cfg;
-	config_init_defaults(&cfg);
-	free(cfg.content_root);
-	free(cfg.cache_dir);
+	site_with_cache(dir, &cfg);
 	struct strbuf b = STRBUF_INIT;
-	strbuf_addf(&b, "%s/site", dir);
-	cfg.content_root = strbuf_detach(&b, NULL);
-	strbuf_addf(&b, "%s/cache", dir);
-	cfg.cache_dir = strbuf_detach(&b, NULL);
-	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
 
 	struct shared_paths paths;
 	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0); /* creates cache/ */
@@ -249,15 +256,7 @@ static void test_first_generation_made_once(void)
 {
 	char *dir = unit_tempdir();
 	struct config cfg;
-	config_init_defaults(&cfg);
-	free(cfg.content_root);
-	free(cfg.cache_dir);
-	struct strbuf b = STRBUF_INIT;
-	strbuf_addf(&b, "%s/site", dir);
-	cfg.content_root = strbuf_detach(&b, NULL);
-	strbuf_addf(&b, "%s/cache", dir);
-	cfg.cache_dir = strbuf_detach(&b, NULL);
-	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+	site_with_cache(dir, &cfg);
 	struct shared_paths paths;
 	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
 	for (int round = 0; round < 50; round++) {
