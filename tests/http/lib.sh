@@ -459,6 +459,60 @@ expect_no_workers() {
 	fail "cms-api processes still running after $SERVER stopped" "$(pgrep -af "^$CMS_API_BIN\$")"
 }
 
+# --- the static fast path ([cache] public_dir; t_fastpath, t_servers) ---------
+# access_seen LOG METHOD URI: how many times a worker logged that request
+# in its access log LOG.
+access_seen() { grep -cF ": access: $2 $3 " "$1" 2>/dev/null; }
+# access_sync LOG PREFIX: a request that always reaches the worker under
+# PREFIX (a HEAD is never published), and up to 5 s for its line in LOG:
+# every request sent before it that reached the worker is then logged.
+ACCESS_MARK=0
+access_sync() {
+	ACCESS_MARK=$((ACCESS_MARK + 1))
+	request HEAD "$2/api/ping?mark=$ACCESS_MARK"
+	for _ in $(seq 1 50); do
+		grep -qF ": access: HEAD $2/api/ping?mark=$ACCESS_MARK " "$1" 2>/dev/null && return
+		sleep 0.1
+	done
+	fail "the worker never logged HEAD $2/api/ping?mark=$ACCESS_MARK"
+}
+# published_file PUBLIC URI: the file under the public_dir PUBLIC that
+# URI is answered from.
+published_file() {
+	local path=${2%%\?*} query=
+	[ "$path" != "$2" ] && query=${2#*\?}
+	echo "$1/current$path@$query.json"
+}
+# expect_published NAME PUBLIC URI: up to 5 s for URI's file (written
+# after the answer was sent) to hold exactly the body of the last answer.
+expect_published() {
+	local f
+	f=$(published_file "$2" "$3")
+	cp "$T/body" "$T/published-expected"
+	for _ in $(seq 1 50); do
+		cmp -s "$f" "$T/published-expected" && { pass; return; }
+		sleep 0.1
+	done
+	fail "$1: $f" "expected the answer's bytes, found: $(head -c 200 "$f" 2>&1)"
+}
+# expect_static NAME LOG PREFIX URI: a repeat of URI gets the bytes of the
+# last answer, as application/json, without reaching the worker (LOG and
+# PREFIX as for access_sync). After expect_published: a worker logs an
+# answer before it publishes it, so the first request is counted.
+expect_static() {
+	local name=$1 log=$2 prefix=$3 uri=$4 before
+	cp "$T/body" "$T/static-first"
+	before=$(access_seen "$log" GET "$uri")
+	request GET "$uri"
+	if [ "$STATUS" = 200 ] && cmp -s "$T/body" "$T/static-first"; then pass; else
+		fail "$name: the repeat's answer" "$STATUS $(head -c 200 "$T/body")"
+	fi
+	expect_header "$name: the repeat's type" 'Content-Type: application/json'
+	access_sync "$log" "$prefix"
+	[ "$(access_seen "$log" GET "$uri")" = "$before" ] && pass ||
+		fail "$name: the repeat reached the worker" "$(grep -F " $uri " "$log")"
+}
+
 # gen_index FILE, gen_cache FILE, gen_cache_signature FILE: the index and
 # cache generations, and the signature that names the cache's answers, of a
 # generation file ("cms-api-generation 3 INDEX CACHE SIGNATURE CACHE_SIGNATURE

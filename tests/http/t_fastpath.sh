@@ -32,54 +32,15 @@ start_server "$fp_ini" /api
 FASTPATH_DIR=
 WORKER_PROCS=
 
-# fp_seen URI: how many times the worker logged a GET of URI.
-fp_seen() { grep -cF ": access: GET $1 " "$FP_ACCESS" 2>/dev/null; }
-# fp_sync: a request that always reaches the worker (HEAD is never
-# published), and up to 5 s for its access line: every request sent
-# before it has then been logged, if it reached the worker at all.
-FP_MARK=0
-fp_sync() {
-	FP_MARK=$((FP_MARK + 1))
-	request HEAD "/api/ping?mark=$FP_MARK"
-	for _ in $(seq 1 50); do
-		grep -qF ": access: HEAD /api/ping?mark=$FP_MARK " "$FP_ACCESS" 2>/dev/null && return
-		sleep 0.1
-	done
-	fail "fastpath: the worker never logged HEAD /api/ping?mark=$FP_MARK"
-}
-# fp_file URI: the file a published URI is answered from.
-fp_file() {
-	local path=${1%%\?*} query=
-	[ "$path" != "$1" ] && query=${1#*\?}
-	echo "$FP_PUBLIC/current$path@$query.json"
-}
-# fp_await_file NAME URI: up to 5 s for URI's file (written after the
-# answer was sent) to hold exactly the body of the last answer.
-fp_await_file() {
-	local f
-	f=$(fp_file "$2")
-	cp "$T/body" "$T/fastpath-expected"
-	for _ in $(seq 1 50); do
-		cmp -s "$f" "$T/fastpath-expected" && { pass; return; }
-		sleep 0.1
-	done
-	fail "$1: $f" "expected the answer's bytes, found: $(head -c 200 "$f" 2>&1)"
-}
-# fp_expect_static NAME URI: a repeat of URI is answered with the same
-# bytes, as application/json, without reaching the worker.
-fp_expect_static() {
-	local name=$1 uri=$2 before
-	before=$(fp_seen "$uri")
-	cp "$T/body" "$T/fastpath-first"
-	request GET "$uri"
-	if [ "$STATUS" = 200 ] && cmp -s "$T/body" "$T/fastpath-first"; then pass; else
-		fail "$name: the repeat's answer" "$STATUS $(head -c 200 "$T/body")"
-	fi
-	expect_header "$name: the repeat's type" 'Content-Type: application/json'
-	fp_sync
-	[ "$(fp_seen "$uri")" = "$before" ] && pass ||
-		fail "$name: the repeat reached the worker" "$(grep -F "$uri" "$FP_ACCESS")"
-}
+# The checks of lib.sh, on this test's worker (its access log, prefix /api)
+# and public_dir.
+fp_seen() { access_seen "$FP_ACCESS" GET "$1"; }
+fp_sync() { access_sync "$FP_ACCESS" ""; }
+fp_file() { published_file "$FP_PUBLIC" "$1"; }
+# fp_await_file NAME URI: URI's file holds the last answer (within 5 s).
+fp_await_file() { expect_published "$1" "$FP_PUBLIC" "$2"; }
+# fp_expect_static NAME URI: a repeat of URI is answered by the web server.
+fp_expect_static() { expect_static "$1" "$FP_ACCESS" "" "$2"; }
 # fp_expect_dynamic NAME URI STATUS: twice, both answered by the worker,
 # and nothing published for it.
 fp_expect_dynamic() {

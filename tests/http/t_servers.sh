@@ -165,62 +165,26 @@ INI
 	start_server "$hf_ini" /api
 	APACHE_EXTRA_CONF= WORKER_PROCS=
 
-	# hf_sync LOG PREFIX: a request that always reaches the worker of
-	# PREFIX (a HEAD is never published), and up to 5 s for its line in
-	# LOG: every request sent before it that reached the worker is then
-	# logged.
-	HF_MARK=0
-	hf_sync() {
-		HF_MARK=$((HF_MARK + 1))
-		request HEAD "$2/api/ping?mark=$HF_MARK"
-		for _ in $(seq 1 50); do
-			grep -qF ": access: HEAD $2/api/ping?mark=$HF_MARK " "$1" 2>/dev/null && return
-			sleep 0.1
-		done
-		fail "shared fast path: the worker never logged HEAD $2/api/ping?mark=$HF_MARK"
-	}
-	# hf_seen LOG METHOD URI: how many times the worker logged it.
-	hf_seen() { grep -cF ": access: $2 $3 " "$1" 2>/dev/null; }
 	# hf_file WWW URI: the file URI is published as under WWW.
-	hf_file() {
-		local path=${2%%\?*} query=
-		[ "$path" != "$2" ] && query=${2#*\?}
-		echo "$1/cms-api-public/current$path@$query.json"
-	}
+	hf_file() { published_file "$1/cms-api-public" "$2"; }
 	# hf_expect_static NAME WWW LOG PREFIX URI: the answer just received
 	# for URI is published, byte for byte, under WWW within 5 s, and a
 	# repeat gets those bytes from Apache itself, as application/json,
-	# without reaching the worker.
+	# without reaching the worker (lib.sh).
 	hf_expect_static() {
-		local name=$1 www=$2 log=$3 prefix=$4 uri=$5 f before
-		f=$(hf_file "$www" "$uri")
-		cp "$T/body" "$T/hf-first"
-		for _ in $(seq 1 50); do
-			cmp -s "$f" "$T/hf-first" && break
-			sleep 0.1
-		done
-		cmp -s "$f" "$T/hf-first" && pass ||
-			fail "$name: published as $f" "found: $(head -c 200 "$f" 2>&1)"
-		hf_sync "$log" "$prefix"
-		before=$(hf_seen "$log" GET "$uri")
-		request GET "$uri"
-		[ "$STATUS" = 200 ] && cmp -s "$T/body" "$T/hf-first" && pass ||
-			fail "$name: the repeat" "$STATUS $(head -c 200 "$T/body")"
-		expect_header "$name: the repeat's type" 'Content-Type: application/json'
-		hf_sync "$log" "$prefix"
-		[ "$(hf_seen "$log" GET "$uri")" = "$before" ] && pass ||
-			fail "$name: the repeat reached the worker" "$(grep -F " $uri " "$log")"
+		expect_published "$1" "$2/cms-api-public" "$5"
+		expect_static "$1" "$3" "$4" "$5"
 	}
 	# hf_expect_dynamic NAME URI STATUS BODY: twice that exact answer,
 	# both from cms-api (~carol's log).
 	hf_expect_dynamic() {
 		local name=$1 uri=$2 before
-		before=$(hf_seen "$HF_LOG" GET "$uri")
+		before=$(access_seen "$HF_LOG" GET "$uri")
 		expect "$name" GET "$uri" "$3" "$4"
 		expect "$name, again" GET "$uri" "$3" "$4"
-		hf_sync "$HF_LOG" /~carol
-		[ "$(hf_seen "$HF_LOG" GET "$uri")" = "$((before + 2))" ] && pass ||
-			fail "$name: both reached the worker" "seen $(hf_seen "$HF_LOG" GET "$uri"), $before before"
+		access_sync "$HF_LOG" /~carol
+		[ "$(access_seen "$HF_LOG" GET "$uri")" = "$((before + 2))" ] && pass ||
+			fail "$name: both reached the worker" "seen $(access_seen "$HF_LOG" GET "$uri"), $before before"
 	}
 	HF_LOG="$HF_HOME/cms-api/access.log"
 	HF_U='http:\/\/cms.example\/~carol\/api'
@@ -267,8 +231,8 @@ INI
 	expect_header "shared fast path: HEAD's type" 'Content-Type: application/json'
 	expect_header "shared fast path: HEAD's length" \
 		"Content-Length: $(stat -c %s "$(hf_file "$HF_WWW" /~carol/api/collections/blog)")"
-	hf_sync "$HF_LOG" /~carol
-	[ "$(hf_seen "$HF_LOG" HEAD /~carol/api/collections/blog)" = 0 ] && pass ||
+	access_sync "$HF_LOG" /~carol
+	[ "$(access_seen "$HF_LOG" HEAD /~carol/api/collections/blog)" = 0 ] && pass ||
 		fail "shared fast path: HEAD of a published answer reached the worker"
 
 	# What Apache would decode, or could take for another file, always goes
@@ -324,7 +288,7 @@ INI
 		"{\"data\":{\"handle\":\"blog\",\"title\":\"Blog\",\"structure\":null,\"mount\":null,\"api_url\":\"$HF_SU\/collections\/blog\"}}"
 	hf_expect_static "shared fast path, subdirectory" "$HF_WWW/shop" "$HF_SHOP_LOG" /~carol/shop \
 		/~carol/shop/api/collections/blog
-	[ "$(hf_seen "$HF_LOG" GET /~carol/shop/api/collections/blog)" = 0 ] && pass ||
+	[ "$(access_seen "$HF_LOG" GET /~carol/shop/api/collections/blog)" = 0 ] && pass ||
 		fail "shared fast path, subdirectory: ~carol's own cms-api answered it"
 
 	# Apache stops: mod_fcgid stops the workers, their watchers withdraw
@@ -341,10 +305,10 @@ INI
 	APACHE_EXTRA_CONF=$HF_CONF WORKER_PROCS=1
 	start_server "$hf_ini" /api
 	APACHE_EXTRA_CONF= WORKER_PROCS=
-	before=$(hf_seen "$HF_LOG" GET "$ONE")
+	before=$(access_seen "$HF_LOG" GET "$ONE")
 	expect "shared fast path: an edit while Apache was down" GET "$ONE" 200 '{"data":{"title":"Hello World"}}'
-	hf_sync "$HF_LOG" /~carol
-	[ "$(hf_seen "$HF_LOG" GET "$ONE")" = "$((before + 1))" ] && pass ||
+	access_sync "$HF_LOG" /~carol
+	[ "$(access_seen "$HF_LOG" GET "$ONE")" = "$((before + 1))" ] && pass ||
 		fail "shared fast path: the first answer after the restart came from cms-api"
 	stop_server
 fi
