@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "request.h"
-#include "strbuf.h"
+#include "http/request.h"
+#include "lib/strbuf.h"
 #include "timing.h"
 
 int main(int argc, char **argv)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "timing.h"
 
 int main(int argc, char **argv)

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "timing.h"
 
 static void make_request(struct request *req, const char *uri, int client)

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "log.h"
+#include "app/app.h"
+#include "core/log.h"
 #include "timing.h"
 
 /* One GET as a worker answers it; returns whether it was a cache hit. */

@@ -10,11 +10,11 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "jsonw.h"
+#include "core/config.h"
+#include "lib/jsonw.h"
 #include "query/regex.h"
-#include "request.h"
-#include "response.h"
+#include "http/request.h"
+#include "http/response.h"
 #include "site/snapshot.h"
 #include "site/status.h"
 

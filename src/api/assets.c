@@ -59,7 +59,7 @@
 #include "site/assets.h"
 #include "site/augment.h"
 #include "site/media.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* One request's view of a container and its files. */
 struct asset_list {

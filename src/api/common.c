@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w)
 {

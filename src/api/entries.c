@@ -19,10 +19,10 @@
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
-#include "php.h"
+#include "lib/php.h"
 #include "site/augment.h"
 #include "site/entries.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* The keys Statamic computes for every entry, sorted; a data key of the
  * same name is replaced by them. */

@@ -10,7 +10,7 @@
 
 #include "query/filter.h"
 #include "query/paginate.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* --- parameters --- */
 

@@ -26,9 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 #include "site/status.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* The bound of a worker's renders (about 4,000 entries of 2 KB): the app
  * uses it; no config key sets another yet. */

@@ -21,7 +21,7 @@
 #include "api/entries.h"
 #include "api/listing.h"
 #include "site/augment.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* The keys Statamic computes for every term, sorted. */
 static const char *const computed_keys[] = {

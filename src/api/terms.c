@@ -11,7 +11,7 @@
 
 #include "api/api.h"
 #include "api/entries.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static bool listed(const uint32_t *items, size_t n, uint32_t v)
 {

@@ -15,7 +15,7 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
  * writer's nesting, three containers a level, stays within its limit. */

@@ -17,8 +17,8 @@
 
 #include "api/api.h"
 #include "api/listing.h"
-#include "php.h"
-#include "strbuf.h"
+#include "lib/php.h"
+#include "lib/strbuf.h"
 
 static const char *const user_keys[] = {"id", "email", "name", "is_super", "api_url"};
 #define NUSER_KEYS (sizeof user_keys / sizeof user_keys[0])

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ascii.h"
-#include "jsonw.h"
-#include "php.h"
+#include "lib/ascii.h"
+#include "lib/jsonw.h"
+#include "lib/php.h"
 #include "query/regex.h"
 #include "site/yaml.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* --- the conditions --- */
 

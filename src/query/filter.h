@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "query/regex.h"
-#include "value.h"
+#include "lib/value.h"
 
 #define FILTER_ERR_LEN 256
 

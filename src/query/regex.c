@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct regex {
 	pcre2_code *code;

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "php.h"
-#include "strbuf.h"
+#include "lib/php.h"
+#include "lib/strbuf.h"
 
 /* A key's text without its '-'; "" and "-" name no key. */
 static bool key_named(const char **text, size_t *len)

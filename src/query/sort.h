@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "value.h"
+#include "lib/value.h"
 
 struct sort_key {
 	char **path; /* owned: the field split on "->" */

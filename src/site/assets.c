@@ -32,14 +32,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "progress.h"
-#include "request.h"
+#include "lib/progress.h"
+#include "http/request.h"
 #include "site/blueprints.h"
 #include "site/files.h"
 #include "site/frontmatter.h"
 #include "site/media.h"
 #include "site/withheld.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* A walk that reaches this deep stops: a loop of linked folders inside
  * the disk would otherwise never end. */

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 
 #include "site/index.h"
-#include "strbuf.h"
-#include "value.h"
+#include "lib/strbuf.h"
+#include "lib/value.h"
 
 /* Appends "assets" and its list (shape in assets.c) to the open
  * idx->extras map; a container's files are listed from its disk's root

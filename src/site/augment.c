@@ -12,10 +12,10 @@
 #include "site/assets.h"
 #include "site/bard.h"
 #include "site/entries.h"
-#include "strmap.h"
+#include "lib/strmap.h"
 #include "site/markdown.h"
 #include "site/yaml.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static const char *field_type(value_t field)
 {

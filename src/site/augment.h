@@ -33,7 +33,7 @@
 #include <stddef.h>
 
 #include "site/index.h"
-#include "value.h"
+#include "lib/value.h"
 
 /* Lookups made once per index for the relations: terms, users, assets. */
 struct augment_tables;

@@ -9,8 +9,8 @@
 #ifndef CMS_API_BARD_H
 #define CMS_API_BARD_H
 
-#include "strbuf.h"
-#include "value.h"
+#include "lib/strbuf.h"
+#include "lib/value.h"
 
 /* How link targets are written: resolve appends the href for a link's
  * href attribute (e.g. statamic://entry::id as the entry's URL, "" for

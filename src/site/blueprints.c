@@ -11,7 +11,7 @@
 
 #include "site/entries.h"
 #include "site/files.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define MAX_IMPORT_DEPTH 8
 /* Field lists inside fields (grid, group, replicator and bard sets) are

@@ -10,7 +10,7 @@
 #define CMS_API_BLUEPRINTS_H
 
 #include "site/index.h"
-#include "value.h"
+#include "lib/value.h"
 
 /* Appends a map handle -> field config, in blueprint order, for the
  * blueprint file at rel (relative to the site root) to out. A missing file

@@ -18,8 +18,8 @@
 #include "site/files.h"
 #include "site/withheld.h"
 #include "site/yaml.h"
-#include "hash.h"
-#include "strbuf.h"
+#include "lib/hash.h"
+#include "lib/strbuf.h"
 
 /* --- the file-name grammar: [DATE "."] SLUG ["." N] "." EXT --- */
 

@@ -7,7 +7,7 @@
 #define CMS_API_SITE_ENTRIES_H
 
 #include "site/index.h"
-#include "value.h"
+#include "lib/value.h"
 
 /* Reads every collection's entries into idx->entries (sorted by collection
  * then path), fills the id table, links origins and settles dates, and

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "progress.h"
+#include "lib/progress.h"
 #include "site/frontmatter.h"
 #include "site/withheld.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define YAML_SUFFIX ".yaml"
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "lib/value.h"
 
 /* A file that could not be read (an error) or was read with a guess (a
  * warning); line 0 when no line applies. */

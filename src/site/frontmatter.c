@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define MAX_FILE_SIZE ((size_t)16 << 20)
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "site/yaml.h"
-#include "value.h"
+#include "lib/value.h"
 
 /* Parses text[0..len) and appends the resulting map to out. Returns 0, or
  * -1 with err filled (line numbers are lines of the file) and out as it

@@ -20,7 +20,7 @@
 #include "site/blueprints.h"
 #include "site/files.h"
 #include "site/withheld.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define MAX_ORIGIN_DEPTH 8
 

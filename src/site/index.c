@@ -25,7 +25,7 @@
 #include "site/people.h"
 #include "site/taxonomies.h"
 #include "site/trees.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* --- sites --- */
 

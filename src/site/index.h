@@ -20,9 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "site/files.h"
-#include "value.h"
+#include "lib/value.h"
 
 /* One Statamic site (a locale of the website). */
 struct site_info {

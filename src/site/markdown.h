@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* Inputs larger than this are refused: bookworm's cmark-gfm lacks the
  * 2023 fixes for quadratic-time inputs. */

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ascii.h"
-#include "strbuf.h"
+#include "lib/ascii.h"
+#include "lib/strbuf.h"
 
 /* No extension in the lists below is longer. */
 #define MAX_EXT 8

@@ -15,7 +15,7 @@
 
 #include "site/files.h"
 #include "site/withheld.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* Copies tree items as written, but for the keys never served in their
  * data. A list stays a list; anything else is copied as it is. */

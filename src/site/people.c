@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "php.h"
+#include "lib/hash.h"
+#include "lib/php.h"
 #include "site/blueprints.h"
 #include "site/files.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static void load_form(void *ctx, const char *handle, value_t form)
 {

@@ -6,8 +6,8 @@
 #define CMS_API_SITE_PEOPLE_H
 
 #include "site/index.h"
-#include "strbuf.h"
-#include "value.h"
+#include "lib/strbuf.h"
+#include "lib/value.h"
 
 /* Appends "forms" and its list (shape in people.c) to the open
  * idx->extras map. */

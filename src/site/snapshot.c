@@ -13,14 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ascii.h"
-#include "hash.h"
-#include "php.h"
+#include "lib/ascii.h"
+#include "lib/hash.h"
+#include "lib/php.h"
 #include "site/augment.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
-#include "site/shared.h"
+#include "change/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
 #define SNAP_VERSION 10

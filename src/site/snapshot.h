@@ -21,8 +21,8 @@
 #include <stdint.h>
 
 #include "site/index.h"
-#include "strbuf.h"
-#include "value.h"
+#include "lib/strbuf.h"
+#include "lib/value.h"
 
 #define SNAP_NONE UINT32_MAX
 #define SNAP_ERR_LEN 256

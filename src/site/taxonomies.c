@@ -23,7 +23,7 @@
 #include "site/entries.h"
 #include "site/files.h"
 #include "site/withheld.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct term {
 	char *slug;            /* owned: in its site (a localization may rename it) */

@@ -19,7 +19,7 @@
 
 #include "site/entries.h"
 #include "site/files.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct tree_walk {
 	struct site_index *idx;

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "lib/value.h"
 
 /* Whether the top-level key key[0..len) is never served. */
 bool withheld_key(const char *key, size_t len);

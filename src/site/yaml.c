@@ -27,9 +27,9 @@
 #include <strings.h>
 #include <yaml.h>
 
-#include "ascii.h"
-#include "hash.h"
-#include "strbuf.h"
+#include "lib/ascii.h"
+#include "lib/hash.h"
+#include "lib/strbuf.h"
 
 /* --- scalar typing --- */
 

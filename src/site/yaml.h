@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "value.h"
+#include "lib/value.h"
 
 struct yaml_error {
 	int line;          /* 1-based line of the problem, 0 if unknown */

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache_entry.h"
-#include "gzip.h"
+#include "cache/cache_entry.h"
+#include "lib/gzip.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 #include "site/frontmatter.h"
 #include "site/yaml.h"
 

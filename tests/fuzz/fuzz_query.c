@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
-#include "config.h"
+#include "cache/cache.h"
+#include "core/config.h"
 #include "query/filter.h"
 #include "query/regex.h"
 #include "query/sort.h"
-#include "request.h"
-#include "strbuf.h"
-#include "value.h"
+#include "http/request.h"
+#include "lib/strbuf.h"
+#include "lib/value.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "config.h"
+#include "cache/cache.h"
+#include "core/config.h"
 #include "redis_server.h"
-#include "site/shared.h"
-#include "strbuf.h"
+#include "change/shared.h"
+#include "lib/strbuf.h"
 
 #define WRITERS 8
 #define KEYS 16

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "api/api.h"
-#include "config.h"
-#include "jsonw.h"
+#include "core/config.h"
+#include "lib/jsonw.h"
 #include "site/snapshot.h"
 #include "unit.h"
 

@@ -11,10 +11,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "access.h"
-#include "log.h"
-#include "progress.h"
-#include "strbuf.h"
+#include "core/access.h"
+#include "core/log.h"
+#include "lib/progress.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static char *read_all(const char *path)

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "guard.h"
-#include "log.h"
-#include "router.h"
-#include "tokens.h"
+#include "app/app.h"
+#include "guard/guard.h"
+#include "core/log.h"
+#include "app/router.h"
+#include "guard/tokens.h"
 
 /* More segments than the router takes. */
 #define ROUTER_SEGMENTS_FOR_TEST (ROUTER_MAX_SEGMENTS + 8)

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "config.h"
-#include "jsonw.h"
+#include "core/config.h"
+#include "lib/jsonw.h"
 #include "site/augment.h"
 #include "site/bard.h"
 #include "site/blueprints.h"

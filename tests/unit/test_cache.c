@@ -11,15 +11,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cache.h"
-#include "cache_admin.h"
-#include "site/generation.h"
-#include "cache_entry.h"
-#include "cache_file.h"
-#include "gzip.h"
-#include "hash.h"
-#include "site/shared.h"
-#include "strbuf.h"
+#include "cache/cache.h"
+#include "cache/cache_admin.h"
+#include "change/generation.h"
+#include "cache/cache_entry.h"
+#include "cache/cache_file.h"
+#include "lib/gzip.h"
+#include "lib/hash.h"
+#include "change/shared.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 /* The key of a GET of uri on host, with or without a base_url. */

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_plugin.h"
-#include "config.h"
-#include "hash.h"
-#include "strbuf.h"
+#include "cache/cache_plugin.h"
+#include "core/config.h"
+#include "lib/hash.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 #define DIR_DRIVER BUILD_DIR "/examples/cache-driver/dir-driver.so"

@@ -12,14 +12,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "cache.h"
-#include "cache_admin.h"
-#include "cache_redis.h"
-#include "cache_stats.h"
-#include "hash.h"
+#include "cache/cache.h"
+#include "cache/cache_admin.h"
+#include "cache/cache_redis.h"
+#include "cache/cache_stats.h"
+#include "lib/hash.h"
 #include "redis_server.h"
-#include "site/shared.h"
-#include "strbuf.h"
+#include "change/shared.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 /* --- options --------------------------------------------------------------- */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "strbuf.h"
+#include "core/config.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static char *dir;

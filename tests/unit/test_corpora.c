@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "site/entries.h"
 #include "site/index.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static struct config cfg;

@@ -30,8 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "strbuf.h"
+#include "app/app.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 #define ORIGIN "http://localhost"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "site/entries.h"
 #include "site/status.h"
 #include "site/index.h"

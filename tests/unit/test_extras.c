@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "site/assets.h"
 #include "site/files.h"
 #include "site/media.h"

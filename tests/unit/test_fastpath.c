@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "fastpath.h"
-#include "request.h"
-#include "response.h"
-#include "site/generation.h"
-#include "site/shared.h"
-#include "strbuf.h"
+#include "core/config.h"
+#include "cache/fastpath.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "change/generation.h"
+#include "change/shared.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 /* The name of path and query, or "-" when it has none. */

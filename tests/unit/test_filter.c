@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "php.h"
+#include "lib/php.h"
 #include "query/filter.h"
 #include "site/yaml.h"
 #include "unit.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "strbuf.h"
+#include "app/app.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static struct app app;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "cache_entry.h"
-#include "gzip.h"
-#include "http_cache.h"
+#include "app/app.h"
+#include "cache/cache_entry.h"
+#include "lib/gzip.h"
+#include "http/http_cache.h"
 #include "unit.h"
 
 static void test_accept_encoding(void)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "lib/jsonw.h"
 #include "unit.h"
 
 static void assert_escaped(const char *in, size_t len, const char *want)

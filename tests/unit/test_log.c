@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "log.h"
+#include "core/config.h"
+#include "core/log.h"
 #include "unit.h"
 
 static char *read_text(const char *path)

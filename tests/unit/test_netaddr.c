@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "netaddr.h"
+#include "lib/netaddr.h"
 #include "unit.h"
 
 static struct netrange range(const char *text)

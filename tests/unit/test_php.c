@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "php.h"
+#include "lib/php.h"
 #include "unit.h"
 
 static bool numeric(const char *s)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "unit.h"
 
 #define NENTRIES 60

@@ -16,12 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "log.h"
-#include "ratelimit.h"
-#include "ratelimit_table.h"
-#include "siphash.h"
-#include "site/shared.h"
+#include "cache/cache.h"
+#include "core/log.h"
+#include "guard/ratelimit.h"
+#include "guard/ratelimit_table.h"
+#include "lib/siphash.h"
+#include "change/shared.h"
 #include "unit.h"
 
 #define T0 1700000000LL /* the tests' clock starts here */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "config.h"
-#include "jsonw.h"
+#include "core/config.h"
+#include "lib/jsonw.h"
 #include "site/snapshot.h"
 #include "unit.h"
 

@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "api/renders.h"
-#include "app.h"
-#include "jsonw.h"
-#include "site/generation.h"
-#include "site/shared.h"
-#include "site/watch.h"
+#include "app/app.h"
+#include "lib/jsonw.h"
+#include "change/generation.h"
+#include "change/shared.h"
+#include "change/watch.h"
 #include "unit.h"
 
 /* --- status spans --- */

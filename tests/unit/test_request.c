@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "request.h"
-#include "strbuf.h"
+#include "http/request.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 struct fake_env {

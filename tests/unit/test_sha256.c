@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "lib/sha256.h"
 #include "unit.h"
 
 static void assert_hex(const char *data, size_t len, const char *want)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "site/index.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static struct site_index *load(const char *root, struct config *cfg)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "php.h"
+#include "core/config.h"
+#include "lib/php.h"
 #include "site/snapshot.h"
 #include "unit.h"
 

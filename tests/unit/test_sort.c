@@ -7,7 +7,7 @@
 
 #include "query/sort.h"
 #include "site/yaml.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static value_t item_value(void *ctx, uint32_t item, const struct sort_key *key)

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "abilities.h"
-#include "log.h"
-#include "router.h"
-#include "sha256.h"
-#include "tokens.h"
+#include "guard/abilities.h"
+#include "core/log.h"
+#include "app/router.h"
+#include "lib/sha256.h"
+#include "guard/tokens.h"
 #include "unit.h"
 
 /* --- abilities ------------------------------------------------------------ */

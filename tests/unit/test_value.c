@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "value.h"
+#include "lib/value.h"
 
 static void test_scalars(void)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "site/yaml.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 /* Parses text into b (emptied first) and returns the root, failing the

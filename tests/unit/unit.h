@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "value.h"
+#include "lib/value.h"
 
 void suite_value(void);
 void suite_php(void);

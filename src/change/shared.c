@@ -1,0 +1,284 @@
+/* shared: names and atomic writes of the shared cache files; see shared.h. */
+#include "autoconfig.h"
+
+#include "change/shared.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/hash.h"
+#include "change/generation.h"
+
+static char *joinf(const char *dir, const char *name, const char *site, const char *suffix)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/%s-%s%s", dir, name, site, suffix);
+	return strbuf_detach(&b, NULL);
+}
+
+/* The hex hash of the content root that names a site's files. */
+static void site_name(const struct config *cfg, char out[17])
+{
+	snprintf(out, 17, "%016" PRIx64, hash_fnv1a(cfg->content_root));
+}
+
+char *shared_ratelimit_path(const struct config *cfg)
+{
+	if (!cfg->cache_dir || !*cfg->cache_dir || !cfg->content_root)
+		return NULL;
+	char site[17];
+	site_name(cfg, site);
+	return joinf(cfg->cache_dir, "ratelimit", site, ".tbl");
+}
+
+int shared_paths_init(struct shared_paths *p, const struct config *cfg)
+{
+	memset(p, 0, sizeof *p);
+	if (!cfg->cache_dir || !*cfg->cache_dir || !cfg->content_root) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* Only the workers' user may look inside: the snapshot holds drafts,
+	 * and answers cached behind a token are not for other local users. */
+	if (mkdir(cfg->cache_dir, 0700) != 0 && errno != EEXIST)
+		return -1;
+	if (access(cfg->cache_dir, W_OK | X_OK) != 0)
+		return -1;
+	char site[17];
+	site_name(cfg, site);
+	p->dir = xstrdup(cfg->cache_dir);
+	p->site = xstrdup(site);
+	p->generation = joinf(p->dir, "generation", site, "");
+	p->watch_lock = joinf(p->dir, "watch", site, ".lock");
+	p->index_lock = joinf(p->dir, "index", site, ".lock");
+	return 0;
+}
+
+void shared_paths_free(struct shared_paths *p)
+{
+	free(p->dir);
+	free(p->site);
+	free(p->generation);
+	free(p->watch_lock);
+	free(p->index_lock);
+	memset(p, 0, sizeof *p);
+}
+
+char *shared_snapshot_path(const struct shared_paths *p, uint64_t n)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/index-%s-%" PRIu64 ".snap", p->dir, p->site, n);
+	return strbuf_detach(&b, NULL);
+}
+
+char *shared_responses_dir(const struct shared_paths *p, uint64_t n)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/responses-%s-%" PRIu64, p->dir, p->site, n);
+	return strbuf_detach(&b, NULL);
+}
+
+char *shared_cache_stats_path(const struct shared_paths *p)
+{
+	return joinf(p->dir, "cachestats", p->site, "");
+}
+
+/* The generation in a name "<kind>-<site>-<N><suffix>"; false when name
+ * is not one of this site's files of that kind. */
+static bool generation_of(const struct shared_paths *p, const char *name, const char *kind,
+                          const char *suffix, uint64_t *n)
+{
+	size_t kind_len = strlen(kind), site_len = strlen(p->site);
+	if (strncmp(name, kind, kind_len) != 0 || name[kind_len] != '-' ||
+	    strncmp(name + kind_len + 1, p->site, site_len) != 0 ||
+	    name[kind_len + 1 + site_len] != '-')
+		return false;
+	const char *digits = name + kind_len + site_len + 2;
+	char *end;
+	if (*digits < '0' || *digits > '9')
+		return false;
+	errno = 0;
+	*n = strtoull(digits, &end, 10);
+	return errno == 0 && strcmp(end, suffix) == 0;
+}
+
+/* Which of a kind's files remove_older keeps. */
+struct kept {
+	enum { KEEP_NEWER, KEEP_TWO, KEEP_NONE } how;
+	uint64_t keep, also_keep; /* KEEP_NEWER: keep and later; KEEP_TWO: these two */
+};
+
+static bool is_kept(const struct kept *k, uint64_t n)
+{
+	switch (k->how) {
+	case KEEP_NEWER:
+		return n >= k->keep;
+	case KEEP_TWO:
+		return n == k->keep || n == k->also_keep;
+	default:
+		return false;
+	}
+}
+
+/* Calls remove on every path of this site's files of a kind that k does
+ * not keep. */
+static void remove_older(const struct shared_paths *p, const char *kind, const char *suffix,
+                         const struct kept *k, void (*remove)(const char *path))
+{
+	DIR *d = opendir(p->dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		uint64_t n;
+		if (!generation_of(p, e->d_name, kind, suffix, &n) || is_kept(k, n))
+			continue;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", p->dir, e->d_name);
+		remove(path.ptr);
+		strbuf_release(&path);
+	}
+	closedir(d);
+}
+
+char *shared_newest_snapshot(const struct shared_paths *p, uint64_t *generation)
+{
+	DIR *d = opendir(p->dir);
+	char *newest = NULL;
+	*generation = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		uint64_t n;
+		if (!generation_of(p, e->d_name, "index", ".snap", &n) || (newest && n <= *generation))
+			continue;
+		free(newest);
+		newest = shared_snapshot_path(p, n);
+		*generation = n;
+	}
+	if (d)
+		closedir(d);
+	return newest;
+}
+
+static void unlink_file(const char *path)
+{
+	/* Workers that still map a snapshot keep their mapping; the name goes. */
+	unlink(path);
+}
+
+/* Removes a response directory: its entries (and any temporary files of
+ * writes in flight, whose rename then fails harmlessly), then itself. */
+static void remove_responses(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		/* The byte counter (.bytes) goes too, or the directory would stay. */
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
+		unlink(path.ptr);
+		strbuf_release(&path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
+{
+	/* A worker slow to build may save its generation after another worker
+	 * saved a newer one: then its own is the old one. */
+	uint64_t newest;
+	free(shared_newest_snapshot(p, &newest));
+	struct kept k = {KEEP_NEWER, newest > keep ? newest : keep, 0};
+	remove_older(p, "index", ".snap", &k, unlink_file);
+}
+
+void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep)
+{
+	/* Response directories are named by a content signature, which has no
+	 * order: all go but keep's and the current one's, which a worker not
+	 * yet moved to it (making room on a full disk) must leave alone. */
+	struct generation g;
+	uint64_t current = generation_read(p->generation, &g) == 0 ? g.cache_signature : keep;
+	struct kept k = {KEEP_TWO, keep, current};
+	remove_older(p, "responses", "", &k, remove_responses);
+}
+
+void shared_remove_all_responses(const struct shared_paths *p)
+{
+	struct kept none = {KEEP_NONE, 0, 0};
+	remove_older(p, "responses", "", &none, remove_responses);
+}
+
+/* Writes content to a new temporary file beside path; its name goes to
+ * *tmp. 0, or -1 with errno set and nothing left behind. */
+static int write_temporary(const char *path, const struct strbuf *content, struct strbuf *tmp)
+{
+	strbuf_addf(tmp, "%s.tmp-XXXXXX", path);
+	int fd = mkostemp(tmp->ptr, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t done = 0;
+	errno = 0;
+	while (done < content->len) {
+		ssize_t n = write(fd, content->ptr + done, content->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	int rc = done == content->len && fchmod(fd, 0644) == 0 ? 0 : -1;
+	if (close(fd) != 0)
+		rc = -1;
+	if (rc != 0) {
+		int saved = errno ? errno : EIO; /* a short write leaves errno as it was */
+		unlink(tmp->ptr);
+		errno = saved;
+	}
+	return rc;
+}
+
+/* Puts the temporary file in place: renamed over path, or linked to it
+ * when no file may be replaced; the temporary name goes either way. */
+static int put_in_place(const char *tmp, const char *path, bool replace)
+{
+	int rc = replace ? rename(tmp, path) : link(tmp, path);
+	int saved = errno;
+	if (rc != 0 || !replace)
+		unlink(tmp);
+	errno = saved;
+	return rc;
+}
+
+static int write_file(const char *path, const struct strbuf *content, bool replace)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int rc = write_temporary(path, content, &tmp);
+	if (rc == 0)
+		rc = put_in_place(tmp.ptr, path, replace);
+	strbuf_release(&tmp);
+	return rc;
+}
+
+int shared_write_file(const char *path, const struct strbuf *content)
+{
+	return write_file(path, content, true);
+}
+
+int shared_create_file(const char *path, const struct strbuf *content)
+{
+	return write_file(path, content, false);
+}

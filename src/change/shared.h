@@ -1,0 +1,76 @@
+/*
+ * shared: the files workers share in the cache directory, named per site
+ * (a hash of the content root) so that two sites may share one directory:
+ *   generation-<site>    the counters of generation.h
+ *   watch-<site>.lock    held by the running watcher
+ *   index-<site>.lock    held by the worker building a snapshot
+ *   index-<site>-<N>.snap  the index snapshot of generation N
+ *   responses-<site>-<N>/  the file cache's entries of the cache generation
+ *                        whose content signature is N
+ *   cachestats-<site>    the response cache's hit and miss counters
+ *   ratelimit-<site>.tbl   the rate limit's counters (ratelimit_table.h)
+ */
+#ifndef CMS_API_SHARED_H
+#define CMS_API_SHARED_H
+
+#include <stdint.h>
+
+#include "core/config.h"
+#include "lib/strbuf.h"
+
+struct shared_paths {
+	char *dir;        /* owned */
+	char *site;       /* owned: hex hash of the content root */
+	char *generation; /* owned */
+	char *watch_lock; /* owned */
+	char *index_lock; /* owned */
+};
+
+/* Fills paths for cfg, creating the cache directory (one level) when it is
+ * missing. Returns 0, or -1 with errno set when the directory cannot be
+ * used (missing parent, not writable, none configured). */
+int shared_paths_init(struct shared_paths *paths, const struct config *cfg);
+void shared_paths_free(struct shared_paths *paths);
+
+/* The rate limit's table file of cfg's site in its cache directory
+ * (whether or not the directory can be used), or NULL when none is
+ * configured; the caller frees it. */
+char *shared_ratelimit_path(const struct config *cfg);
+
+/* The snapshot file of generation n; the caller frees it. */
+char *shared_snapshot_path(const struct shared_paths *paths, uint64_t n);
+
+/* The path of this site's snapshot of the highest generation in the
+ * directory (its generation in *generation), or NULL; the caller frees it. */
+char *shared_newest_snapshot(const struct shared_paths *paths, uint64_t *generation);
+
+/* Removes this site's snapshots of generations before keep, and before
+ * the newest one there is. */
+void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
+
+/* The response directory of the cache generation named n (its content
+ * signature, generation.h); the caller frees it. */
+char *shared_responses_dir(const struct shared_paths *paths, uint64_t n);
+
+/* Removes this site's response directories, with their entries, but
+ * keep's and the current cache generation's (the generation file's). */
+void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep);
+
+/* Removes every one of this site's response directories (cache clear). */
+void shared_remove_all_responses(const struct shared_paths *paths);
+
+/* The response cache's counters of cfg's site (cache_stats.h); the caller
+ * frees it. */
+char *shared_cache_stats_path(const struct shared_paths *paths);
+
+/* Writes content to path through a temporary file in the same directory
+ * and rename(), so readers see the old file or the new one. 0, or -1 with
+ * errno set. */
+int shared_write_file(const char *path, const struct strbuf *content);
+
+/* shared_write_file, but only when path does not exist: -1 with errno
+ * EEXIST when it does (another process made it first), and it is left as
+ * it is. */
+int shared_create_file(const char *path, const struct strbuf *content);
+
+#endif

@@ -1,0 +1,627 @@
+/*
+ * cms-api: the command line (spec §2, cli.h). Without a command it is a
+ * FastCGI worker (or answers one CGI request), or with -n a pool of them
+ * (pool.h); `get` answers one request in-process; `check` validates the
+ * config and the whole site; `warm` builds the shared index; `token`
+ * creates, lists and revokes per-user API tokens (tokens.h); `cache`
+ * prints the response cache's counts or clears it (cache_admin.h).
+ */
+#include "autoconfig.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guard/abilities.h"
+#include "app/app.h"
+#include "cache/cache_plugin.h"
+#include "cache/cache_admin.h"
+#include "cmd/cli.h"
+#include "core/buildinfo.h"
+#include "server/listen.h"
+#include "core/log.h"
+#include "server/pool.h"
+#include "lib/progress.h"
+#include "server/server.h"
+#include "site/people.h"
+#include "lib/strbuf.h"
+#include "guard/tokens.h"
+
+/* Exit statuses beyond success/failure: a config that cannot be used. */
+#define EXIT_CONFIG 2
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+	        "Usage: cms-api [-c FILE] [COMMAND]\n"
+	        "       cms-api [-c FILE] -n N [--listen PATH|[HOST:]PORT]\n"
+	        "\n"
+	        "A read-only JSON API for a Statamic flat-file site, run as FastCGI workers.\n"
+	        "\n"
+	        "Commands:\n"
+	        "  (none)        serve: accept FastCGI requests on fd 0 as handed over by the\n"
+	        "                spawner (lighttpd, spawn-fcgi, mod_fcgid), or answer one CGI\n"
+	        "                request from the environment; with -n, a pool of workers\n"
+	        "  get PATH      answer one GET request for PATH (e.g. '/api/ping') in-process and\n"
+	        "                print status, headers and body; exits 1 for a 4xx or 5xx answer\n"
+	        "  check         validate the config and every file of the site; print each\n"
+	        "                problem as path:line: message; exits 1 when there is one\n"
+	        "  warm          build the shared index snapshot in the cache directory now,\n"
+	        "                so that workers start answering at once\n"
+	        "  token create USER NAME [--abilities LIST] [--expires WHEN]\n"
+	        "                make a per-user API token for USER (a user id or e-mail of the\n"
+	        "                site) in the [auth] database and print it, once, as ID|SECRET;\n"
+	        "                LIST: comma-separated abilities, * (default), a resource type\n"
+	        "                (collections, navs, taxonomies, globals, forms, assets, users,\n"
+	        "                sites) or type:handle (collections:blog); WHEN: a duration\n"
+	        "                (30d, 12h, 90m, 3600s) or a UTC date (2030-01-31,\n"
+	        "                2030-01-31T12:00:00Z); without it the token never expires\n"
+	        "  token list    list the tokens (never their secrets)\n"
+	        "  token revoke ID\n"
+	        "                delete the token ID: requests carrying it get 401 at once\n"
+	        "  cache stats   print the response cache's driver, entries and bytes of the\n"
+	        "                current generation, and hits and misses since the counters\n"
+	        "                started\n"
+	        "  cache clear   remove every cached answer of the site and start the\n"
+	        "                counters again\n"
+	        "\n"
+	        "Options:\n"
+	        "  -c, --config FILE  the INI file (default: $CMS_API_CONFIG, else %s/cms-api.ini)\n"
+	        "  -n, --workers N    run a pool of N workers (1 to %d) on the listening socket\n"
+	        "                     on fd 0 (spawn-fcgi without -F, systemd StandardInput=socket)\n"
+	        "                     or on --listen's; restarts those that die, replaces each\n"
+	        "                     after [server] max_requests; SIGHUP reloads the config\n"
+	        "      --listen PATH|[HOST:]PORT\n"
+	        "                     make the pool's socket: a unix socket (mode 0660, removed\n"
+	        "                     at exit) or TCP (HOST defaults to 127.0.0.1); implies -n 1\n"
+	        "  -h, --help         show this help\n"
+	        "  -V, --version      show the version and the build's features\n"
+	        "\n"
+	        "Exit status: 0 success, 1 failure, 2 unusable configuration or usage.\n",
+	        SYSCONFDIR, POOL_MAX_WORKERS);
+}
+
+/* A config that cannot be used: said on stderr, and for a worker (whose
+ * stderr is often /dev/null) also where the file says to log, else to
+ * syslog, so that an operator finds why the workers keep exiting. */
+static void report_config_error(const char *command, const char *path, const char *err)
+{
+	fprintf(stderr, "%s\n", err);
+	if (command)
+		return;
+	char *target;
+	enum log_level level;
+	config_log_settings(path, &target, &level);
+	if (strcmp(target, "stderr") != 0) {
+		log_open(target, level);
+		log_error("cannot start: %s", err);
+		log_close();
+	}
+	free(target);
+}
+
+/* Loads the config for a command, reporting why it cannot be used.
+ * Returns 0, or -1 (said) with cfg holding nothing. */
+static int load_config(struct config *cfg, const char *command, const char *config_path)
+{
+	char err[CONFIG_ERR_LEN];
+	const char *path = config_find_path(config_path);
+	if (config_load(cfg, path, err) != 0) {
+		report_config_error(command, path, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether a command reads the whole site, worth a counter on a terminal. */
+static bool reads_site(const char *command)
+{
+	return strcmp(command, "check") == 0 || strcmp(command, "warm") == 0;
+}
+
+/* Loads the config, logs on stderr (a command talks to a terminal), then
+ * opens the site with a counter of the files read when it is worth one:
+ * the log is open before anything (a fallback) has to say something. */
+static int open_app(struct app *app, const char *command, const char *config_path,
+                    enum app_mode mode, unsigned long *files_read)
+{
+	struct config cfg;
+	if (load_config(&cfg, command, config_path) != 0)
+		return -1;
+	log_open("stderr", cfg.log_level);
+	bool counted = reads_site(command);
+	if (counted) {
+		struct strbuf label = STRBUF_INIT;
+		strbuf_addf(&label, "reading %s", cfg.content_root);
+		progress_begin(stderr, label.ptr, false);
+		strbuf_release(&label);
+	}
+	app_open_with_config(app, &cfg, mode);
+	*files_read = counted ? progress_end() : 0;
+	return 0;
+}
+
+static int command_get(struct app *app, const char *uri)
+{
+	struct request req;
+	struct response res;
+	struct strbuf out = STRBUF_INIT;
+	request_from_uri(&req, "GET", uri);
+	response_init(&res);
+	app_handle(app, &req, &res);
+	response_render(&res, true, "\n", &out);
+	fwrite(out.ptr, 1, out.len, stdout);
+	fputc('\n', stdout);
+	app_finish(app, &res);
+	int rc = res.status < 400 ? EXIT_SUCCESS : EXIT_FAILURE;
+	strbuf_release(&out);
+	response_free(&res);
+	request_free(&req);
+	return rc;
+}
+
+/* "ROOT: N sites, N collections, N entries", the start of both summaries. */
+static void add_site_counts(const struct app *app, struct strbuf *out)
+{
+	const struct snapshot *s = app->snap;
+	uint32_t sites = snap_site_count(s), collections = snap_collection_count(s),
+	         entries = snap_entry_count(s);
+	strbuf_addf(out, "%s: %u site%s, %u collection%s, %u entr%s", app->cfg.content_root, sites,
+	            sites == 1 ? "" : "s", collections, collections == 1 ? "" : "s", entries,
+	            entries == 1 ? "y" : "ies");
+}
+
+/* A plug-in cache driver ([cache] driver = /path.so) is loaded and
+ * unloaded again, its init judging its options: one that cannot start is
+ * a problem ("file:line: [cache] driver: why"), since workers would
+ * answer uncached. Returns the number of problems; *name is the driver's
+ * name when it loaded (NULL when there is no plug-in). */
+static size_t check_cache_driver(const struct config *cfg, struct strbuf *report, char **name)
+{
+	*name = NULL;
+	if (!config_caches(cfg) || cfg->cache_driver != CACHE_PLUGIN)
+		return 0;
+	struct cache_plugin p;
+	char error[CONFIG_ERR_LEN];
+	if (cache_plugin_load(cfg, &p, error, sizeof error) != 0) {
+		strbuf_addf(report, "%s:%d: [cache] driver: %s\n", cfg->path, cfg->cache_plugin_line,
+		            error);
+		return 1;
+	}
+	*name = xstrdup(p.driver->name);
+	cache_plugin_unload(&p);
+	return 0;
+}
+
+static int command_check(struct app *app)
+{
+	struct strbuf report = STRBUF_INIT;
+	char *driver;
+	size_t problems = check_cache_driver(&app->cfg, &report, &driver);
+	problems += snapshot_report(app->snap, app->cfg.content_root, &report);
+	/* The cache driver's own [cache] keys, which the config leaves to it. */
+	char cache_error[1024], cache_warning[1024];
+	if (cache_admin_check(&app->cfg, cache_error, sizeof cache_error, cache_warning,
+	                      sizeof cache_warning) != 0) {
+		strbuf_addf(&report, "%s\n", cache_error);
+		problems++;
+	} else if (*cache_warning) {
+		strbuf_addf(&report, "%s\n", cache_warning);
+	}
+	/* Warnings are printed but do not fail the check. */
+	fputs(strbuf_str(&report), stdout);
+	fflush(stdout);
+	strbuf_release(&report);
+	if (problems) {
+		fprintf(stderr, "%zu problem%s found\n", problems, problems == 1 ? "" : "s");
+		free(driver);
+		return EXIT_FAILURE;
+	}
+	struct strbuf summary = STRBUF_INIT;
+	add_site_counts(app, &summary);
+	if (driver)
+		strbuf_addf(&summary, "; cache driver %s (%s)", driver, app->cfg.cache_plugin_path);
+	free(driver);
+	printf("ok: %s\n", summary.ptr);
+	strbuf_release(&summary);
+	return EXIT_SUCCESS;
+}
+
+static int command_warm(struct app *app, double started, unsigned long files_read)
+{
+	if (app->mode == APP_PRIVATE) {
+		fprintf(stderr, "cms-api: cache directory %s is not usable: nothing to warm\n",
+		        app->cfg.cache_dir);
+		return EXIT_FAILURE;
+	}
+	char *path = shared_snapshot_path(&app->paths, app->generation);
+	struct strbuf summary = STRBUF_INIT;
+	add_site_counts(app, &summary);
+	/* No file read: the snapshot of the generation was there already. */
+	printf("ok: %s; index generation %llu, %.1f MiB, in %s, %s in %.2f s\n", summary.ptr,
+	       (unsigned long long)app->generation,
+	       (double)snapshot_size(app->snap) / (1024.0 * 1024.0), path,
+	       files_read ? "built" : "found", seconds_now() - started);
+	strbuf_release(&summary);
+	free(path);
+	return EXIT_SUCCESS;
+}
+
+/* --- token: the per-user API tokens ------------------------------------ */
+
+struct token_create_args {
+	const char *user, *name;
+	const char *abilities; /* comma-separated */
+	const char *expires;   /* NULL: never */
+};
+
+static int token_usage_error(const char *message)
+{
+	fprintf(stderr, "cms-api: %s\n"
+	                "usage: cms-api token create USER NAME [--abilities LIST] [--expires WHEN]\n"
+	                "       cms-api token list\n"
+	                "       cms-api token revoke ID\n", message);
+	return EXIT_CONFIG;
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]; moves *i past it. */
+static bool option_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return false;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return true;
+	}
+	if (argv[*i][n] != '\0' || *i + 1 >= argc)
+		return false;
+	*value = argv[++*i];
+	return true;
+}
+
+static int parse_create_args(int argc, char **argv, struct token_create_args *a)
+{
+	const char *positional[2];
+	int npositional = 0;
+	*a = (struct token_create_args){NULL, NULL, "*", NULL};
+	for (int i = 0; i < argc; i++) {
+		if (option_value(argc, argv, &i, "--abilities", &a->abilities) ||
+		    option_value(argc, argv, &i, "--expires", &a->expires))
+			continue;
+		if (argv[i][0] == '-' || npositional == 2)
+			return -1;
+		positional[npositional++] = argv[i];
+	}
+	if (npositional != 2 || !*positional[0] || !*positional[1])
+		return -1;
+	a->user = positional[0];
+	a->name = positional[1];
+	return 0;
+}
+
+/* The id of the site's user named by who (an id or an e-mail), or NULL
+ * (said on stderr). Reads the whole site, as a worker would. */
+static char *site_user_id(struct config *cfg, const char *who)
+{
+	struct app app;
+	struct strbuf id = STRBUF_INIT;
+	app_open_with_config(&app, cfg, APP_PRIVATE);
+	bool found = users_find(snap_extras(app.snap, "users"), who, true, &id);
+	if (!found)
+		fprintf(stderr, "cms-api: '%s' is not a user of the site in %s (neither the id nor "
+		        "the e-mail of a file in users/): a token belongs to a user\n", who,
+		        app.cfg.content_root);
+	app_close(&app);
+	if (!found) {
+		strbuf_release(&id);
+		return NULL;
+	}
+	return strbuf_detach(&id, NULL);
+}
+
+static int token_create(struct config *cfg, int argc, char **argv)
+{
+	struct token_create_args a;
+	if (parse_create_args(argc, argv, &a) != 0)
+		return token_usage_error("token create takes USER NAME and the options");
+	struct abilities abilities;
+	char why[ABILITIES_ERR_LEN];
+	abilities_init(&abilities);
+	long long now = (long long)time(NULL), expires_at = 0;
+	int rc = EXIT_CONFIG;
+	if (abilities_parse_list(&abilities, a.abilities, why) != 0) {
+		fprintf(stderr, "cms-api: --abilities: %s\n", why);
+	} else if (a.expires && token_parse_expiry(a.expires, now, &expires_at) != 0) {
+		fprintf(stderr, "cms-api: --expires: '%s' is neither a duration (30d, 12h, 90m, 3600s) "
+		        "nor a UTC date (2030-01-31, 2030-01-31T12:00:00Z)\n", a.expires);
+	} else {
+		char *path = xstrdup(cfg->auth_database);
+		char *owner = site_user_id(cfg, a.user); /* takes cfg */
+		rc = EXIT_FAILURE;
+		if (owner) {
+			struct strbuf json = STRBUF_INIT;
+			abilities_to_json(&abilities, &json);
+			char err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
+			long long id;
+			struct token_db *db = token_db_open(path, err);
+			if (db && token_db_create(db, owner, a.name, json.ptr, now, expires_at, &id,
+			                          secret, err) == 0) {
+				printf("%lld|%s\n", id, secret);
+				fflush(stdout);
+				explicit_bzero(secret, sizeof secret);
+				fprintf(stderr, "Token %lld of %s%s: it is not shown again. Send it as the "
+				        "header 'Authorization: Bearer %lld|...'\n", id, owner,
+				        expires_at && expires_at <= now ? " (already expired)" : "", id);
+				rc = EXIT_SUCCESS;
+			} else {
+				fprintf(stderr, "cms-api: %s\n", err);
+			}
+			token_db_close(db);
+			strbuf_release(&json);
+			free(owner);
+		}
+		free(path);
+	}
+	abilities_free(&abilities);
+	return rc;
+}
+
+/* The tokens as a table: every cell collected first, for the widths. */
+#define TOKEN_COLUMNS 7
+
+struct token_table {
+	struct strlist cells; /* row after row, TOKEN_COLUMNS each */
+	long long now;
+};
+
+static void add_time(struct strlist *cells, long long t, long long now, bool is_expiry)
+{
+	char text[64] = "never";
+	if (t) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+		gmtime_r(&tt, &tm);
+		strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (is_expiry && t <= now)
+			strcat(text, " (expired)");
+	}
+	strlist_add(cells, text);
+}
+
+static void add_token_row(const struct token_row *row, void *ctx)
+{
+	struct token_table *table = ctx;
+	struct abilities abilities;
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%lld", row->id);
+	strlist_add(&table->cells, text.ptr);
+	strlist_add(&table->cells, row->owner);
+	strlist_add(&table->cells, row->name);
+	abilities_init(&abilities);
+	abilities_from_json(&abilities, row->abilities);
+	strbuf_reset(&text);
+	for (size_t i = 0; i < abilities.items.len; i++)
+		strbuf_addf(&text, "%s%s", i ? "," : "", abilities.items.items[i]);
+	strlist_add(&table->cells, abilities.items.len ? text.ptr : "(none)");
+	abilities_free(&abilities);
+	strbuf_release(&text);
+	add_time(&table->cells, row->created_at, table->now, false);
+	add_time(&table->cells, row->last_used_at, table->now, false);
+	add_time(&table->cells, row->expires_at, table->now, true);
+}
+
+static void print_table(const struct strlist *cells)
+{
+	size_t width[TOKEN_COLUMNS] = {0};
+	for (size_t i = 0; i < cells->len; i++) {
+		size_t n = strlen(cells->items[i]);
+		if (n > width[i % TOKEN_COLUMNS])
+			width[i % TOKEN_COLUMNS] = n;
+	}
+	for (size_t i = 0; i < cells->len; i++) {
+		bool last = i % TOKEN_COLUMNS == TOKEN_COLUMNS - 1;
+		printf("%-*s%s", last ? 0 : (int)width[i % TOKEN_COLUMNS], cells->items[i],
+		       last ? "\n" : "  ");
+	}
+}
+
+static int token_list(struct config *cfg, int argc)
+{
+	static const char *const heading[TOKEN_COLUMNS] = {
+		"ID", "OWNER", "NAME", "ABILITIES", "CREATED", "LAST USED", "EXPIRES"};
+	if (argc != 0)
+		return token_usage_error("token list takes no arguments");
+	char err[TOKEN_ERR_LEN];
+	struct token_db *db = token_db_open(cfg->auth_database, err);
+	struct token_table table = {{NULL, 0}, (long long)time(NULL)};
+	for (int i = 0; i < TOKEN_COLUMNS; i++)
+		strlist_add(&table.cells, heading[i]);
+	long n = db ? token_db_list(db, add_token_row, &table, err) : -1;
+	if (n < 0)
+		fprintf(stderr, "cms-api: %s\n", err);
+	else if (n == 0)
+		printf("no tokens in %s\n", cfg->auth_database);
+	else
+		print_table(&table.cells);
+	strlist_free(&table.cells);
+	token_db_close(db);
+	return n < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int token_revoke(struct config *cfg, int argc, char **argv)
+{
+	char *end;
+	long long id = argc == 1 ? strtoll(argv[0], &end, 10) : 0;
+	if (argc != 1 || id <= 0 || *end || argv[0][0] < '0' || argv[0][0] > '9')
+		return token_usage_error("token revoke takes the id of one token");
+	char err[TOKEN_ERR_LEN];
+	struct token_db *db = token_db_open(cfg->auth_database, err);
+	int revoked = db ? token_db_revoke(db, id, err) : -1;
+	token_db_close(db);
+	if (revoked < 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+	} else if (revoked == 0) {
+		fprintf(stderr, "cms-api: there is no token %lld in %s\n", id, cfg->auth_database);
+	} else {
+		printf("token %lld revoked\n", id);
+		return EXIT_SUCCESS;
+	}
+	return EXIT_FAILURE;
+}
+
+/* token create|list|revoke: the config, and for create the site's users;
+ * never the cache directory. */
+static int command_token(const char *config_path, int argc, char **argv)
+{
+	if (argc < 1)
+		return token_usage_error("token needs create, list or revoke");
+	const char *sub = argv[0];
+	if (strcmp(sub, "create") != 0 && strcmp(sub, "list") != 0 && strcmp(sub, "revoke") != 0)
+		return token_usage_error("token needs create, list or revoke");
+	struct config cfg;
+	if (load_config(&cfg, "token", config_path) != 0)
+		return EXIT_CONFIG;
+	log_open("stderr", cfg.log_level);
+	int rc;
+	if (!*cfg.auth_database) {
+		fprintf(stderr, "cms-api: %s: no [auth] database: set it to the file that keeps the "
+		        "per-user tokens\n", cfg.path);
+		rc = EXIT_CONFIG;
+	} else if (strcmp(sub, "create") == 0) {
+		rc = token_create(&cfg, argc - 1, argv + 1);
+	} else if (strcmp(sub, "list") == 0) {
+		rc = token_list(&cfg, argc - 1);
+	} else {
+		rc = token_revoke(&cfg, argc - 1, argv + 1);
+	}
+	config_free(&cfg);
+	log_close();
+	return rc;
+}
+
+/* cache stats|clear: the config and the cache directory (and Redis);
+ * never the site. */
+static int command_cache(const char *config_path, const char *sub)
+{
+	struct config cfg;
+	if (load_config(&cfg, "cache", config_path) != 0)
+		return EXIT_CONFIG;
+	log_open("stderr", cfg.log_level);
+	/* A Redis that closes the connection while a command is written must
+	 * not end the command by a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	int rc = strcmp(sub, "stats") == 0 ? cache_admin_stats(&cfg, stdout, stderr)
+	                                   : cache_admin_clear(&cfg, stdout, stderr);
+	config_free(&cfg);
+	log_close();
+	return rc == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* No command: a worker on the socket its spawner handed it on fd 0, or
+ * one CGI request. */
+static int command_serve(const char *config_path)
+{
+	bool fastcgi = server_is_fastcgi();
+	if (!fastcgi && !server_is_cgi()) {
+		fprintf(stderr, "cms-api: not started by a FastCGI spawner and no CGI request in the "
+		                "environment.\nTry 'cms-api get /api/ping' or 'cms-api --help'.\n");
+		return EXIT_CONFIG;
+	}
+	struct config cfg;
+	if (load_config(&cfg, NULL, config_path) != 0)
+		return EXIT_CONFIG;
+	return server_run(&cfg, fastcgi, NULL);
+}
+
+/* -n N: a pool on the socket handed over on fd 0, or on --listen's. The
+ * config is read (and found good) before the socket is made. */
+static int command_pool(const struct cli *cli)
+{
+	char err[LISTEN_ERR_LEN];
+	struct listen_spec spec;
+	if (cli->listen && listen_parse(cli->listen, &spec, err) != 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (!cli->listen && !listen_inherited()) {
+		fprintf(stderr, "cms-api: -n: fd 0 is not a listening socket: start the pool from "
+		                "spawn-fcgi (without -F) or systemd (StandardInput=socket), or give "
+		                "it --listen PATH or --listen [HOST:]PORT\n");
+		return EXIT_CONFIG;
+	}
+	listen_detach_stdio();
+	const char *path = config_find_path(cli->config_path);
+	struct config cfg;
+	if (load_config(&cfg, NULL, cli->config_path) != 0)
+		return EXIT_CONFIG;
+	if (cli->listen && listen_open(&spec, err) != 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+		log_open(cfg.log_target, cfg.log_level);
+		log_error("cannot start the pool: %s", err);
+		log_close();
+		config_free(&cfg);
+		return EXIT_FAILURE;
+	}
+	struct pool_options opts = {cli->workers, path, cli->listen ? &spec : NULL};
+	return pool_run(&opts, &cfg);
+}
+
+static int print_version(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	buildinfo_describe(&out);
+	fputs(out.ptr, stdout);
+	strbuf_release(&out);
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli;
+	char err[CLI_ERR_LEN];
+	if (cli_parse(argc, argv, &cli, err) != 0) {
+		fprintf(stderr, "cms-api: %s\nTry 'cms-api --help'.\n", err);
+		return EXIT_CONFIG;
+	}
+	if (cli.help) {
+		print_usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	if (cli.version)
+		return print_version();
+	if (!cli.command)
+		return cli.workers ? command_pool(&cli) : command_serve(cli.config_path);
+	if (strcmp(cli.command, "token") == 0)
+		return command_token(cli.config_path, cli.nargs, cli.args);
+	if (strcmp(cli.command, "cache") == 0)
+		return command_cache(cli.config_path, cli.args[0]);
+
+	double started = seconds_now();
+	bool warm = strcmp(cli.command, "warm") == 0;
+	struct app app;
+	unsigned long files_read;
+	if (open_app(&app, cli.command, cli.config_path, warm ? APP_SHARED : APP_PRIVATE,
+	             &files_read) != 0)
+		return EXIT_CONFIG;
+	int rc;
+	if (strcmp(cli.command, "get") == 0)
+		rc = command_get(&app, cli.args[0]);
+	else if (warm)
+		rc = command_warm(&app, started, files_read);
+	else
+		rc = command_check(&app);
+	app_close(&app);
+	log_close();
+	return rc;
+}

@@ -1,0 +1,1271 @@
+/*
+ * config: the INI file of spec §3 read with inih; see config.h.
+ *
+ * inih (Debian r55) gives the handler no line numbers and never reports a
+ * section without keys, so the file is fed through our own line reader:
+ * it counts lines and notes every "[section]" header itself. Plain keys
+ * are described by one table (section, key, type, bounds, destination);
+ * the resource, site and disk sections have small handlers of their own.
+ */
+#include "autoconfig.h"
+
+#include "core/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/hash.h"
+#include "lib/netaddr.h"
+#include "lib/strbuf.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+/* --- string lists --- */
+
+void strlist_add(struct strlist *list, const char *s)
+{
+	list->items = xrealloc(list->items, (list->len + 1) * sizeof *list->items);
+	list->items[list->len++] = xstrdup(s);
+}
+
+void strlist_split(struct strlist *list, const char *csv)
+{
+	const char *p = csv;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const char *start = p, *end = p + n;
+		while (start < end && isspace((unsigned char)*start))
+			start++;
+		while (end > start && isspace((unsigned char)end[-1]))
+			end--;
+		if (end > start) {
+			char *item = xstrndup(start, (size_t)(end - start));
+			strlist_add(list, item);
+			free(item);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+bool strlist_contains(const struct strlist *list, const char *s)
+{
+	return strlist_contains_counted(list, s, strlen(s));
+}
+
+bool strlist_contains_counted(const struct strlist *list, const char *s, size_t len)
+{
+	for (size_t i = 0; i < list->len; i++)
+		if (strlen(list->items[i]) == len && memcmp(list->items[i], s, len) == 0)
+			return true;
+	return false;
+}
+
+void strlist_add_unique(struct strlist *list, const char *s)
+{
+	if (!strlist_contains(list, s))
+		strlist_add(list, s);
+}
+
+void strlist_free(struct strlist *list)
+{
+	for (size_t i = 0; i < list->len; i++)
+		free(list->items[i]);
+	free(list->items);
+	list->items = NULL;
+	list->len = 0;
+}
+
+/* --- values --- */
+
+int config_parse_bool(const char *s, bool *out)
+{
+	static const char *yes[] = {"true", "yes", "on", "1"};
+	static const char *no[] = {"false", "no", "off", "0"};
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_long(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void set_string(char **dst, const char *value)
+{
+	free(*dst);
+	*dst = xstrdup(value);
+}
+
+static char *strip_slashes(const char *s, bool leading)
+{
+	while (leading && *s == '/')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && s[n - 1] == '/')
+		n--;
+	return xstrndup(s, n);
+}
+
+static bool route_is_valid(const char *route)
+{
+	for (const char *p = route; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._~-/", *p))
+			return false;
+	return true;
+}
+
+static char *resolve_path(const char *dir, const char *value)
+{
+	if (value[0] == '/' || !dir)
+		return xstrdup(value);
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "%s/%s", dir, value);
+	return strbuf_detach(&b, NULL);
+}
+
+/* --- defaults and freeing --- */
+
+static const char *type_names[RES_TYPE_COUNT] = {
+	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites",
+};
+
+const char *resource_type_name(enum resource_type t)
+{
+	return type_names[t];
+}
+
+void config_init_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->route = xstrdup("api");
+	cfg->auth_token = xstrdup("");
+	cfg->middleware = xstrdup("");
+	cfg->base_url = xstrdup("");
+	cfg->default_limit = 25;
+	cfg->max_limit = 1000;
+	cfg->max_query_length = 8192;
+	cfg->max_filters = 20;
+	cfg->max_sort_keys = 10;
+	cfg->max_fields = 100;
+	cfg->regex_budget = 500000;
+	cfg->app_name = xstrdup("Statamic");
+	cfg->cache_enabled = true;
+	cfg->cache_driver = CACHE_FILE;
+	cfg->cache_expiry = 60;
+	strlist_split(&cfg->ignored_events, "UserSaved, UserDeleted");
+	cfg->cache_dir = xstrdup("/var/cache/cms-api");
+	cfg->cache_max_size = 256;
+	cfg->cache_public_dir = xstrdup("");
+	cfg->rate_per_minute = 60;
+	cfg->rate_by = RATE_BY_IP;
+	cfg->rate_driver = RATE_DRIVER_FILE;
+	cfg->rate_redis_host = xstrdup("127.0.0.1");
+	cfg->rate_redis_port = 6379;
+	cfg->rate_redis_socket = xstrdup("");
+	cfg->rate_redis_password = xstrdup("");
+	cfg->rate_redis_prefix = xstrdup("cms-api:");
+	cfg->rate_redis_timeout_ms = 50;
+	cfg->auth_database = xstrdup("");
+	cfg->log_target = xstrdup("syslog");
+	cfg->log_level = LOG_LEVEL_WARNING;
+	cfg->log_access = xstrdup("");
+}
+
+static void free_rule(struct handle_rule *r)
+{
+	free(r->handle);
+	strlist_free(&r->filters);
+}
+
+static void free_resources(struct resource_rule *r)
+{
+	strlist_free(&r->users_filters);
+	if (r->wildcard) {
+		free_rule(r->wildcard);
+		free(r->wildcard);
+	}
+	for (size_t i = 0; i < r->nhandles; i++)
+		free_rule(&r->handles[i]);
+	free(r->handles);
+}
+
+void config_free(struct config *cfg)
+{
+	free(cfg->path);
+	free(cfg->dir);
+	free(cfg->route);
+	free(cfg->auth_token);
+	free(cfg->middleware);
+	free(cfg->base_url);
+	strlist_free(&cfg->excluded_keys);
+	free(cfg->content_root);
+	free(cfg->app_name);
+	strlist_free(&cfg->ignored_events);
+	free(cfg->cache_dir);
+	for (size_t i = 0; i < cfg->ncache_options; i++) {
+		free(cfg->cache_options[i].key);
+		free(cfg->cache_options[i].value);
+	}
+	free(cfg->cache_options);
+	free(cfg->cache_plugin_path);
+	free(cfg->cache_public_dir);
+	strlist_free(&cfg->rate_trusted_proxies);
+	free(cfg->rate_redis_host);
+	free(cfg->rate_redis_socket);
+	free(cfg->rate_redis_password);
+	free(cfg->rate_redis_prefix);
+	free(cfg->auth_database);
+	free(cfg->log_target);
+	free(cfg->log_access);
+	for (int t = 0; t < RES_TYPE_COUNT; t++)
+		free_resources(&cfg->resources[t]);
+	for (size_t i = 0; i < cfg->nsites; i++) {
+		struct site_def *s = &cfg->sites[i];
+		free(s->handle);
+		free(s->name);
+		free(s->locale);
+		free(s->url);
+		free(s->lang);
+	}
+	free(cfg->sites);
+	for (size_t i = 0; i < cfg->ndisks; i++) {
+		free(cfg->disks[i].name);
+		free(cfg->disks[i].root);
+		free(cfg->disks[i].url);
+	}
+	free(cfg->disks);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+/* --- the key table --- */
+
+enum key_kind {
+	K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET,
+	K_RANGES, /* a list of IP addresses or CIDR ranges */
+	K_ACCESS, /* a boolean, or a log target */
+	K_CACHE_DRIVER, /* an enum_names name, or the absolute path of a plug-in */
+};
+
+struct key_def {
+	const char *section, *name;
+	enum key_kind kind;
+	size_t offset;           /* of the destination in struct config */
+	long min, max;           /* K_LONG bounds */
+	const char *const *enum_names; /* K_ENUM: NULL-terminated, index = value */
+};
+
+static const char *const driver_names[] = {"file", "redis", "none", NULL};
+static const char *const rate_by_names[] = {"ip", "token", NULL};
+static const char *const rate_driver_names[] = {"file", "redis", NULL};
+static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
+static const char *const middleware_names[] = {"", "auth:token", NULL};
+
+#define AT(field) offsetof(struct config, field)
+static const struct key_def keys[] = {
+	{"api", "enabled", K_BOOL, AT(enabled), 0, 0, NULL},
+	{"api", "route", K_ROUTE, AT(route), 0, 0, NULL},
+	{"api", "auth_token", K_STRING, AT(auth_token), 0, 0, NULL},
+	{"api", "middleware", K_STRING, AT(middleware), 0, 0, middleware_names},
+	{"api", "base_url", K_URL, AT(base_url), 0, 0, NULL},
+	{"api", "default_limit", K_LONG, AT(default_limit), 1, 1000000, NULL},
+	{"api", "max_limit", K_LONG, AT(max_limit), 1, 1000000, NULL},
+	{"api", "excluded_keys", K_LIST, AT(excluded_keys), 0, 0, NULL},
+	{"api", "max_query_length", K_LONG, AT(max_query_length), 0, 1073741824, NULL},
+	{"api", "max_filters", K_LONG, AT(max_filters), 0, 1000000, NULL},
+	{"api", "max_sort_keys", K_LONG, AT(max_sort_keys), 0, 1000000, NULL},
+	{"api", "max_fields", K_LONG, AT(max_fields), 0, 1000000, NULL},
+	{"api", "regex_budget", K_LONG, AT(regex_budget), 0, 1000000000000L, NULL},
+	{"content", "root", K_PATH, AT(content_root), 0, 0, NULL},
+	{"content", "app_name", K_STRING, AT(app_name), 0, 0, NULL},
+	{"cache", "enabled", K_BOOL, AT(cache_enabled), 0, 0, NULL},
+	{"cache", "driver", K_CACHE_DRIVER, AT(cache_driver), 0, 0, driver_names},
+	{"cache", "expiry", K_LONG, AT(cache_expiry), 0, 5256000, NULL},
+	{"cache", "ignored_events", K_LIST, AT(ignored_events), 0, 0, NULL},
+	{"cache", "dir", K_PATH, AT(cache_dir), 0, 0, NULL},
+	{"cache", "max_size", K_LONG, AT(cache_max_size), 0, 1048576, NULL},
+	{"cache", "public_dir", K_PATH, AT(cache_public_dir), 0, 0, NULL},
+	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
+	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
+	{"rate_limit", "driver", K_ENUM, AT(rate_driver), 0, 0, rate_driver_names},
+	{"rate_limit", "trusted_proxies", K_RANGES, AT(rate_trusted_proxies), 0, 0, NULL},
+	{"rate_limit", "redis_host", K_STRING, AT(rate_redis_host), 0, 0, NULL},
+	{"rate_limit", "redis_port", K_LONG, AT(rate_redis_port), 1, 65535, NULL},
+	{"rate_limit", "redis_socket", K_PATH, AT(rate_redis_socket), 0, 0, NULL},
+	{"rate_limit", "redis_database", K_LONG, AT(rate_redis_database), 0, 1000000, NULL},
+	{"rate_limit", "redis_password", K_STRING, AT(rate_redis_password), 0, 0, NULL},
+	{"rate_limit", "redis_prefix", K_STRING, AT(rate_redis_prefix), 0, 0, NULL},
+	{"rate_limit", "redis_timeout_ms", K_LONG, AT(rate_redis_timeout_ms), 1, 60000, NULL},
+	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},
+	{"log", "target", K_LOG_TARGET, AT(log_target), 0, 0, NULL},
+	{"log", "level", K_ENUM, AT(log_level), 0, 0, level_names},
+	{"log", "access", K_ACCESS, AT(log_access), 0, 0, NULL},
+	{"server", "max_requests", K_LONG, AT(max_requests), 0, 1000000000000L, NULL},
+};
+#undef AT
+
+/* --- parsing state --- */
+
+#define MAX_SEEN_KEYS 512
+#define MAX_SECTION_NAME 50 /* inih's MAX_SECTION, the terminating NUL included */
+
+struct parse_state {
+	struct config *cfg;
+	const char *file;
+	FILE *stream;
+	int line;              /* the line most recently read */
+	char section[200];     /* the section most recently opened */
+	int root_line;         /* where [content] root was set, 0 if never */
+	int public_dir_line;   /* where [cache] public_dir was set, 0 if never */
+	char *seen[MAX_SEEN_KEYS]; /* "section\nkey" of every key so far */
+	size_t nseen;
+	char err[CONFIG_ERR_LEN];
+	bool failed;
+};
+
+/* Copies a message into an error buffer, cut to fit. */
+static void copy_message(char err[CONFIG_ERR_LEN], const char *msg)
+{
+	size_t n = strlen(msg);
+	if (n >= CONFIG_ERR_LEN)
+		n = CONFIG_ERR_LEN - 1;
+	memcpy(err, msg, n);
+	err[n] = '\0';
+}
+
+static void fail_at(struct parse_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail_at(struct parse_state *st, const char *fmt, ...)
+{
+	if (st->failed)
+		return;
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+	strbuf_addf(&msg, "%s:%d: ", st->file, st->line);
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	copy_message(st->err, msg.ptr);
+	strbuf_release(&msg);
+	st->failed = true;
+}
+
+/* The handle part of "resources.<type>.<handle>", or NULL. */
+static const char *resource_section_type(const char *section, enum resource_type *type)
+{
+	static const char prefix[] = "resources.";
+	if (strncmp(section, prefix, sizeof prefix - 1) != 0)
+		return NULL;
+	const char *rest = section + sizeof prefix - 1;
+	for (int t = 0; t < RES_TYPE_COUNT; t++) {
+		size_t n = strlen(type_names[t]);
+		if (strncmp(rest, type_names[t], n) == 0 && (rest[n] == '\0' || rest[n] == '.')) {
+			*type = (enum resource_type)t;
+			return rest[n] == '.' ? rest + n + 1 : rest + n;
+		}
+	}
+	return NULL;
+}
+
+static struct handle_rule *find_rule(struct resource_rule *r, const char *handle)
+{
+	if (strcmp(handle, "*") == 0)
+		return r->wildcard;
+	for (size_t i = 0; i < r->nhandles; i++)
+		if (strcmp(r->handles[i].handle, handle) == 0)
+			return &r->handles[i];
+	return NULL;
+}
+
+static struct handle_rule *add_rule(struct resource_rule *r, const char *handle, int line)
+{
+	struct handle_rule *rule;
+	if (strcmp(handle, "*") == 0) {
+		r->wildcard = xcalloc(1, sizeof *r->wildcard);
+		rule = r->wildcard;
+	} else {
+		r->handles = xrealloc(r->handles, (r->nhandles + 1) * sizeof *r->handles);
+		rule = &r->handles[r->nhandles++];
+		memset(rule, 0, sizeof *rule);
+	}
+	rule->handle = xstrdup(handle);
+	rule->enabled = true;
+	rule->line = line;
+	return rule;
+}
+
+static bool is_simple_section(const char *s)
+{
+	static const char *const names[] = {"api", "content", "cache", "rate_limit", "auth",
+	                                    "log", "server", "resources"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-", *p))
+			return false;
+	return true;
+}
+
+static struct disk_def *disk_named(struct config *cfg, const char *name);
+
+/* Called by the reader for every "[section]" line, so that sections
+ * without keys count too. */
+static void open_section(struct parse_state *st, const char *name)
+{
+	snprintf(st->section, sizeof st->section, "%s", name);
+	/* inih keeps 49 characters of a section name: a longer one would
+	 * reach the handler as another section. */
+	if (strlen(name) >= MAX_SECTION_NAME) {
+		fail_at(st, "section name longer than %d characters: [%s]", MAX_SECTION_NAME - 1, name);
+		return;
+	}
+	struct config *cfg = st->cfg;
+	enum resource_type type;
+	const char *handle = resource_section_type(name, &type);
+	if (handle) {
+		struct resource_rule *r = &cfg->resources[type];
+		if (type == RES_USERS && *handle == '\0') {
+			r->users_section = true;
+			return;
+		}
+		if (*handle == '\0' || type == RES_USERS || type == RES_SITES ||
+		    (strcmp(handle, "*") != 0 && !valid_name(handle))) {
+			fail_at(st, "unknown section [%s]", name);
+			return;
+		}
+		if (find_rule(r, handle)) {
+			fail_at(st, "section [%s] appears twice", name);
+			return;
+		}
+		add_rule(r, handle, st->line);
+		return;
+	}
+	if (strncmp(name, "sites.", 6) == 0 && valid_name(name + 6)) {
+		for (size_t i = 0; i < cfg->nsites; i++)
+			if (strcmp(cfg->sites[i].handle, name + 6) == 0) {
+				fail_at(st, "section [%s] appears twice", name);
+				return;
+			}
+		cfg->sites = xrealloc(cfg->sites, (cfg->nsites + 1) * sizeof *cfg->sites);
+		memset(&cfg->sites[cfg->nsites], 0, sizeof *cfg->sites);
+		cfg->sites[cfg->nsites++].handle = xstrdup(name + 6);
+		return;
+	}
+	if (strncmp(name, "disks.", 6) == 0 && valid_name(name + 6)) {
+		if (disk_named(cfg, name + 6)) {
+			fail_at(st, "section [%s] appears twice", name);
+			return;
+		}
+		cfg->disks = xrealloc(cfg->disks, (cfg->ndisks + 1) * sizeof *cfg->disks);
+		memset(&cfg->disks[cfg->ndisks], 0, sizeof *cfg->disks);
+		cfg->disks[cfg->ndisks++].name = xstrdup(name + 6);
+		return;
+	}
+	if (!is_simple_section(name))
+		fail_at(st, "unknown section [%s]", name);
+}
+
+/* Reads one line for inih, counting lines and spotting section headers. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parse_state *st = stream;
+	if (!fgets(str, num, st->stream))
+		return NULL;
+	st->line++;
+	const char *p = str;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+		if (close) {
+			char name[200];
+			snprintf(name, sizeof name, "%.*s", (int)(close - p - 1), p + 1);
+			char *trimmed = name;
+			while (isspace((unsigned char)*trimmed))
+				trimmed++;
+			size_t n = strlen(trimmed);
+			while (n > 0 && isspace((unsigned char)trimmed[n - 1]))
+				trimmed[--n] = '\0';
+			open_section(st, trimmed);
+		}
+	}
+	return str;
+}
+
+static int set_long(struct parse_state *st, const struct key_def *k, const char *value, long *dst)
+{
+	long v;
+	if (parse_long(value, &v) != 0) {
+		fail_at(st, "[%s] %s: not a whole number: %s", k->section, k->name, value);
+		return 0;
+	}
+	if (v < k->min || v > k->max) {
+		fail_at(st, "[%s] %s: %ld is out of range (%ld to %ld)", k->section, k->name, v,
+		        k->min, k->max);
+		return 0;
+	}
+	*dst = v;
+	return 1;
+}
+
+static int set_enum(struct parse_state *st, const struct key_def *k, const char *value, void *dst)
+{
+	for (int i = 0; k->enum_names[i]; i++) {
+		if (strcmp(value, k->enum_names[i]) == 0) {
+			if (k->kind == K_STRING)
+				set_string(dst, value);
+			else
+				*(int *)dst = i;
+			return 1;
+		}
+	}
+	fail_at(st, "[%s] %s: unknown value: %s", k->section, k->name, value);
+	return 0;
+}
+
+static int set_ranges(struct parse_state *st, const struct key_def *k, const char *value,
+                      struct strlist *dst)
+{
+	struct strlist ranges = {0};
+	strlist_split(&ranges, value);
+	for (size_t i = 0; i < ranges.len; i++) {
+		struct netrange r;
+		if (!netrange_parse(ranges.items[i], &r)) {
+			fail_at(st, "[%s] %s: not an IP address or CIDR range: %s", k->section, k->name,
+			        ranges.items[i]);
+			strlist_free(&ranges);
+			return 0;
+		}
+	}
+	strlist_free(dst);
+	*dst = ranges;
+	return 1;
+}
+
+/* "syslog" and "stderr" are places; anything else is a file path. */
+static char *log_place(const char *dir, const char *value)
+{
+	return strcmp(value, "syslog") == 0 || strcmp(value, "stderr") == 0
+	               ? xstrdup(value)
+	               : resolve_path(dir, value);
+}
+
+/* [log] access: off (""), on ("on", the log's own place once the whole
+ * file is read: see resolve_access), or a place of its own. A resolved
+ * file path is absolute, so it is never "on". */
+static int set_access(struct parse_state *st, const char *value, char **dst)
+{
+	bool b;
+	free(*dst);
+	if (config_parse_bool(value, &b) == 0)
+		*dst = xstrdup(b ? "on" : "");
+	else if (!*value)
+		*dst = xstrdup("");
+	else
+		*dst = log_place(st->cfg->dir, value);
+	return 1;
+}
+
+/* [cache] driver: a built-in driver's name, or the absolute path of a
+ * plug-in (cache_plugin.h), which is only loaded when a worker starts or
+ * `cms-api check` runs: a config that names a broken plug-in still
+ * loads, and its workers answer uncached. A path relative to anything
+ * (the INI's directory, the worker's) would be a guess, so it is refused. */
+static int set_cache_driver(struct parse_state *st, const struct key_def *k, const char *value)
+{
+	struct config *cfg = st->cfg;
+	size_t n = strlen(value);
+	if (value[0] == '/') {
+		cfg->cache_driver = CACHE_PLUGIN;
+		set_string(&cfg->cache_plugin_path, value);
+		cfg->cache_plugin_line = st->line;
+		return 1;
+	}
+	if (strchr(value, '/') || (n > 3 && strcmp(value + n - 3, ".so") == 0)) {
+		fail_at(st, "[%s] %s: a plug-in is named by its absolute path, not %s", k->section,
+		        k->name, value);
+		return 0;
+	}
+	return set_enum(st, k, value, &cfg->cache_driver);
+}
+
+static void resolve_access(struct config *cfg)
+{
+	if (strcmp(cfg->log_access, "on") == 0)
+		set_string(&cfg->log_access, cfg->log_target);
+}
+
+static int apply_key(struct parse_state *st, const struct key_def *k, const char *value)
+{
+	void *dst = (char *)st->cfg + k->offset;
+	bool b;
+	switch (k->kind) {
+	case K_BOOL:
+		if (config_parse_bool(value, &b) != 0) {
+			fail_at(st, "[%s] %s: not a boolean: %s", k->section, k->name, value);
+			return 0;
+		}
+		*(bool *)dst = b;
+		return 1;
+	case K_LONG:
+		return set_long(st, k, value, dst);
+	case K_ENUM:
+		return set_enum(st, k, value, dst);
+	case K_STRING:
+		if (k->enum_names)
+			return set_enum(st, k, value, dst);
+		set_string(dst, value);
+		return 1;
+	case K_PATH:
+		free(*(char **)dst);
+		*(char **)dst = *value ? resolve_path(st->cfg->dir, value) : xstrdup("");
+		return 1;
+	case K_LOG_TARGET:
+		free(*(char **)dst);
+		*(char **)dst = log_place(st->cfg->dir, value);
+		return 1;
+	case K_ACCESS:
+		return set_access(st, value, dst);
+	case K_CACHE_DRIVER:
+		return set_cache_driver(st, k, value);
+	case K_LIST:
+		strlist_free(dst);
+		strlist_split(dst, value);
+		return 1;
+	case K_RANGES:
+		return set_ranges(st, k, value, dst);
+	case K_ROUTE:
+		if (!route_is_valid(value)) {
+			fail_at(st, "[%s] %s: not a URL path: %s", k->section, k->name, value);
+			return 0;
+		}
+		free(*(char **)dst);
+		*(char **)dst = strip_slashes(value, true);
+		return 1;
+	case K_URL:
+		free(*(char **)dst);
+		*(char **)dst = strip_slashes(value, false);
+		return 1;
+	}
+	return 0;
+}
+
+static int handle_resource_key(struct parse_state *st, const char *section, const char *name,
+                               const char *value)
+{
+	enum resource_type type;
+	const char *handle = resource_section_type(section, &type);
+	struct resource_rule *r = &st->cfg->resources[type];
+	if (type == RES_USERS) {
+		if (strcmp(name, "allowed_filters") != 0) {
+			fail_at(st, "unknown key '%s' in [%s]", name, section);
+			return 0;
+		}
+		bool b;
+		strlist_free(&r->users_filters);
+		r->users_filters_set = !(config_parse_bool(value, &b) == 0 && !b);
+		if (r->users_filters_set)
+			strlist_split(&r->users_filters, value);
+		return 1;
+	}
+	struct handle_rule *rule = find_rule(r, handle);
+	if (!rule) {
+		/* inih read a section header differently from our reader. */
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
+	if (strcmp(name, "enabled") == 0) {
+		bool b;
+		if (config_parse_bool(value, &b) != 0) {
+			fail_at(st, "[%s] enabled: not a boolean: %s", section, value);
+			return 0;
+		}
+		rule->enabled = b;
+		rule->enabled_set = true;
+		return 1;
+	}
+	if (strcmp(name, "allowed_filters") == 0) {
+		bool b;
+		rule->filters_set = true;
+		strlist_free(&rule->filters);
+		rule->filters_off = config_parse_bool(value, &b) == 0 && !b;
+		if (!rule->filters_off)
+			strlist_split(&rule->filters, value);
+		return 1;
+	}
+	fail_at(st, "unknown key '%s' in [%s]", name, section);
+	return 0;
+}
+
+static int handle_type_switch(struct parse_state *st, const char *name, const char *value)
+{
+	for (int t = 0; t < RES_TYPE_COUNT; t++) {
+		if (strcmp(name, type_names[t]) != 0)
+			continue;
+		bool b;
+		if (config_parse_bool(value, &b) != 0) {
+			fail_at(st, "[resources] %s: not a boolean: %s", name, value);
+			return 0;
+		}
+		st->cfg->resources[t].type_set = true;
+		st->cfg->resources[t].type_value = b;
+		return 1;
+	}
+	fail_at(st, "unknown key '%s' in [resources]", name);
+	return 0;
+}
+
+static struct site_def *site_named(struct config *cfg, const char *handle)
+{
+	for (size_t i = 0; i < cfg->nsites; i++)
+		if (strcmp(cfg->sites[i].handle, handle) == 0)
+			return &cfg->sites[i];
+	return NULL;
+}
+
+static struct disk_def *disk_named(struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->ndisks; i++)
+		if (strcmp(cfg->disks[i].name, name) == 0)
+			return &cfg->disks[i];
+	return NULL;
+}
+
+static int handle_site_key(struct parse_state *st, const char *section, const char *name,
+                           const char *value)
+{
+	struct site_def *s = site_named(st->cfg, section + strlen("sites."));
+	if (!s) {
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
+	char **dst = strcmp(name, "name") == 0     ? &s->name
+	             : strcmp(name, "locale") == 0 ? &s->locale
+	             : strcmp(name, "url") == 0    ? &s->url
+	             : strcmp(name, "lang") == 0   ? &s->lang
+	                                           : NULL;
+	if (!dst) {
+		fail_at(st, "unknown key '%s' in [%s]", name, st->section);
+		return 0;
+	}
+	set_string(dst, value);
+	return 1;
+}
+
+static int handle_disk_key(struct parse_state *st, const char *section, const char *name,
+                           const char *value)
+{
+	struct disk_def *d = disk_named(st->cfg, section + strlen("disks."));
+	if (!d) {
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
+	if (strcmp(name, "root") == 0) {
+		free(d->root);
+		d->root = resolve_path(st->cfg->dir, value);
+	} else if (strcmp(name, "url") == 0) {
+		free(d->url);
+		d->url = *value ? strip_slashes(value, false) : NULL;
+		if (d->url && !*d->url) {
+			free(d->url);
+			d->url = xstrdup("/");
+		}
+	} else {
+		fail_at(st, "unknown key '%s' in [%s]", name, st->section);
+		return 0;
+	}
+	return 1;
+}
+
+static void add_cache_option(struct config *cfg, const char *name, const char *value, int line)
+{
+	cfg->cache_options =
+		xrealloc(cfg->cache_options, (cfg->ncache_options + 1) * sizeof *cfg->cache_options);
+	cfg->cache_options[cfg->ncache_options].key = xstrdup(name);
+	cfg->cache_options[cfg->ncache_options].value = xstrdup(value);
+	cfg->cache_options[cfg->ncache_options].line = line;
+	cfg->ncache_options++;
+}
+
+static void handle_plain_key(struct parse_state *st, const char *section, const char *name,
+                             const char *value);
+
+/* inih calls the handler again for an indented continuation line; a key
+ * given twice is a mistake either way. */
+static bool first_time_seen(struct parse_state *st, const char *section, const char *name)
+{
+	struct strbuf id = STRBUF_INIT;
+	strbuf_addf(&id, "%s\n%s", section, name);
+	for (size_t i = 0; i < st->nseen; i++) {
+		if (strcmp(st->seen[i], id.ptr) == 0) {
+			strbuf_release(&id);
+			return false;
+		}
+	}
+	if (st->nseen < MAX_SEEN_KEYS)
+		st->seen[st->nseen++] = strbuf_detach(&id, NULL);
+	else
+		strbuf_release(&id);
+	return true;
+}
+
+static int handle_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *st = user;
+	if (st->failed)
+		return 1;
+	if (!first_time_seen(st, section, name)) {
+		fail_at(st, "[%s] %s is set twice (or an indented line continues it)", section,
+		        name);
+		return 1;
+	}
+	enum resource_type type;
+	if (*section == '\0') {
+		fail_at(st, "key '%s' outside any section", name);
+		return 1;
+	}
+	/* Errors are recorded in st; inih is always told to go on, so that
+	 * its own line count never disagrees with ours. */
+	if (resource_section_type(section, &type))
+		handle_resource_key(st, section, name, value);
+	else if (strcmp(section, "resources") == 0)
+		handle_type_switch(st, name, value);
+	else if (strncmp(section, "sites.", 6) == 0)
+		handle_site_key(st, section, name, value);
+	else if (strncmp(section, "disks.", 6) == 0)
+		handle_disk_key(st, section, name, value);
+	else
+		handle_plain_key(st, section, name, value);
+	return 1;
+}
+
+static void handle_plain_key(struct parse_state *st, const char *section, const char *name,
+                             const char *value)
+{
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (strcmp(keys[i].section, section) == 0 && strcmp(keys[i].name, name) == 0) {
+			if (strcmp(section, "content") == 0 && strcmp(name, "root") == 0)
+				st->root_line = st->line;
+			if (strcmp(section, "cache") == 0 && strcmp(name, "public_dir") == 0)
+				st->public_dir_line = st->line;
+			apply_key(st, &keys[i], value);
+			return;
+		}
+	}
+	if (strcmp(section, "cache") == 0)
+		add_cache_option(st->cfg, name, value, st->line);
+	else
+		fail_at(st, "unknown key '%s' in [%s]", name, section);
+}
+
+/* --- environment and validation --- */
+
+int config_apply_env(struct config *cfg, char err[CONFIG_ERR_LEN])
+{
+	const char *enabled = getenv("CMS_API_ENABLED");
+	if (enabled && *enabled && config_parse_bool(enabled, &cfg->enabled) != 0) {
+		snprintf(err, CONFIG_ERR_LEN, "CMS_API_ENABLED: not a boolean: %s", enabled);
+		return -1;
+	}
+	const char *route = getenv("CMS_API_ROUTE");
+	if (route && *route) {
+		if (!route_is_valid(route)) {
+			snprintf(err, CONFIG_ERR_LEN, "CMS_API_ROUTE: not a URL path: %s", route);
+			return -1;
+		}
+		free(cfg->route);
+		cfg->route = strip_slashes(route, true);
+	}
+	const char *token = getenv("CMS_API_AUTH_TOKEN");
+	if (token && *token)
+		set_string(&cfg->auth_token, token);
+	return 0;
+}
+
+/* Whether path is dir or below it (both absolute, without trailing '/'). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * [cache] public_dir, the static fast path: the web server hands the files
+ * published there to anyone, without asking cms-api. So it cannot go with
+ * a token (every published answer would be public), nor without
+ * [api] base_url (the answers' absolute URLs would come from the Host of
+ * whichever client came first), nor without a cache (only cached answers
+ * are published), and it must be a directory of its own: outside the site,
+ * whose watcher would take each published file for a change, and apart
+ * from [cache] dir, which holds drafts (nor around it: public_dir may be
+ * served whole, as in public_html on shared hosting). (The rate limit
+ * goes on counting what reaches cms-api; see fastpath.h.)
+ */
+static int validate_public_dir(const struct config *cfg, const struct parse_state *st,
+                               char err[CONFIG_ERR_LEN])
+{
+	const char *dir = cfg->cache_public_dir;
+	if (!*dir)
+		return 0;
+	const char *problem = NULL;
+	if (*cfg->auth_token)
+		problem = getenv("CMS_API_AUTH_TOKEN") && *getenv("CMS_API_AUTH_TOKEN")
+		                  ? "the web server would hand published answers to anyone, and "
+		                    "CMS_API_AUTH_TOKEN asks for a token: a token-protected API "
+		                    "cannot have a static fast path"
+		                  : "the web server would hand published answers to anyone, and "
+		                    "[api] auth_token asks for a token: a token-protected API "
+		                    "cannot have a static fast path";
+	else if (strcmp(cfg->middleware, "auth:token") == 0)
+		problem = "the web server would hand published answers to anyone, and [api] "
+		          "middleware = auth:token asks for per-user tokens: a token-protected API "
+		          "cannot have a static fast path";
+	else if (!*cfg->base_url)
+		problem = "needs [api] base_url: published answers hold absolute URLs, which "
+		          "would otherwise come from the Host header of the request that was "
+		          "published, and go to every client";
+	else if (!config_caches(cfg))
+		problem = "needs the response cache (enabled = true, a driver, expiry > 0): only "
+		          "cached answers are published";
+	else if (cfg->content_root && path_within(dir, cfg->content_root))
+		problem = "is inside [content] root: the watcher would take every published "
+		          "file for a change to the site";
+	else if (strcmp(dir, cfg->cache_dir) == 0)
+		problem = "is [cache] dir, which holds unpublished data (drafts): give the "
+		          "published answers a directory of their own";
+	else if (path_within(cfg->cache_dir, dir))
+		problem = "holds [cache] dir, which holds unpublished data (drafts), where the "
+		          "web server may serve it (an .htaccess recipe serves public_dir "
+		          "from public_html): give the cache a directory outside it";
+	if (!problem)
+		return 0;
+	snprintf(err, CONFIG_ERR_LEN, "%s:%d: [cache] public_dir: %s", st->file,
+	         st->public_dir_line, problem);
+	return -1;
+}
+
+static int validate(struct config *cfg, const struct parse_state *st, char err[CONFIG_ERR_LEN])
+{
+	if (!cfg->content_root || !*cfg->content_root) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: [content] root is required", st->file);
+		return -1;
+	}
+	struct stat sb;
+	const char *problem = NULL;
+	if (stat(cfg->content_root, &sb) != 0)
+		problem = strerror(errno);
+	else if (!S_ISDIR(sb.st_mode))
+		problem = strerror(ENOTDIR);
+	else if (access(cfg->content_root, R_OK | X_OK) != 0)
+		problem = strerror(errno);
+	if (problem) {
+		snprintf(err, CONFIG_ERR_LEN, "%s:%d: [content] root: %s: %s", st->file, st->root_line,
+		         cfg->content_root, problem);
+		return -1;
+	}
+	if (strcmp(cfg->middleware, "auth:token") == 0 && !*cfg->auth_database) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: [api] middleware = auth:token needs "
+		         "[auth] database, the file of the per-user tokens", st->file);
+		return -1;
+	}
+	if (validate_public_dir(cfg, st, err) != 0)
+		return -1;
+	if (cfg->max_limit < cfg->default_limit) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",
+		         st->file, cfg->max_limit, cfg->default_limit);
+		return -1;
+	}
+	return 0;
+}
+
+static char *directory_of(const char *path)
+{
+	char resolved[PATH_MAX];
+	const char *p = realpath(path, resolved) ? resolved : path;
+	const char *slash = strrchr(p, '/');
+	if (!slash)
+		return xstrdup(".");
+	return slash == p ? xstrdup("/") : xstrndup(p, (size_t)(slash - p));
+}
+
+static void free_seen(struct parse_state *st)
+{
+	for (size_t i = 0; i < st->nseen; i++)
+		free(st->seen[i]);
+	st->nseen = 0;
+}
+
+/* Sections that never change an answer's body: how the cache, the log,
+ * the rate limit and the pool work. Left out of the fingerprint, so that
+ * machines whose configs differ only there (each its own cache directory
+ * or log) share the answers a shared cache driver stores. */
+static bool section_shapes_no_answer(const char *line, size_t len)
+{
+	static const char *const sections[] = {"cache", "log", "rate_limit", "server"};
+	const char *close = memchr(line, ']', len);
+	size_t name_len = close ? (size_t)(close - line - 1) : 0;
+	for (size_t i = 0; close && i < sizeof sections / sizeof sections[0]; i++)
+		if (name_len == strlen(sections[i]) && memcmp(line + 1, sections[i], name_len) == 0)
+			return true;
+	return false;
+}
+
+/* The file's lines that matter to answers, blanks and comments left out,
+ * each trimmed and ended by a newline. (The file may hold a NUL: lines
+ * are cut at newlines only and every byte is kept.) */
+static void add_answer_lines(struct strbuf *all, const char *text, size_t len)
+{
+	bool skipping = false;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t a = at, b = end;
+		while (a < b && isspace((unsigned char)text[a]))
+			a++;
+		while (b > a && isspace((unsigned char)text[b - 1]))
+			b--;
+		if (a < b && text[a] == '[')
+			skipping = section_shapes_no_answer(text + a, b - a);
+		if (a < b && text[a] != ';' && text[a] != '#' && !skipping) {
+			strbuf_add(all, text + a, b - a);
+			strbuf_addch(all, '\n');
+		}
+		at = end + 1;
+	}
+}
+
+/* A hash of everything in a config that answers depend on: the file's
+ * lines outside the sections above, and the environment variables that
+ * override it. */
+static uint64_t fingerprint_of(const char *path)
+{
+	struct strbuf text = STRBUF_INIT, all = STRBUF_INIT;
+	FILE *f = fopen(path, "re");
+	char chunk[4096];
+	size_t n;
+	while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&text, chunk, n);
+	if (f)
+		fclose(f);
+	add_answer_lines(&all, text.ptr, text.len);
+	static const char *const overrides[] = {"CMS_API_ENABLED", "CMS_API_ROUTE",
+	                                        "CMS_API_AUTH_TOKEN"};
+	for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++) {
+		const char *v = getenv(overrides[i]);
+		strbuf_addf(&all, "\n%s=%s", overrides[i], v ? v : "");
+	}
+	uint64_t h = hash_fnv1a_bytes(all.ptr, all.len);
+	strbuf_release(&text);
+	strbuf_release(&all);
+	return h;
+}
+
+int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
+{
+	config_init_defaults(cfg);
+	struct parse_state st;
+	memset(&st, 0, sizeof st);
+	st.cfg = cfg;
+	st.file = path;
+	st.stream = fopen(path, "re");
+	if (!st.stream) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	cfg->path = xstrdup(path);
+	cfg->dir = directory_of(path);
+	int rc = ini_parse_stream(read_line, &st, handle_key, &st);
+	fclose(st.stream);
+	free_seen(&st);
+	if (st.failed) {
+		snprintf(err, CONFIG_ERR_LEN, "%s", st.err);
+		goto fail;
+	}
+	if (rc != 0) {
+		snprintf(err, CONFIG_ERR_LEN, "%s:%d: not an INI line (lines are 'key = value' or "
+		                              "'[section]', at most 199 characters)", path, rc > 0 ? rc : 0);
+		goto fail;
+	}
+	resolve_access(cfg);
+	if (config_apply_env(cfg, err) != 0 || validate(cfg, &st, err) != 0)
+		goto fail;
+	cfg->fingerprint = fingerprint_of(path);
+	return 0;
+fail:
+	config_free(cfg);
+	return -1;
+}
+
+/* What config_log_settings gathers. */
+struct log_settings {
+	const char *dir;
+	char *target;
+	enum log_level level;
+};
+
+static int log_settings_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct log_settings *ls = user;
+	if (strcmp(section, "log") != 0)
+		return 1;
+	if (strcmp(name, "target") == 0 && *value) {
+		free(ls->target);
+		ls->target = log_place(ls->dir, value);
+	} else if (strcmp(name, "level") == 0) {
+		for (int i = 0; level_names[i]; i++)
+			if (strcmp(value, level_names[i]) == 0)
+				ls->level = (enum log_level)i;
+	}
+	return 1;
+}
+
+void config_log_settings(const char *path, char **target, enum log_level *level)
+{
+	char *dir = directory_of(path);
+	struct log_settings ls = {dir, NULL, LOG_LEVEL_WARNING};
+	ini_parse(path, log_settings_key, &ls); /* a broken file still names its log */
+	free(dir);
+	*target = ls.target ? ls.target : xstrdup("syslog");
+	*level = ls.level;
+}
+
+const char *config_find_path(const char *cli_path)
+{
+	if (cli_path && *cli_path)
+		return cli_path;
+	const char *env = getenv("CMS_API_CONFIG");
+	if (env && *env)
+		return env;
+	return SYSCONFDIR "/cms-api.ini";
+}
+
+/* --- the enabling rules of spec §3 --- */
+
+static const struct handle_rule *named_rule(const struct resource_rule *r, const char *handle)
+{
+	for (size_t i = 0; i < r->nhandles; i++)
+		if (strcmp(r->handles[i].handle, handle) == 0)
+			return &r->handles[i];
+	return NULL;
+}
+
+static bool explicitly_off(const struct resource_rule *r)
+{
+	return r->type_set && !r->type_value;
+}
+
+bool config_caches(const struct config *cfg)
+{
+	return cfg->cache_enabled && cfg->cache_driver != CACHE_NONE && cfg->cache_expiry > 0;
+}
+
+bool resource_enabled(const struct config *cfg, enum resource_type t)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	if (explicitly_off(r))
+		return false;
+	if (r->type_value)
+		return true;
+	if (t == RES_USERS)
+		return r->users_section;
+	if (r->wildcard && r->wildcard->enabled_set && r->wildcard->enabled)
+		return true;
+	for (size_t i = 0; i < r->nhandles; i++)
+		if (r->handles[i].enabled)
+			return true;
+	return false;
+}
+
+bool handle_enabled(const struct config *cfg, enum resource_type t, const char *handle)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	if (explicitly_off(r))
+		return false;
+	if (t == RES_USERS || t == RES_SITES)
+		return resource_enabled(cfg, t);
+	const struct handle_rule *named = named_rule(r, handle);
+	if (named)
+		return named->enabled;
+	if (r->type_value)
+		return true;
+	return r->wildcard && r->wildcard->enabled_set && r->wildcard->enabled;
+}
+
+static void add_unique(struct strlist *out, const struct strlist *from)
+{
+	for (size_t i = 0; i < from->len; i++)
+		strlist_add_unique(out, from->items[i]);
+}
+
+static bool users_filters(const struct resource_rule *r, struct strlist *out)
+{
+	if (!r->users_filters_set)
+		return false;
+	for (size_t i = 0; i < r->users_filters.len; i++) {
+		const char *f = r->users_filters.items[i];
+		if (strcmp(f, "password") != 0 && strcmp(f, "password_hash") != 0 &&
+		    !strlist_contains(out, f))
+			strlist_add(out, f);
+	}
+	return true;
+}
+
+bool allowed_filters(const struct config *cfg, enum resource_type t, const char *handle,
+                     struct strlist *out)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	memset(out, 0, sizeof *out);
+	if (t == RES_USERS)
+		return users_filters(r, out);
+	const struct handle_rule *named = handle ? named_rule(r, handle) : NULL;
+	if (named && named->filters_off)
+		return false;
+	bool any = false;
+	if (r->wildcard && r->wildcard->filters_set && !r->wildcard->filters_off) {
+		add_unique(out, &r->wildcard->filters);
+		any = true;
+	}
+	if (named && named->filters_set) {
+		add_unique(out, &named->filters);
+		any = true;
+	}
+	return any;
+}

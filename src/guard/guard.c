@@ -1,0 +1,160 @@
+/* guard: bearer-token check; see guard.h. */
+#include "autoconfig.h"
+
+#include "guard/guard.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "site/people.h"
+#include "lib/strbuf.h"
+
+static bool is_ows(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A character of a token: printable ASCII but the space and the comma
+ * (which joins a second header or credential on). */
+static bool is_token_char(char c)
+{
+	unsigned char u = (unsigned char)c;
+	return u > ' ' && u < 0x7f && u != ',';
+}
+
+const char *bearer_token(const char *header, size_t *len)
+{
+	static const char scheme[] = "Bearer";
+	if (!header)
+		return NULL;
+	const char *p = header;
+	while (is_ows(*p))
+		p++;
+	if (strncasecmp(p, scheme, strlen(scheme)) != 0 || p[strlen(scheme)] != ' ')
+		return NULL;
+	p += strlen(scheme);
+	while (*p == ' ')
+		p++;
+	size_t n = 0;
+	while (is_token_char(p[n]))
+		n++;
+	const char *rest = p + n;
+	while (is_ows(*rest))
+		rest++;
+	if (n == 0 || *rest)
+		return NULL;
+	*len = n;
+	return p;
+}
+
+bool constant_time_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+	/* Walk the expected secret in full whatever the input, so the time
+	 * taken says nothing about how much of it matched. */
+	unsigned char diff = (unsigned char)(alen != blen);
+	for (size_t i = 0; i < blen; i++) {
+		unsigned char ca = i < alen ? (unsigned char)a[i] : 0;
+		diff |= (unsigned char)(ca ^ (unsigned char)b[i]);
+	}
+	return diff == 0;
+}
+
+bool guard_per_user(const struct config *cfg)
+{
+	return cfg->middleware && strcmp(cfg->middleware, "auth:token") == 0;
+}
+
+bool guard_token_required(const struct config *cfg)
+{
+	return guard_per_user(cfg) || (cfg->auth_token && *cfg->auth_token);
+}
+
+static bool shared_token_matches(const struct config *cfg, const char *token, size_t len)
+{
+	return token && cfg->auth_token && *cfg->auth_token &&
+	       constant_time_equal(token, len, cfg->auth_token, strlen(cfg->auth_token));
+}
+
+static bool unauthenticated(struct response *res)
+{
+	response_error(res, 401, "Unauthenticated.");
+	response_set_header(res, "WWW-Authenticate", "Bearer");
+	return false;
+}
+
+void guard_state_init(struct guard_state *g, const char *database)
+{
+	memset(g, 0, sizeof *g);
+	token_reader_init(&g->tokens, database);
+	token_grant_init(&g->grant);
+}
+
+static void forget_owners(struct guard_state *g)
+{
+	for (size_t i = 0; i < g->nknown; i++)
+		free(g->known[i]);
+	g->nknown = 0;
+}
+
+void guard_state_free(struct guard_state *g)
+{
+	forget_owners(g);
+	token_grant_free(&g->grant);
+	token_reader_free(&g->tokens);
+	memset(g, 0, sizeof *g);
+}
+
+static bool owner_is_user(struct guard_state *g, const struct snapshot *snap,
+                          uint64_t index_serial, const char *owner)
+{
+	if (!snap)
+		return false;
+	if (g->known_index != index_serial) {
+		forget_owners(g);
+		g->known_index = index_serial;
+	}
+	for (size_t i = 0; i < g->nknown; i++)
+		if (strcmp(g->known[i], owner) == 0)
+			return true;
+	struct strbuf id = STRBUF_INIT;
+	bool found = users_find(snap_extras(snap, "users"), owner, false, &id);
+	strbuf_release(&id);
+	if (found) {
+		if (g->nknown == GUARD_KNOWN_OWNERS)
+			forget_owners(g);
+		g->known[g->nknown++] = xstrdup(owner);
+	}
+	return found;
+}
+
+bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
+                 uint64_t index_serial, const struct request *req, long long now,
+                 struct response *res)
+{
+	token_grant_free(&g->grant);
+	if (!guard_token_required(cfg))
+		return true;
+	bool per_user = guard_per_user(cfg);
+	size_t len = 0;
+	const char *token = bearer_token(req->authorization, &len);
+	if (shared_token_matches(cfg, token, len))
+		return true;
+	if (!per_user || !token)
+		return unauthenticated(res);
+	switch (token_check(&g->tokens, token, len, now, &g->grant)) {
+	case TOKEN_VALID:
+		if (owner_is_user(g, snap, index_serial, g->grant.owner)) {
+			token_reader_used(&g->tokens, g->grant.id, now);
+			return true;
+		}
+		token_grant_free(&g->grant);
+		return unauthenticated(res);
+	case TOKEN_UNAVAILABLE:
+		response_error(res, 503, "Service Unavailable");
+		return false;
+	case TOKEN_INVALID:
+		break;
+	}
+	return unauthenticated(res);
+}

@@ -1,0 +1,169 @@
+/* ratelimit: budgets per client, shared by workers and machines; see ratelimit.h. */
+#include "autoconfig.h"
+
+#include "guard/ratelimit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard/guard.h"
+#include "core/log.h"
+#include "change/shared.h"
+
+void rate_limiter_init(struct rate_limiter *rl, const struct config *cfg, bool serving)
+{
+	memset(rl, 0, sizeof *rl);
+	rl->limit = serving ? cfg->rate_per_minute : 0;
+	if (rl->limit > RATE_MAX_LIMIT)
+		rl->limit = RATE_MAX_LIMIT;
+	if (rl->limit <= 0)
+		return;
+	rl->by = cfg->rate_by;
+	const struct strlist *list = &cfg->rate_trusted_proxies;
+	rl->trusted = xcalloc(list->len ? list->len : 1, sizeof *rl->trusted);
+	for (size_t i = 0; i < list->len; i++)
+		/* The config checked every item when it was loaded. */
+		if (netrange_parse(list->items[i], &rl->trusted[rl->ntrusted]))
+			rl->ntrusted++;
+	rl->table_path = shared_ratelimit_path(cfg);
+	if (cfg->rate_driver == RATE_DRIVER_REDIS)
+		rl->redis = rate_redis_new(cfg);
+}
+
+void rate_limiter_free(struct rate_limiter *rl)
+{
+	free(rl->trusted);
+	free(rl->table_path);
+	rate_table_close(rl->shared);
+	rate_table_close(rl->own);
+	rate_redis_free(rl->redis);
+	memset(rl, 0, sizeof *rl);
+}
+
+void rate_limiter_client_key(const struct rate_limiter *rl, const struct request *req,
+                             struct strbuf *out)
+{
+	size_t len = 0;
+	const char *token =
+		rl->by == RATE_BY_TOKEN ? bearer_token(req->authorization, &len) : NULL;
+	if (token && len > 0) {
+		strbuf_addstr(out, "token:");
+		strbuf_add(out, token, len);
+		return;
+	}
+	char client[NETADDR_TEXT_LEN];
+	netaddr_client(req->remote_addr ? req->remote_addr : "", req->forwarded_for,
+	               rl->trusted, rl->ntrusted, client);
+	strbuf_addf(out, "ip:%s", client);
+}
+
+/* The table of this machine: the file's, looked at again once a second
+ * (it may have been removed or replaced), else this process's own. */
+static struct rate_table *local_table(struct rate_limiter *rl, long long now)
+{
+	if (rl->table_path && (!rl->looked || now != rl->looked_at)) {
+		rl->looked = true;
+		rl->looked_at = now;
+		if (rl->shared && !rate_table_current(rl->shared, rl->table_path)) {
+			rate_table_close(rl->shared);
+			rl->shared = NULL;
+		}
+		if (!rl->shared) {
+			rl->shared = rate_table_open(rl->table_path, RATE_TABLE_BUCKETS);
+			if (!rl->shared)
+				log_every_minute(LOG_LEVEL_WARNING,
+				                 "rate limit: cannot use the table %s (%s): each worker "
+				                 "counts its clients alone until it can, so a client may "
+				                 "get a budget per worker meanwhile",
+				                 rl->table_path, strerror(errno));
+		}
+	}
+	if (rl->shared)
+		return rl->shared;
+	if (!rl->own)
+		rl->own = rate_table_private(RATE_TABLE_BUCKETS);
+	return rl->own;
+}
+
+/* An outage is logged once per machine when it starts and once when it
+ * ends: the workers share the news through the table file. */
+static void note_redis(struct rate_limiter *rl, bool answered, struct rate_table *t)
+{
+	if (answered == !rl->redis_down)
+		return;
+	rl->redis_down = !answered;
+	bool first = t == rl->shared ? rate_table_flag_set(t, !answered) : true;
+	if (!first)
+		return;
+	if (answered)
+		log_warning("rate limit: Redis at %s answers again: requests are counted there again",
+		            rate_redis_where(rl->redis));
+	else
+		log_warning("rate limit: Redis at %s cannot be asked (%s): requests are counted on "
+		            "this machine alone until it answers (asked again at most once a second)",
+		            rate_redis_where(rl->redis), rate_redis_problem(rl->redis));
+}
+
+static void count(struct rate_limiter *rl, const char *key, long long now, struct rate_result *r)
+{
+	struct rate_table *t = local_table(rl, now);
+	if (rl->redis) {
+		bool answered = rate_redis_hit(rl->redis, key, rl->limit, now, r) == 0;
+		note_redis(rl, answered, t);
+		if (answered)
+			return;
+	}
+	if (rate_table_hit(t, rate_table_key(t, key), rl->limit, now, r))
+		return;
+	log_every_minute(LOG_LEVEL_WARNING, "rate limit: no room in the table %s for another "
+	                 "client: its requests pass uncounted until buckets free up",
+	                 t == rl->shared ? rl->table_path : "of this worker");
+	r->allowed = true;
+	r->count = 1;
+	r->window_end = now + RATE_WINDOW_SECONDS;
+}
+
+void rate_limiter_hit(struct rate_limiter *rl, const struct request *req, long long now,
+                      struct rate_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	if (rl->limit <= 0)
+		return;
+	struct strbuf key = STRBUF_INIT;
+	rate_limiter_client_key(rl, req, &key);
+	struct rate_result r;
+	count(rl, key.ptr, now, &r);
+	strbuf_release(&key);
+	v->applies = true;
+	v->allowed = r.allowed;
+	v->limit = rl->limit;
+	v->remaining = r.allowed && r.count < rl->limit ? rl->limit - r.count : 0;
+	long long wait = r.window_end - now;
+	v->retry_after = wait < 1 ? 1 : wait > RATE_WINDOW_SECONDS ? RATE_WINDOW_SECONDS : (long)wait;
+	v->reset = now + v->retry_after;
+}
+
+static void set_number_header(struct response *res, const char *name, long long n)
+{
+	char text[24];
+	snprintf(text, sizeof text, "%lld", n);
+	response_set_header(res, name, text);
+}
+
+void rate_verdict_headers(const struct rate_verdict *v, struct response *res)
+{
+	if (!v->applies)
+		return;
+	set_number_header(res, "X-RateLimit-Limit", v->limit);
+	set_number_header(res, "X-RateLimit-Remaining", v->remaining);
+}
+
+void rate_verdict_refuse(const struct rate_verdict *v, struct response *res)
+{
+	response_error(res, 429, "Too Many Attempts.");
+	rate_verdict_headers(v, res);
+	set_number_header(res, "Retry-After", v->retry_after);
+	set_number_header(res, "X-RateLimit-Reset", v->reset);
+}

@@ -1,0 +1,426 @@
+/*
+ * pool: the supervisor of cms-api -n; see pool.h.
+ *
+ * The parent blocks its four signals and reads them from a signalfd, so
+ * that one poll(2) waits for a signal, for a worker saying it is ready
+ * (its pid on a pipe every worker inherits), and for the next restart that
+ * is due: no handler, no race between a check and a sleep.
+ *
+ * Each worker has an entry: live (pid), or waiting to be started again
+ * (pid 0, start_at). An entry belongs to a generation, one per
+ * configuration read; entries of older generations are only ever retired,
+ * never started again.
+ */
+#include "autoconfig.h"
+
+#include "server/pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "server/pool_policy.h"
+#include "server/server.h"
+#include "lib/strbuf.h"
+
+#define RESEND_TERM_MS 1000 /* stopping: how often a worker is told again */
+
+struct worker {
+	pid_t pid;           /* 0: waiting to be started at start_at */
+	unsigned generation; /* the configuration it serves */
+	bool ready;          /* it said it accepts requests */
+	bool retiring;       /* it was sent SIGTERM to make room */
+	long long started;   /* ms */
+	long long start_at;  /* ms, when pid is 0 */
+	unsigned streak;     /* crashes in a row of this slot */
+};
+
+struct pool {
+	const struct pool_options *opt;
+	struct config cfg;  /* owned: the newest good configuration */
+	unsigned generation;
+	struct worker *w;   /* owned */
+	size_t n, cap;
+	int sigfd, ready_rd, ready_wr;
+	pid_t self;
+	bool stopping;
+	long long next_term; /* stopping: when to send SIGTERM again, ms */
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static struct worker *add_entry(struct pool *p, unsigned generation, long long start_at)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->w = xrealloc(p->w, p->cap * sizeof *p->w);
+	}
+	struct worker *w = &p->w[p->n++];
+	memset(w, 0, sizeof *w);
+	w->generation = generation;
+	w->start_at = start_at;
+	return w;
+}
+
+static void remove_entry(struct pool *p, size_t i)
+{
+	p->w[i] = p->w[--p->n];
+}
+
+static struct worker *find_pid(struct pool *p, pid_t pid, size_t *at)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->w[i].pid == pid) {
+			*at = i;
+			return &p->w[i];
+		}
+	return NULL;
+}
+
+/* --- a worker, in the child ------------------------------------------------ */
+
+/* The child lets go of everything of the supervisor's but the listening
+ * socket, its configuration and the ready pipe, and becomes a worker. */
+static void become_worker(struct pool *p)
+{
+	close(p->sigfd);
+	close(p->ready_rd);
+	/* SIGTERM and SIGINT wait until the worker can honour them (the
+	 * server unblocks them once its handlers are in place): one that
+	 * comes while the worker opens the site ends it cleanly after. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigprocmask(SIG_SETMASK, &stop, NULL);
+	/* A supervisor killed outright must not leave workers behind; they
+	 * still finish the request in flight. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != p->self)
+		_exit(0);
+	struct config cfg = p->cfg;
+	memset(&p->cfg, 0, sizeof p->cfg);
+	free(p->w);
+	p->w = NULL;
+	struct server_options opts = {cfg.max_requests, p->ready_wr};
+	exit(server_run(&cfg, true, &opts));
+}
+
+/* --- the supervisor ---------------------------------------------------------- */
+
+static void start(struct pool *p, struct worker *w)
+{
+	fflush(NULL); /* nothing buffered may be written twice */
+	pid_t pid = fork();
+	if (pid == 0)
+		become_worker(p);
+	long long now = now_ms();
+	if (pid < 0) {
+		/* Out of processes or memory: never at once again. */
+		w->streak = pool_next_streak(w->streak, false, 0);
+		long delay = pool_restart_delay_ms(w->streak);
+		if (delay < POOL_BACKOFF_FIRST_MS)
+			delay = POOL_BACKOFF_FIRST_MS;
+		log_error("cannot start a worker (fork: %s): trying again in %ld ms", strerror(errno),
+		          delay);
+		w->start_at = now + delay;
+		return;
+	}
+	w->pid = pid;
+	w->ready = w->retiring = false;
+	w->started = now;
+	log_info("worker %ld started", (long)pid);
+}
+
+static void start_due(struct pool *p)
+{
+	if (p->stopping)
+		return;
+	long long now = now_ms();
+	for (size_t i = 0; i < p->n; i++)
+		if (p->w[i].pid == 0 && p->w[i].start_at <= now)
+			start(p, &p->w[i]);
+}
+
+static void terminate(struct worker *w)
+{
+	if (w->pid > 0)
+		kill(w->pid, SIGTERM);
+}
+
+/* After a reload: as workers of the new configuration become ready, the
+ * old ones make room (the ones not ready yet first). */
+static void retire_surplus(struct pool *p)
+{
+	unsigned ready = 0, old = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct worker *w = &p->w[i];
+		if (w->generation == p->generation && w->ready)
+			ready++;
+		else if (w->generation != p->generation && !w->retiring)
+			old++;
+	}
+	unsigned keep = pool_old_to_keep(p->opt->workers, ready);
+	for (int pass = 0; pass < 2 && old > keep; pass++) {
+		for (size_t i = 0; i < p->n && old > keep; i++) {
+			struct worker *w = &p->w[i];
+			if (w->generation == p->generation || w->retiring || (pass == 0 && w->ready))
+				continue;
+			w->retiring = true;
+			terminate(w);
+			old--;
+			log_info("worker %ld of the previous configuration retires", (long)w->pid);
+		}
+	}
+}
+
+/* How a worker ended, as words for the log. */
+static void describe_end(int status, char *out, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(out, len, "was killed by signal %d (%s)%s", WTERMSIG(status),
+		         strsignal(WTERMSIG(status)), WCOREDUMP(status) ? ", core dumped" : "");
+	else
+		snprintf(out, len, "exited with status %d", WEXITSTATUS(status));
+}
+
+/* A live worker of the newest configuration ended: its slot waits for
+ * the next one, at once or after the back-off. */
+static void schedule_restart(struct worker *w, int status, long long now)
+{
+	bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	char how[160];
+	describe_end(status, how, sizeof how);
+	w->streak = pool_next_streak(w->streak, clean, now - w->started);
+	long delay = pool_restart_delay_ms(w->streak);
+	if (clean)
+		log_info("worker %ld %s (max_requests reached, or stopped): starting another",
+		         (long)w->pid, how);
+	else if (delay == 0)
+		log_warning("worker %ld %s: starting another", (long)w->pid, how);
+	else
+		log_warning("worker %ld %s: starting another in %ld ms (%u failures in a row)",
+		            (long)w->pid, how, delay, w->streak);
+	w->pid = 0;
+	w->ready = false;
+	w->start_at = now + delay;
+}
+
+static void reap(struct pool *p)
+{
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		size_t at;
+		struct worker *w = find_pid(p, pid, &at);
+		if (!w)
+			continue;
+		if (p->stopping || w->retiring || w->generation != p->generation) {
+			char how[160];
+			describe_end(status, how, sizeof how);
+			log_info("worker %ld %s", (long)pid, how);
+			remove_entry(p, at);
+		} else {
+			schedule_restart(w, status, now_ms());
+		}
+	}
+}
+
+static void read_ready(struct pool *p)
+{
+	pid_t pids[64];
+	ssize_t got;
+	while ((got = read(p->ready_rd, pids, sizeof pids)) > 0) {
+		for (size_t i = 0; i < (size_t)got / sizeof *pids; i++) {
+			size_t at;
+			struct worker *w = find_pid(p, pids[i], &at);
+			if (w)
+				w->ready = true;
+		}
+	}
+}
+
+static void stop(struct pool *p, int sig)
+{
+	if (!p->stopping)
+		log_info("%s: stopping: the workers finish their requests, then exit",
+		         sig == SIGINT ? "SIGINT" : "SIGTERM");
+	p->stopping = true;
+	for (size_t i = 0; i < p->n;) {
+		if (p->w[i].pid == 0) {
+			remove_entry(p, i);
+			continue;
+		}
+		terminate(&p->w[i]);
+		i++;
+	}
+	p->next_term = now_ms() + RESEND_TERM_MS;
+}
+
+/* SIGHUP: the configuration again; a good one gets new workers, which
+ * replace the old ones as they become ready (retire_surplus). */
+static void reload(struct pool *p)
+{
+	if (p->stopping)
+		return;
+	char err[CONFIG_ERR_LEN];
+	struct config cfg;
+	if (config_load(&cfg, p->opt->config_path, err) != 0) {
+		log_error("SIGHUP: %s: the workers go on with the configuration they have", err);
+		return;
+	}
+	log_open(cfg.log_target, cfg.log_level);
+	config_free(&p->cfg);
+	p->cfg = cfg;
+	p->generation++;
+	/* Old slots waiting for a restart are not started any more. */
+	for (size_t i = 0; i < p->n;) {
+		if (p->w[i].pid == 0)
+			remove_entry(p, i);
+		else
+			i++;
+	}
+	long long now = now_ms();
+	for (unsigned i = 0; i < p->opt->workers; i++)
+		add_entry(p, p->generation, now);
+	log_info("SIGHUP: %s read again: %u new workers replace the old ones as they start",
+	         p->opt->config_path, p->opt->workers);
+}
+
+static void handle_signals(struct pool *p)
+{
+	struct signalfd_siginfo si;
+	bool hup = false, child = false;
+	int stop_sig = 0;
+	/* Every pending signal first: a SIGTERM that came with a SIGCHLD
+	 * must keep the dead worker from being replaced. */
+	while (read(p->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGCHLD)
+			child = true;
+		else if (si.ssi_signo == SIGHUP)
+			hup = true;
+		else
+			stop_sig = (int)si.ssi_signo;
+	}
+	if (stop_sig)
+		stop(p, stop_sig);
+	if (child)
+		reap(p);
+	if (hup)
+		reload(p);
+}
+
+/* Milliseconds poll may sleep: until the next start due, or the next
+ * SIGTERM of a stop; -1 when nothing is due. */
+static int poll_timeout(const struct pool *p)
+{
+	long long now = now_ms(), next = -1;
+	if (p->stopping)
+		next = p->next_term;
+	else
+		for (size_t i = 0; i < p->n; i++)
+			if (p->w[i].pid == 0 && (next < 0 || p->w[i].start_at < next))
+				next = p->w[i].start_at;
+	if (next < 0)
+		return -1;
+	return next <= now ? 0 : next - now > 60000 ? 60000 : (int)(next - now);
+}
+
+static void resend_term(struct pool *p)
+{
+	if (!p->stopping || now_ms() < p->next_term)
+		return;
+	/* A SIGTERM that lands just before a worker blocks in accept() is
+	 * seen only at the next signal (see server.c). */
+	for (size_t i = 0; i < p->n; i++)
+		terminate(&p->w[i]);
+	p->next_term = now_ms() + RESEND_TERM_MS;
+}
+
+static int setup(struct pool *p)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	int fds[2];
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 ||
+	    (p->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+		log_error("cannot set up the pool's signals: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		log_error("cannot set up the pool: pipe: %s", strerror(errno));
+		close(p->sigfd);
+		return -1;
+	}
+	p->ready_rd = fds[0];
+	p->ready_wr = fds[1];
+	fcntl(p->ready_rd, F_SETFL, O_NONBLOCK);
+	/* A worker's watcher asks for it; the supervisor needs its children. */
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+int pool_run(const struct pool_options *opt, struct config *cfg)
+{
+	struct pool p;
+	memset(&p, 0, sizeof p);
+	p.opt = opt;
+	p.cfg = *cfg;
+	memset(cfg, 0, sizeof *cfg);
+	p.generation = 1;
+	p.self = getpid();
+	p.sigfd = p.ready_rd = p.ready_wr = -1;
+	log_open(p.cfg.log_target, p.cfg.log_level);
+	int rc = EXIT_FAILURE;
+	if (setup(&p) == 0) {
+		long long now = now_ms();
+		for (unsigned i = 0; i < opt->workers; i++)
+			add_entry(&p, p.generation, now);
+		log_info("pool of %u workers starting", opt->workers);
+		while (!p.stopping || p.n > 0) {
+			start_due(&p);
+			retire_surplus(&p);
+			struct pollfd fds[2] = {{p.sigfd, POLLIN, 0}, {p.ready_rd, POLLIN, 0}};
+			if (poll(fds, 2, poll_timeout(&p)) < 0 && errno != EINTR) {
+				log_error("poll: %s", strerror(errno));
+				break;
+			}
+			if (fds[1].revents)
+				read_ready(&p);
+			if (fds[0].revents)
+				handle_signals(&p);
+			resend_term(&p);
+		}
+		rc = p.stopping && p.n == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		log_info("pool stopped");
+		close(p.sigfd);
+		close(p.ready_rd);
+		close(p.ready_wr);
+	}
+	if (opt->made)
+		listen_remove(opt->made);
+	free(p.w);
+	config_free(&p.cfg);
+	log_close();
+	return rc;
+}
