@@ -20,6 +20,7 @@
 #include "app/router.h"
 #include "change/watch.h"
 #include "lib/strbuf.h"
+#include "lib/url.h"
 
 int app_open(struct app *app, const char *config_path, enum app_mode mode,
              char err[CONFIG_ERR_LEN])

@@ -14,6 +14,7 @@
 #include "cache/cache_redis.h"
 #include "lib/hash.h"
 #include "core/log.h"
+#include "lib/url.h"
 
 /* A worker keeps its scratch buffer for entries unless one was larger. */
 #define SCRATCH_KEPT (1024 * 1024)

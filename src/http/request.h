@@ -94,12 +94,4 @@ const char *request_param(const struct request *req, const char *name);
  * the request, so that a repeated name keeps the order of its values. */
 int query_param_order(const void *a, const void *b);
 
-/* Percent-decodes s[0..len) into a new string; with plus_as_space '+'
- * becomes ' ' (query strings). Invalid escapes are kept literally. */
-char *url_decode(const char *s, size_t len, bool plus_as_space);
-
-/* Appends s percent-encoded as PHP's rawurlencode does (RFC 3986:
- * letters, digits and -._~ stay; everything else is %XX). */
-void url_encode(const char *s, struct strbuf *out);
-
 #endif

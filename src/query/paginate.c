@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include "query/paginate.h"
+#include "lib/url.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -15,6 +15,7 @@
 
 #include "http/request.h"
 #include "lib/strbuf.h"
+#include "lib/url.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

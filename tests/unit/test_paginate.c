@@ -7,6 +7,7 @@
 
 #include "query/paginate.h"
 #include "unit.h"
+#include "lib/url.h"
 
 static void render(const char *uri, long total, long per_page, long current, struct strbuf *out)
 {

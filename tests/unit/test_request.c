@@ -9,6 +9,7 @@
 #include "http/request.h"
 #include "lib/strbuf.h"
 #include "unit.h"
+#include "lib/url.h"
 
 struct fake_env {
 	const char *names[8];
