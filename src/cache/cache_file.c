@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "lib/publish.h"
 
 bool cache_file_in_use(const struct config *cfg)
 {
@@ -187,7 +188,7 @@ int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint
 	}
 	char *path = entry_path(paths, generation, hash);
 	long long replaced = counter ? size_of(path) : 0;
-	rc = shared_write_file(path, entry);
+	rc = publish_bytes(path, entry->ptr, entry->len, 0644, PUBLISH_REPLACE);
 	free(path);
 	if (counter)
 		give_back(counter, rc == 0 ? (uint64_t)replaced : entry->len);
@@ -345,7 +346,7 @@ static int file_put(void *state, const struct cms_api_cache_request *request,
                     const struct cms_api_cache_response *response)
 {
 	struct cache_file_state *s = state;
-	/* A view of the caller's bytes: shared_write_file only reads them. */
+	/* A view of the caller's bytes: publish_bytes only reads them. */
 	const struct strbuf entry = {(char *)response->entry, response->entry_len, 0};
 	if (cache_file_write(s->paths, request->generation, request->key_hash, &entry, s->max_bytes,
 	                     &s->budget) == 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/hash.h"
+#include "lib/publish.h"
 #include "core/log.h"
 #include "change/generation.h"
 #include "change/shared.h"
@@ -213,44 +214,6 @@ static int open_subdir(int at, const char *name)
 	return openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Writes body to file in the directory at: a temporary file renamed over
- * it, so that a reader sees the old file or the new one, never a part. */
-static int write_file_at(int at, const char *file, const struct strbuf *body)
-{
-	static unsigned serial;
-	char tmp[64];
-	/* A leading '.': no request's name starts so (fastpath_file_name). */
-	snprintf(tmp, sizeof tmp, ".tmp-%ld-%u", (long)getpid(), serial++);
-	int fd = openat(at, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	int rc = fchmod(fd, 0644) == 0 && write_all(fd, body->ptr ? body->ptr : "", body->len) == 0
-	                 ? 0
-	                 : -1;
-	if (close(fd) != 0)
-		rc = -1;
-	if (rc == 0 && renameat(at, tmp, at, file) == 0)
-		return 0;
-	int saved = errno;
-	unlinkat(at, tmp, 0);
-	errno = saved;
-	return -1;
-}
-
 /* Writes body as name ("a/b/c@q.json") below the directory at, making
  * the directories on the way. With replace false an existing file stays. */
 static int publish_at(int at, const char *name, const struct strbuf *body, bool replace)
@@ -271,7 +234,7 @@ static int publish_at(int at, const char *name, const struct strbuf *body, bool 
 	if (!replace && faccessat(cur, p, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		rc = 0;
 	else
-		rc = write_file_at(cur, p, body);
+		rc = publish_bytes_at(cur, p, body->ptr ? body->ptr : "", body->len, 0644, PUBLISH_REPLACE);
 out:
 	if (cur >= 0 && cur != at) {
 		int saved = errno;

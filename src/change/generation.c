@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "lib/hash.h"
-#include "change/shared.h"
+#include "lib/publish.h"
 #include "lib/strbuf.h"
 
 #define MAGIC "cms-api-generation 3"
@@ -78,7 +78,7 @@ int generation_write(const char *path, const struct generation *g)
 {
 	struct strbuf record = STRBUF_INIT;
 	format_record(g, &record);
-	int rc = shared_write_file(path, &record);
+	int rc = publish_bytes(path, record.ptr, record.len, 0644, PUBLISH_SYNC);
 	if (rc != 0) {
 		int saved = errno;
 		rc = write_in_place(path, &record);
@@ -93,7 +93,7 @@ int generation_create(const char *path, const struct generation *g)
 {
 	struct strbuf record = STRBUF_INIT;
 	format_record(g, &record);
-	int rc = shared_create_file(path, &record);
+	int rc = publish_bytes(path, record.ptr, record.len, 0644, PUBLISH_CREATE | PUBLISH_SYNC);
 	strbuf_release(&record);
 	return rc;
 }

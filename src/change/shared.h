@@ -63,14 +63,4 @@ void shared_remove_all_responses(const struct shared_paths *paths);
  * frees it. */
 char *shared_cache_stats_path(const struct shared_paths *paths);
 
-/* Writes content to path through a temporary file in the same directory
- * and rename(), so readers see the old file or the new one. 0, or -1 with
- * errno set. */
-int shared_write_file(const char *path, const struct strbuf *content);
-
-/* shared_write_file, but only when path does not exist: -1 with errno
- * EEXIST when it does (another process made it first), and it is left as
- * it is. */
-int shared_create_file(const char *path, const struct strbuf *content);
-
 #endif

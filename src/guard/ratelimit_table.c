@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/publish.h"
 #include "lib/siphash.h"
 #include "lib/strbuf.h"
 
@@ -281,43 +282,32 @@ static void init_header(struct table_header *h, size_t nbuckets, const uint8_t *
 	memcpy(h->seed, seed, SIPHASH_KEY_LEN);
 }
 
-/* Writes a whole new table file at a temporary name and puts it in place:
- * beside an existing one (link: the first made wins) or over it. */
-static int make_table_file(const char *path, size_t nbuckets, bool replace)
+/* A new table's contents: its header, every bucket allocated now (a page
+ * first written on a full disk would be a SIGBUS in the middle of a
+ * request). */
+static int fill_table(int fd, void *arg)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	int fd = open(tmp.ptr, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		strbuf_release(&tmp);
+	size_t nbuckets = *(const size_t *)arg;
+	uint8_t seed[SIPHASH_KEY_LEN];
+	if (random_seed(seed) != 0)
+		return -1;
+	struct table_header h;
+	init_header(&h, nbuckets, seed);
+	int err = posix_fallocate(fd, 0, (off_t)table_bytes(nbuckets));
+	if (err != 0) {
+		errno = err;
 		return -1;
 	}
-	struct table_header h;
-	uint8_t seed[SIPHASH_KEY_LEN];
-	int rc = random_seed(seed);
-	if (rc == 0) {
-		init_header(&h, nbuckets, seed);
-		/* Allocated now: a page first written on a full disk would be
-		 * a SIGBUS in the middle of a request. */
-		int err = posix_fallocate(fd, 0, (off_t)table_bytes(nbuckets));
-		if (err != 0) {
-			errno = err;
-			rc = -1;
-		}
-	}
-	if (rc == 0 && pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
-		rc = -1;
-	if (rc == 0 && replace)
-		rc = rename(tmp.ptr, path);
-	else if (rc == 0 && link(tmp.ptr, path) != 0 && errno != EEXIST)
-		rc = -1;
-	int saved = errno;
-	if (!replace || rc != 0)
-		unlink(tmp.ptr);
-	close(fd);
-	strbuf_release(&tmp);
-	errno = saved;
-	return rc;
+	return pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h ? 0 : -1;
+}
+
+/* Writes a whole new table file and puts it in place: beside an existing
+ * one (the first made wins) or over it. */
+static int make_table_file(const char *path, size_t nbuckets, bool replace)
+{
+	int rc = publish_file(path, 0600, replace ? PUBLISH_REPLACE : PUBLISH_CREATE, fill_table,
+	                      &nbuckets);
+	return rc != 0 && !replace && errno == EEXIST ? 0 : rc;
 }
 
 /* Maps the file at path when it is a table of nbuckets. 0, -1 with errno

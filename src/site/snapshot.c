@@ -16,11 +16,11 @@
 #include "lib/ascii.h"
 #include "lib/hash.h"
 #include "lib/php.h"
+#include "lib/publish.h"
 #include "site/augment.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
-#include "change/shared.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
 #define SNAP_VERSION 10
@@ -926,14 +926,13 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
 
 int snapshot_save_open(const struct snapshot *snap, const char *path, char err[SNAP_ERR_LEN])
 {
-	/* shared_write_file only reads the bytes. */
 	struct strbuf view = {snap->bytes, snap->len, snap->len};
 	return snapshot_save(&view, path, err);
 }
 
 int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN])
 {
-	if (shared_write_file(path, bytes) != 0) {
+	if (publish_bytes(path, bytes->ptr, bytes->len, 0644, PUBLISH_SYNC) != 0) {
 		snprintf(err, SNAP_ERR_LEN, "%s: %s", path, strerror(errno ? errno : EIO));
 		return -1;
 	}
