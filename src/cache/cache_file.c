@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "change/generation.h"
 #include "core/log.h"
 #include "lib/publish.h"
 
@@ -308,7 +309,9 @@ void cache_file_count(const struct shared_paths *paths, uint64_t generation, lon
 
 size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generation)
 {
-	shared_remove_old_responses(paths, generation);
+	struct generation g;
+	uint64_t current = generation_read(paths->generation, &g) == 0 ? g.cache_signature : generation;
+	shared_remove_old_responses(paths, generation, current);
 	long long entries, total;
 	cache_file_count(paths, generation, &entries, &total);
 	return total > 0 ? cache_file_prune(paths, generation, total / 2, LLONG_MAX / 2, 0) : 0;

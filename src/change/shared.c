@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "lib/hash.h"
-#include "change/generation.h"
 
 static char *joinf(const char *dir, const char *name, const char *site, const char *suffix)
 {
@@ -205,13 +204,8 @@ void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
 	remove_older(p, "index", ".snap", &k, unlink_file);
 }
 
-void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep)
+void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep, uint64_t current)
 {
-	/* Response directories are named by a content signature, which has no
-	 * order: all go but keep's and the current one's, which a worker not
-	 * yet moved to it (making room on a full disk) must leave alone. */
-	struct generation g;
-	uint64_t current = generation_read(p->generation, &g) == 0 ? g.cache_signature : keep;
 	struct kept k = {KEEP_TWO, keep, current};
 	remove_older(p, "responses", "", &k, remove_responses);
 }

@@ -53,8 +53,11 @@ void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep
 char *shared_responses_dir(const struct shared_paths *paths, uint64_t n);
 
 /* Removes this site's response directories, with their entries, but
- * keep's and the current cache generation's (the generation file's). */
-void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep);
+ * keep's and current's. They are named by a content signature, which has
+ * no order: the caller names the two to keep, its own and the generation
+ * file's, which a worker not yet moved to it must leave alone. */
+void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep,
+                                 uint64_t current);
 
 /* Removes every one of this site's response directories (cache clear). */
 void shared_remove_all_responses(const struct shared_paths *paths);

@@ -220,7 +220,7 @@ static int write_generation(const struct shared_paths *paths, const struct gener
 		return -1;
 	}
 	if (cache)
-		shared_remove_old_responses(paths, g->cache_signature);
+		shared_remove_old_responses(paths, g->cache_signature, g->cache_signature);
 	return 0;
 }
 
@@ -239,7 +239,7 @@ static int make_first_generation(const struct shared_paths *paths, uint64_t sign
 {
 	generation_fresh(g, signature);
 	if (generation_create(paths->generation, g) == 0) {
-		shared_remove_old_responses(paths, g->cache_signature);
+		shared_remove_old_responses(paths, g->cache_signature, g->cache_signature);
 		return 1;
 	}
 	if (errno == EEXIST)

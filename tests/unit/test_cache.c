@@ -417,7 +417,7 @@ static void test_file_driver(void)
 	/* Older generations go, with their entries; the current one stays. */
 	put(&f.cache, 1, "/api/ping", &res);
 	put(&f.cache, 2, "/api/ping", &res);
-	shared_remove_old_responses(&f.paths, 3);
+	shared_remove_old_responses(&f.paths, 3, 3);
 	struct stat st;
 	char *old = shared_responses_dir(&f.paths, 2), *cur = shared_responses_dir(&f.paths, 3);
 	CU_ASSERT_NOT_EQUAL(stat(old, &st), 0);
