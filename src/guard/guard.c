@@ -9,6 +9,7 @@
 
 #include "site/people.h"
 #include "lib/strbuf.h"
+#include "lib/consttime.h"
 
 static bool is_ows(char c)
 {
@@ -46,18 +47,6 @@ const char *bearer_token(const char *header, size_t *len)
 		return NULL;
 	*len = n;
 	return p;
-}
-
-bool constant_time_equal(const char *a, size_t alen, const char *b, size_t blen)
-{
-	/* Walk the expected secret in full whatever the input, so the time
-	 * taken says nothing about how much of it matched. */
-	unsigned char diff = (unsigned char)(alen != blen);
-	for (size_t i = 0; i < blen; i++) {
-		unsigned char ca = i < alen ? (unsigned char)a[i] : 0;
-		diff |= (unsigned char)(ca ^ (unsigned char)b[i]);
-	}
-	return diff == 0;
 }
 
 bool guard_per_user(const struct config *cfg)

@@ -71,7 +71,4 @@ bool guard_token(struct guard_state *g, const struct config *cfg, const struct s
  * pointer into header and its length, or NULL. */
 const char *bearer_token(const char *header, size_t *len);
 
-/* Compares a[0..alen) with b[0..blen) in time that depends only on blen. */
-bool constant_time_equal(const char *a, size_t alen, const char *b, size_t blen);
-
 #endif

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guard/guard.h"
+#include "lib/consttime.h"
 #include "core/log.h"
 #include "lib/sha256.h"
 #include "lib/strbuf.h"

@@ -16,6 +16,7 @@
 /* More segments than the router takes. */
 #define ROUTER_SEGMENTS_FOR_TEST (ROUTER_MAX_SEGMENTS + 8)
 #include "unit.h"
+#include "lib/consttime.h"
 
 static struct app app;
 static struct response res;
