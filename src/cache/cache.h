@@ -79,15 +79,6 @@ struct cache_ask {
 void cache_init(struct cache *c, const struct config *cfg, const struct shared_paths *paths);
 void cache_free(struct cache *c);
 
-/* cfg's [cache] options as a driver's init takes them (the strings are
- * cfg's). The caller frees the array. */
-struct cms_api_cache_option *cache_options_of(const struct config *cfg);
-
-/* Driver d's init with cfg's [cache] options: its state, or NULL with
- * d's reason in error. */
-void *cache_driver_init(const struct cms_api_cache_driver *d, const struct config *cfg,
-                        char *error, size_t error_size);
-
 /* The cache key of req (appended to key). */
 void cache_key(const struct config *cfg, const struct request *req, struct strbuf *key);
 

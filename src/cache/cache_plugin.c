@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache/cache.h"
+#include "cache/cache_options.h"
 
 typedef const struct cms_api_cache_driver *(*driver_entry_fn)(void);
 
