@@ -21,6 +21,7 @@
 #include "change/watch.h"
 #include "lib/strbuf.h"
 #include "lib/url.h"
+#include "site/index.h"
 
 int app_open(struct app *app, const char *config_path, enum app_mode mode,
              char err[CONFIG_ERR_LEN])

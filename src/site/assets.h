@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "site/index.h"
+#include "site/model.h"
 #include "lib/strbuf.h"
 #include "lib/value.h"
 

@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 
-#include "site/index.h"
+#include "site/model.h"
 #include "lib/value.h"
 
 /* Lookups made once per index for the relations: terms, users, assets. */

@@ -9,7 +9,7 @@
 #ifndef CMS_API_BLUEPRINTS_H
 #define CMS_API_BLUEPRINTS_H
 
-#include "site/index.h"
+#include "site/model.h"
 #include "lib/value.h"
 
 /* Appends a map handle -> field config, in blueprint order, for the

@@ -6,7 +6,7 @@
 #ifndef CMS_API_SITE_ENTRIES_H
 #define CMS_API_SITE_ENTRIES_H
 
-#include "site/index.h"
+#include "site/model.h"
 #include "lib/value.h"
 
 /* Reads every collection's entries into idx->entries (sorted by collection

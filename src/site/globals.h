@@ -5,7 +5,7 @@
 #ifndef CMS_API_SITE_GLOBALS_H
 #define CMS_API_SITE_GLOBALS_H
 
-#include "site/index.h"
+#include "site/model.h"
 
 /* Appends "globals" and its list (shape in globals.c) to the open
  * idx->extras map; needs the sites read. */

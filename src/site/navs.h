@@ -5,7 +5,7 @@
 #ifndef CMS_API_SITE_NAVS_H
 #define CMS_API_SITE_NAVS_H
 
-#include "site/index.h"
+#include "site/model.h"
 
 /* Appends "navs" and its list (shape in navs.c) to the open idx->extras
  * map; needs the sites read. */

@@ -5,7 +5,7 @@
 #ifndef CMS_API_SITE_PEOPLE_H
 #define CMS_API_SITE_PEOPLE_H
 
-#include "site/index.h"
+#include "site/model.h"
 #include "lib/strbuf.h"
 #include "lib/value.h"
 

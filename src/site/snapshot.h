@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "site/index.h"
+#include "site/model.h"
 #include "lib/strbuf.h"
 #include "lib/value.h"
 

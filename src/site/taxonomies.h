@@ -5,7 +5,7 @@
 #ifndef CMS_API_SITE_TAXONOMIES_H
 #define CMS_API_SITE_TAXONOMIES_H
 
-#include "site/index.h"
+#include "site/model.h"
 
 /* Appends "taxonomies" and its list (shape in taxonomies.c) to the open
  * idx->extras map; needs the entries loaded, since terms list the entries

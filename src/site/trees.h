@@ -4,7 +4,7 @@
 #ifndef CMS_API_SITE_TREES_H
 #define CMS_API_SITE_TREES_H
 
-#include "site/index.h"
+#include "site/model.h"
 
 /* Reads each structured collection's tree per site and sets its entries'
  * order, depth and parent (entries the tree leaves out go last at the top

@@ -24,6 +24,7 @@
 #include "lib/jsonw.h"
 #include "site/snapshot.h"
 #include "unit.h"
+#include "site/index.h"
 
 CU_pSuite unit_add_suite(const char *name)
 {

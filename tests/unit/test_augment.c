@@ -17,6 +17,7 @@
 #include "site/snapshot.h"
 #include "site/yaml.h"
 #include "unit.h"
+#include "site/index.h"
 
 /* The delivered data of one fixture entry as JSON, at a fixed moment:
  * which related entries are published must not depend on the day the

@@ -15,6 +15,7 @@
 #include "site/media.h"
 #include "site/snapshot.h"
 #include "unit.h"
+#include "site/index.h"
 
 static struct snapshot *snap;
 static struct strbuf bytes = STRBUF_INIT;
