@@ -18,6 +18,7 @@
 #include "http/http_cache.h"
 #include "core/log.h"
 #include "app/router.h"
+#include "cache/upkeep.h"
 #include "change/watch.h"
 #include "lib/strbuf.h"
 #include "lib/url.h"
@@ -234,7 +235,7 @@ static void refresh_shared(struct app *app)
 {
 	if (app->mode == APP_SHARED_WATCH && now_ns() >= app->next_watch_check) {
 		/* A watcher that died (its worker was stopped) is replaced. */
-		watch_start(&app->cfg);
+		watch_start(&app->cfg, &cache_upkeep_hooks);
 		app->next_watch_check = now_ns() + 2 * SECOND_NS;
 	}
 	struct stat st;
@@ -294,7 +295,7 @@ static bool share(struct app *app)
 	 * (changes may have been made meanwhile), brings the generation up
 	 * to date before using it; later workers trust the running watcher. */
 	struct generation g;
-	bool started = app->wanted == APP_SHARED_WATCH && watch_start(&app->cfg);
+	bool started = app->wanted == APP_SHARED_WATCH && watch_start(&app->cfg, &cache_upkeep_hooks);
 	if (started || generation_read(app->paths.generation, &g) != 0)
 		watch_scan_once(&app->cfg);
 	if (generation_read(app->paths.generation, &g) != 0) {

@@ -26,9 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache/cache.h"
-#include "cache/cache_file.h"
-#include "cache/fastpath.h"
 #include "lib/hash.h"
 #include "core/log.h"
 #include "change/shared.h"
@@ -175,6 +172,10 @@ uint64_t content_signature(const struct config *cfg)
 
 static volatile sig_atomic_t reopen_requested;
 
+/* The hooks of the watcher this process is (watch_start), for its
+ * signal handler. */
+static const struct watch_hooks *running_hooks;
+
 static void on_hangup(int sig)
 {
 	(void)sig;
@@ -183,11 +184,12 @@ static void on_hangup(int sig)
 
 /* SIGTERM or SIGINT: the worker that started the watcher ended
  * (PR_SET_PDEATHSIG), or the pool is stopping. Nobody will notice a change
- * any more, so the static fast path is withdrawn before the signal does
- * what it would have done (fastpath.h). */
+ * any more, so the hooks withdraw what would go stale (the static fast
+ * path: fastpath.h) before the signal does what it would have done. */
 static void on_stop(int sig)
 {
-	fastpath_withdraw();
+	if (running_hooks && running_hooks->stop)
+		running_hooks->stop();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -248,33 +250,6 @@ static int make_first_generation(const struct shared_paths *paths, uint64_t sign
 	return -1;
 }
 
-/*
- * The cache driver, told of each move of the cache generation (cache.h:
- * cache_invalidate), opened in the watcher at the first move and kept.
- * Workers need no telling: they follow the generation file; a driver
- * that keeps answers elsewhere (Redis, a plug-in) may drop the old ones.
- */
-static struct {
-	bool open;
-	struct shared_paths paths; /* what the file driver's state borrows */
-	struct cache cache;
-} told;
-
-static void tell_cache(const struct config *cfg, const char *name, const char *path,
-                       uint64_t old_generation, uint64_t new_generation)
-{
-	if (old_generation == new_generation)
-		return;
-	if (!told.open && shared_paths_init(&told.paths, cfg) == 0) {
-		cache_init(&told.cache, cfg, &told.paths);
-		told.open = true;
-	}
-	if (!told.open)
-		return;
-	struct cms_api_cache_event ev = {name, path, old_generation, new_generation};
-	cache_invalidate(&told.cache, &ev);
-}
-
 /* watch_scan_once, with the cache's signature before and after a move. */
 static int scan_once(const struct config *cfg, uint64_t *old_cache, uint64_t *new_cache)
 {
@@ -305,12 +280,21 @@ int watch_scan_once(const struct config *cfg)
 	return scan_once(cfg, &old_cache, &new_cache);
 }
 
-/* The watcher's scan: a move found is the cache driver's to know. */
-static void scan_and_tell(const struct config *cfg)
+/* Tells the hooks that the cache generation moved. */
+static void tell_moved(const struct watch_hooks *h, void *state, const struct config *cfg,
+                       const char *event, const char *path, uint64_t old_cache,
+                       uint64_t new_cache)
+{
+	if (h->moved && old_cache != new_cache)
+		h->moved(state, cfg, event, path, old_cache, new_cache);
+}
+
+/* The watcher's scan: a move found is the hooks' to know. */
+static void scan_and_tell(const struct config *cfg, const struct watch_hooks *h, void *state)
 {
 	uint64_t old_cache, new_cache;
 	if (scan_once(cfg, &old_cache, &new_cache) == 1)
-		tell_cache(cfg, "ContentSaved", NULL, old_cache, new_cache);
+		tell_moved(h, state, cfg, "ContentSaved", NULL, old_cache, new_cache);
 }
 
 /* What a watch descriptor watches: a folder below the site root, or
@@ -493,7 +477,8 @@ static void drain(struct watch_table *t, const struct config *cfg, int timeout_m
 	}
 }
 
-static void publish(const struct config *cfg, const struct change *ch)
+static void publish(const struct config *cfg, const struct change *ch,
+                    const struct watch_hooks *h, void *state)
 {
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
@@ -502,7 +487,7 @@ static void publish(const struct config *cfg, const struct change *ch)
 	generation_read(paths.generation, &before);
 	next_generation(&paths, ch->cache, content_signature(cfg), &g);
 	if (write_generation(&paths, &g, ch->cache) == 0 && ch->cache)
-		tell_cache(cfg, ch->event ? ch->event : "ContentSaved",
+		tell_moved(h, state, cfg, ch->event ? ch->event : "ContentSaved",
 		           ch->several ? NULL : strbuf_str(&ch->event_path), before.cache_signature,
 		           g.cache_signature);
 	shared_paths_free(&paths);
@@ -554,25 +539,6 @@ static void restore_generation(const struct config *cfg)
 	    make_first_generation(&paths, content_signature(cfg), &g) == 1)
 		log_info("%s was removed: made it again (generation %" PRIu64 ")", paths.generation,
 		         g.index);
-	shared_paths_free(&paths);
-}
-
-/* Keeps the file cache's current directory within [cache] max_size and
- * rid of expired answers (see cache_file_prune). */
-static void maintain_cache(const struct config *cfg)
-{
-	if (!cache_file_in_use(cfg))
-		return;
-	struct shared_paths paths;
-	if (shared_paths_init(&paths, cfg) != 0)
-		return;
-	struct generation g;
-	if (generation_read(paths.generation, &g) == 0) {
-		size_t n = cache_file_prune(&paths, g.cache_signature, cfg->cache_max_size * 1024LL * 1024LL,
-		                            cfg->cache_expiry * 60LL, (long long)time(NULL));
-		if (n)
-			log_debug("removed %zu cached answers", n);
-	}
 	shared_paths_free(&paths);
 }
 
@@ -628,10 +594,14 @@ static bool site_readable(const struct config *cfg)
 	return ok;
 }
 
-void watch_run(const struct config *cfg, int lock_fd)
+void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *h)
 {
-	scan_and_tell(cfg);
-	fastpath_follow(cfg);
+	static const struct watch_hooks none;
+	h = h ? h : &none;
+	void *state = h->open ? h->open(cfg) : NULL;
+	scan_and_tell(cfg, h, state);
+	if (h->pass)
+		h->pass(state, cfg);
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
 	bool readable = site_readable(cfg);
@@ -665,22 +635,24 @@ void watch_run(const struct config *cfg, int lock_fd)
 		/* A stat scan now and then catches what inotify cannot see
 		 * (network file systems, a queue overflow). */
 		if (t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30) {
-			scan_and_tell(cfg);
+			scan_and_tell(cfg, h, state);
 			last_scan = time(NULL);
 		}
 		if (ch.index)
-			publish(cfg, &ch);
+			publish(cfg, &ch, h, state);
 		strbuf_release(&ch.event_path);
-		/* The static fast path's files follow the cache generation at
-		 * once: its link is swapped right after the generation moved. */
-		fastpath_follow(cfg);
-		if (time(NULL) - last_prune >= 60) {
-			maintain_cache(cfg);
-			fastpath_trim(cfg);
+		/* What follows the cache generation (the static fast path's
+		 * link) follows it at once, right after it moved. */
+		if (h->pass)
+			h->pass(state, cfg);
+		if (h->upkeep && time(NULL) - last_prune >= 60) {
+			h->upkeep(state, cfg);
 			last_prune = time(NULL);
 		}
 	}
 	unwatch_all(&t);
+	if (h->close)
+		h->close(state);
 }
 
 /*
@@ -724,7 +696,7 @@ static void become_watcher(int lock_fd, pid_t parent)
 	log_reopen();
 }
 
-bool watch_start(const struct config *cfg)
+bool watch_start(const struct config *cfg, const struct watch_hooks *hooks)
 {
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
@@ -749,8 +721,10 @@ bool watch_start(const struct config *cfg)
 		close(fd); /* the child's copy keeps the lock */
 		return true;
 	}
-	fastpath_arm_withdraw(cfg);
+	running_hooks = hooks;
+	if (hooks && hooks->arm_stop)
+		hooks->arm_stop(cfg);
 	become_watcher(fd, parent);
-	watch_run(cfg, fd);
+	watch_run(cfg, fd, hooks);
 	_exit(0);
 }

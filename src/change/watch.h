@@ -10,6 +10,12 @@
  * unless every event of the change is in [cache] ignored_events. Workers
  * read that file (a stat per request) and move to the matching index
  * snapshot.
+ *
+ * What else follows the cache generation (the cache driver told of a
+ * move, the static fast path's link, pruning the file cache) belongs to
+ * the layers above: they hand the watcher their hooks (struct
+ * watch_hooks; cache/upkeep.h has the cache layer's), and the watcher
+ * calls them without knowing what they do.
  */
 #ifndef CMS_API_WATCH_H
 #define CMS_API_WATCH_H
@@ -34,6 +40,34 @@ bool watch_event_ignored(const struct config *cfg, const char *name);
 uint64_t content_signature(const struct config *cfg);
 
 /*
+ * What a layer above does as the watcher acts. Every member may be NULL.
+ * The hooks run in the watcher process, one call at a time.
+ */
+struct watch_hooks {
+	/* When the watcher starts: what the other hooks keep while it runs
+	 * (passed to them as state), freed by close when it ends. */
+	void *(*open)(const struct config *cfg);
+	void (*close)(void *state);
+	/* The cache generation moved from old_cache to new_cache (content
+	 * signatures: generation.h) for a change named event (Statamic's
+	 * event name) to the file at path (relative to the site root; NULL
+	 * when several files changed). */
+	void (*moved)(void *state, const struct config *cfg, const char *event, const char *path,
+	              uint64_t old_cache, uint64_t new_cache);
+	/* After every pass of the watch loop (at least once a second), when
+	 * the generation file may have moved. */
+	void (*pass)(void *state, const struct config *cfg);
+	/* About once a minute. */
+	void (*upkeep)(void *state, const struct config *cfg);
+	/* In the new watcher process, before it runs: note what stop will
+	 * need. */
+	void (*arm_stop)(const struct config *cfg);
+	/* The watcher is being stopped by a signal (its worker ended, the
+	 * pool stops): async-signal-safe. */
+	void (*stop)(void);
+};
+
+/*
  * Starts the watcher for cfg's site unless one runs already (its lock is
  * held). The watcher is a child process that ends with its parent, named
  * cms-api-watch. Returns true when this call started it.
@@ -45,12 +79,12 @@ uint64_t content_signature(const struct config *cfg);
  * another process took the new lock first. It also makes the generation
  * file again when it is gone, with a generation never used before.
  */
-bool watch_start(const struct config *cfg);
+bool watch_start(const struct config *cfg, const struct watch_hooks *hooks);
 
 /* Runs the watch loop in the calling process until it is killed (used by
  * watch_start's child with its lock, and by tests with lock_fd -1). Brings
- * the generation file up to date first. */
-void watch_run(const struct config *cfg, int lock_fd);
+ * the generation file up to date first. hooks may be NULL: none. */
+void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *hooks);
 
 /* Checks once, by a full stat scan, whether the site changed since the
  * generation file was written, and bumps it if so. Returns 1 when it
