@@ -27,18 +27,22 @@ int main(int argc, char **argv)
 	}
 	double *times = malloc((size_t)runs * sizeof *times);
 	struct response res;
+	struct exchange x;
 	response_init(&res);
+	exchange_init(&x);
 	for (int i = 0; i < runs; i++) {
 		struct request req;
 		double t0 = seconds();
 		request_from_uri(&req, "GET", argv[2]);
-		app_handle(&app, &req, &res);
+		exchange_begin(&x, &req, &res);
+		app_handle(&app, &x);
 		request_free(&req);
 		times[i] = seconds() - t0;
 	}
 	qsort(times, (size_t)runs, sizeof *times, compare_doubles);
 	printf("%.3f ms (status %d, %zu bytes)\n", times[runs / 2] * 1000, res.status, res.body.len);
 	free(times);
+	exchange_free(&x);
 	response_free(&res);
 	app_close(&app);
 	return 0;

@@ -29,9 +29,13 @@ static void make_request(struct request *req, const char *uri, int client)
 static void ask(struct app *app, const char *uri, int client, struct response *res)
 {
 	struct request req;
+	struct exchange x;
 	make_request(&req, uri, client);
-	app_handle(app, &req, res);
-	app_finish(app, res);
+	exchange_init(&x);
+	exchange_begin(&x, &req, res);
+	app_handle(app, &x);
+	app_finish(app, &x);
+	exchange_free(&x);
 	request_free(&req);
 }
 

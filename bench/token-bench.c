@@ -25,9 +25,13 @@ static bool one_request(struct app *app, const char *uri, const char *authorizat
 	request_from_uri(&req, "GET", uri);
 	if (authorization)
 		req.authorization = strdup(authorization);
-	app_handle(app, &req, res);
-	bool hit = app->cache_use == APP_CACHE_HIT;
-	app_finish(app, res);
+	struct exchange x;
+	exchange_init(&x);
+	exchange_begin(&x, &req, res);
+	app_handle(app, &x);
+	bool hit = x.cache_use == APP_CACHE_HIT;
+	app_finish(app, &x);
+	exchange_free(&x);
 	request_free(&req);
 	return hit;
 }

@@ -7,31 +7,30 @@
  * Vary, the stored gzip copy). After the answer is sent, app_finish
  * stores it in the cache and records the token's use. The FastCGI
  * server, CGI mode and `cms-api get` all answer through app_handle, so
- * they behave the same.
+ * they behave the same. The index it answers from is change/follow.h's.
  */
 #ifndef CMS_API_APP_H
 #define CMS_API_APP_H
 
 #include "api/renders.h"
 #include "cache/cache.h"
-#include "core/config.h"
 #include "cache/fastpath.h"
+#include "change/follow.h"
+#include "core/config.h"
+#include "guard/guard.h"
 #include "guard/ratelimit.h"
+#include "guard/tokens.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "change/shared.h"
-#include "site/snapshot.h"
-#include "guard/guard.h"
 
-/* How an app gets its site index. */
+/* How an app gets its site index (change/follow.h). */
 enum app_mode {
-	APP_PRIVATE,      /* build it in memory, alone (the CLI, tests) */
-	APP_SHARED,       /* map the snapshot in the cache directory, building
-	                   * it there when it is missing; follow the generation */
-	APP_SHARED_WATCH, /* the same, and make sure a watcher runs (workers) */
+	APP_PRIVATE = FOLLOW_PRIVATE,           /* built in memory, alone (the CLI, tests) */
+	APP_SHARED = FOLLOW_SHARED,             /* the cache directory's snapshot, followed */
+	APP_SHARED_WATCH = FOLLOW_SHARED_WATCH, /* the same, and a watcher kept running (workers) */
 };
 
-/* What the response cache did for the last request (the access log). */
+/* What the response cache did for a request (the access log). */
 enum app_cache_use {
 	APP_CACHE_UNASKED, /* not consulted: off, or answered before it */
 	APP_CACHE_HIT,
@@ -39,43 +38,38 @@ enum app_cache_use {
 };
 
 /*
- * A shared app whose cache directory cannot be used (read-only, full, not
- * there) does not stay blind: it answers from an index of its own,
- * uncached, checks the site's files for changes itself (a stat scan at
- * most once a second, at a request), tries the directory again every two
- * seconds, and goes back to the shared mode once it works. Both moves are
- * logged.
+ * One request on its way through the pipeline: the request and its
+ * answer, and what app_handle learns of it that the access log and
+ * app_finish need once the answer has gone out. Everything that belongs
+ * to one request lives here, not on the app, which holds what outlives
+ * requests. A worker may keep one for every request it serves
+ * (exchange_begin clears what the last one left, keeping the buffers).
  */
+struct exchange {
+	const struct request *req;     /* borrowed */
+	struct response *res;          /* borrowed */
+	enum app_cache_use cache_use;
+	bool put_pending;              /* app_finish stores the answer under ask */
+	struct cache_ask ask;          /* owned: the request's cache key and parts */
+	struct token_grant grant;      /* owned: the per-user token it carried (id 0: none) */
+};
+
+void exchange_init(struct exchange *x);
+/* Starts x on a new request, its answer in res (initialised). */
+void exchange_begin(struct exchange *x, const struct request *req, struct response *res);
+void exchange_free(struct exchange *x);
+
+/* What outlives requests: the config, the index followed from generation
+ * to generation, and each worker-wide service of the pipeline. */
 struct app {
 	struct config cfg;         /* owned */
-	struct snapshot *snap;     /* owned: the site index requests read */
-	enum app_mode wanted;      /* the mode asked for */
-	enum app_mode mode;        /* the mode in use: APP_PRIVATE while the cache
-	                            * directory cannot be used */
-	struct shared_paths paths; /* owned, shared modes */
-	uint64_t generation;       /* the index generation snap was built for */
-	long long seen_mtime_ns;   /* the generation file as last seen */
-	unsigned long seen_ino;
-	long long next_watch_check; /* when to make sure a watcher runs again */
-	long long next_share_try;  /* fallen back: when to try the directory again */
-	long long next_site_scan;  /* fallen back: when to look for changes again */
-	uint64_t own_signature;    /* fallen back: the site's files the own index was built from */
-	struct strbuf logged_problems; /* owned: the last build's errors, one a line, as logged */
-	uint64_t failed_generation; /* the last generation whose site could not be read whole */
-	long long next_build_try;  /* when to try building it again */
-	struct cache cache;        /* off in APP_PRIVATE: nothing follows its generation */
-	uint64_t cache_generation; /* the generation file's cache signature (the
-	                            * name of the cache's entries), when it goes
-	                            * with app->generation */
-	bool cache_current;        /* cache_generation goes with the index in use */
-	struct cache_ask pending;  /* owned: what app_finish stores the answer under */
-	bool put_pending;
-	enum app_cache_use cache_use; /* the last request's, set by app_handle */
-	uint64_t index_serial;     /* changes whenever snap is replaced */
-	struct guard_state guard;  /* owned: the token database, the request's token */
+	struct follow follow;      /* owned: the site index requests read (follow.snap) */
+	struct cache cache;        /* off until the follower shares the cache directory */
+	struct guard_state guard;  /* owned: the token database */
 	struct rate_limiter rate;  /* owned: on in the shared modes (web server requests) */
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
-	struct renders renders;    /* owned: rendered entries of snap (cleared as it is replaced) */
+	struct renders renders;    /* owned: rendered entries of follow.snap (cleared as it is
+	                            * replaced) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
@@ -86,21 +80,21 @@ int app_open(struct app *app, const char *config_path, enum app_mode mode,
 /* Takes ownership of an already loaded config and loads the site. */
 void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode);
 
-/* In a shared mode, moves to a newer index when the generation file says
- * the site changed (one stat when it did not). Called per request. */
+/* Moves to a newer index when the site changed (follow_refresh), and
+ * sets up what follows it. Called per request by app_handle. */
 void app_refresh(struct app *app);
 
 void app_close(struct app *app);
 
-/* Answers one request into res (which must be initialised). Never fails:
- * anything unexpected becomes a 500 and a log line. */
-void app_handle(struct app *app, const struct request *req, struct response *res);
+/* Answers x's request into x->res. Never fails: anything unexpected
+ * becomes a 500 and a log line. */
+void app_handle(struct app *app, struct exchange *x);
 
-/* Stores the answer app_handle just gave in the response cache when it was
- * computed (not itself a hit) and may be cached, publishes a cached 200 to
- * a GET for the static fast path (fastpath.h), and writes a per-user
- * token's last_used_at when due. Call it after the answer was sent, so
- * the client never waits for the writes. */
-void app_finish(struct app *app, const struct response *res);
+/* Finishes x, answered by app_handle: stores the answer in the response
+ * cache when it was computed (not itself a hit) and may be cached,
+ * publishes a cached 200 to a GET for the static fast path (fastpath.h),
+ * and writes a per-user token's last_used_at when due. Call it after the
+ * answer was sent, so the client never waits for the writes. */
+void app_finish(struct app *app, struct exchange *x);
 
 #endif

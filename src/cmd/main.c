@@ -156,13 +156,17 @@ static int command_get(struct app *app, const char *uri)
 	struct request req;
 	struct response res;
 	struct strbuf out = STRBUF_INIT;
+	struct exchange x;
 	request_from_uri(&req, "GET", uri);
 	response_init(&res);
-	app_handle(app, &req, &res);
+	exchange_init(&x);
+	exchange_begin(&x, &req, &res);
+	app_handle(app, &x);
 	response_render(&res, true, "\n", &out);
 	fwrite(out.ptr, 1, out.len, stdout);
 	fputc('\n', stdout);
-	app_finish(app, &res);
+	app_finish(app, &x);
+	exchange_free(&x);
 	int rc = res.status < 400 ? EXIT_SUCCESS : EXIT_FAILURE;
 	strbuf_release(&out);
 	response_free(&res);
@@ -173,7 +177,7 @@ static int command_get(struct app *app, const char *uri)
 /* "ROOT: N sites, N collections, N entries", the start of both summaries. */
 static void add_site_counts(const struct app *app, struct strbuf *out)
 {
-	const struct snapshot *s = app->snap;
+	const struct snapshot *s = app->follow.snap;
 	uint32_t sites = snap_site_count(s), collections = snap_collection_count(s),
 	         entries = snap_entry_count(s);
 	strbuf_addf(out, "%s: %u site%s, %u collection%s, %u entr%s", app->cfg.content_root, sites,
@@ -208,7 +212,7 @@ static int command_check(struct app *app)
 	struct strbuf report = STRBUF_INIT;
 	char *driver;
 	size_t problems = check_cache_driver(&app->cfg, &report, &driver);
-	problems += snapshot_report(app->snap, app->cfg.content_root, &report);
+	problems += snapshot_report(app->follow.snap, app->cfg.content_root, &report);
 	/* The cache driver's own [cache] keys, which the config leaves to it. */
 	char cache_error[1024], cache_warning[1024];
 	if (cache_admin_check(&app->cfg, cache_error, sizeof cache_error, cache_warning,
@@ -239,18 +243,18 @@ static int command_check(struct app *app)
 
 static int command_warm(struct app *app, double started, unsigned long files_read)
 {
-	if (app->mode == APP_PRIVATE) {
+	if (app->follow.mode == FOLLOW_PRIVATE) {
 		fprintf(stderr, "cms-api: cache directory %s is not usable: nothing to warm\n",
 		        app->cfg.cache_dir);
 		return EXIT_FAILURE;
 	}
-	char *path = shared_snapshot_path(&app->paths, app->generation);
+	char *path = shared_snapshot_path(&app->follow.paths, app->follow.generation);
 	struct strbuf summary = STRBUF_INIT;
 	add_site_counts(app, &summary);
 	/* No file read: the snapshot of the generation was there already. */
 	printf("ok: %s; index generation %llu, %.1f MiB, in %s, %s in %.2f s\n", summary.ptr,
-	       (unsigned long long)app->generation,
-	       (double)snapshot_size(app->snap) / (1024.0 * 1024.0), path,
+	       (unsigned long long)app->follow.generation,
+	       (double)snapshot_size(app->follow.snap) / (1024.0 * 1024.0), path,
 	       files_read ? "built" : "found", seconds_now() - started);
 	strbuf_release(&summary);
 	free(path);
@@ -317,7 +321,7 @@ static char *site_user_id(struct config *cfg, const char *who)
 	struct app app;
 	struct strbuf id = STRBUF_INIT;
 	app_open_with_config(&app, cfg, APP_PRIVATE);
-	bool found = users_find(snap_extras(app.snap, "users"), who, true, &id);
+	bool found = users_find(snap_extras(app.follow.snap, "users"), who, true, &id);
 	if (!found)
 		fprintf(stderr, "cms-api: '%s' is not a user of the site in %s (neither the id nor "
 		        "the e-mail of a file in users/): a token belongs to a user\n", who,

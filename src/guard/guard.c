@@ -76,7 +76,6 @@ void guard_state_init(struct guard_state *g, const char *database)
 {
 	memset(g, 0, sizeof *g);
 	token_reader_init(&g->tokens, database);
-	token_grant_init(&g->grant);
 }
 
 static void forget_owners(struct guard_state *g)
@@ -89,7 +88,6 @@ static void forget_owners(struct guard_state *g)
 void guard_state_free(struct guard_state *g)
 {
 	forget_owners(g);
-	token_grant_free(&g->grant);
 	token_reader_free(&g->tokens);
 	memset(g, 0, sizeof *g);
 }
@@ -119,9 +117,9 @@ static bool owner_is_user(struct guard_state *g, const struct snapshot *snap,
 
 bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
                  uint64_t index_serial, const struct request *req, long long now,
-                 struct response *res)
+                 struct token_grant *grant, struct response *res)
 {
-	token_grant_free(&g->grant);
+	token_grant_free(grant);
 	if (!guard_token_required(cfg))
 		return true;
 	bool per_user = guard_per_user(cfg);
@@ -131,13 +129,13 @@ bool guard_token(struct guard_state *g, const struct config *cfg, const struct s
 		return true;
 	if (!per_user || !token)
 		return unauthenticated(res);
-	switch (token_check(&g->tokens, token, len, now, &g->grant)) {
+	switch (token_check(&g->tokens, token, len, now, grant)) {
 	case TOKEN_VALID:
-		if (owner_is_user(g, snap, index_serial, g->grant.owner)) {
-			token_reader_used(&g->tokens, g->grant.id, now);
+		if (owner_is_user(g, snap, index_serial, grant->owner)) {
+			token_reader_used(&g->tokens, grant->id, now);
 			return true;
 		}
-		token_grant_free(&g->grant);
+		token_grant_free(grant);
 		return unauthenticated(res);
 	case TOKEN_UNAVAILABLE:
 		response_error(res, 503, "Service Unavailable");

@@ -35,7 +35,6 @@ bool guard_token_required(const struct config *cfg);
 /* What the guard keeps from one request to the next (one per worker). */
 struct guard_state {
 	struct token_reader tokens; /* owned: the per-user token database */
-	struct token_grant grant;   /* owned: the per-user token of the request in hand */
 	/* Owners found among the users of the index of serial known_index:
 	 * looking one up reads every user, so it is done once per index. */
 	char *known[GUARD_KNOWN_OWNERS]; /* owned */
@@ -48,8 +47,9 @@ void guard_state_init(struct guard_state *g, const char *database);
 void guard_state_free(struct guard_state *g);
 
 /*
- * True when the request may pass the token check; g->grant then holds the
- * per-user token it carried (g->grant.id 0: none, or the shared token).
+ * True when the request may pass the token check; grant (the caller's,
+ * initialised, emptied first) then holds the per-user token it carried
+ * (grant->id 0: none, or the shared token).
  * Otherwise res is the answer: 401 `Unauthenticated.` with
  * `WWW-Authenticate: Bearer` (no token, a wrong one, or one whose owner
  * is not a user in snap, the site's index, whose serial index_serial
@@ -60,7 +60,7 @@ void guard_state_free(struct guard_state *g);
  */
 bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
                  uint64_t index_serial, const struct request *req, long long now,
-                 struct response *res);
+                 struct token_grant *grant, struct response *res);
 
 /* The token of an "Authorization: Bearer <token>" header. The header must
  * be exactly the scheme word Bearer (any case), one or more spaces and

@@ -130,18 +130,19 @@ static enum access_cache access_cache_of(enum app_cache_use use)
 }
 
 /* The access line of an answered request, when the log is on. */
-static void log_access(const struct app *app, const struct request *req,
-                       const struct response *res, long long started_us)
+static void log_access(const struct exchange *x, long long started_us)
 {
 	if (!access_enabled())
 		return;
+	const struct request *req = x->req;
+	const struct response *res = x->res;
 	struct access_entry e = {
 		req->method,
 		req->uri,
 		response_sent_status(res),
 		is_head(req) ? 0 : response_sent_body_length(res),
 		monotonic_us() - started_us,
-		access_cache_of(app->cache_use),
+		access_cache_of(x->cache_use),
 	};
 	access_write(&e);
 }
@@ -209,9 +210,10 @@ static void refuse_bad_params(struct fcgi_conn *conn, struct response *res, stru
 	send_answer(conn, "a refused request", false, res, out);
 }
 
-/* Answers the request conn has read. */
-static void serve(struct app *app, struct fcgi_conn *conn, struct response *res,
-                  struct strbuf *out, struct env_params *params, long delay_ms)
+/* Answers the request conn has read, through x (the worker's, reused). */
+static void serve(struct app *app, struct fcgi_conn *conn, struct exchange *x,
+                  struct response *res, struct strbuf *out, struct env_params *params,
+                  long delay_ms)
 {
 	long long started_us = monotonic_us();
 	reopen_log_if_asked();
@@ -222,12 +224,14 @@ static void serve(struct app *app, struct fcgi_conn *conn, struct response *res,
 	struct request req;
 	params->env = conn->env;
 	request_from_cgi(&req, env_param_get, params);
-	app_handle(app, &req, res);
+	exchange_begin(x, &req, res);
+	app_handle(app, x);
 	if (delay_ms)
 		hold_for_test(delay_ms, &req);
 	send_answer(conn, req.uri, is_head(&req), res, out);
-	log_access(app, &req, res, started_us);
-	app_finish(app, res);
+	log_access(x, started_us);
+	app_finish(app, x);
+	x->req = NULL; /* freed below */
 	request_free(&req);
 }
 
@@ -272,9 +276,11 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 	fcgi_conn_init(&conn, 0, &stop_requested);
 	fcgi_allow_peers(&conn, getenv("FCGI_WEB_SERVER_ADDRS"));
 	struct response res;
+	struct exchange x;
 	struct strbuf out = STRBUF_INIT;
 	struct env_params params = {NULL, STRBUF_INIT};
 	response_init(&res);
+	exchange_init(&x);
 	long delay_ms = test_delay_ms();
 	unsigned long served = 0;
 	int status = EXIT_SUCCESS;
@@ -286,13 +292,14 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 		}
 		if (!fcgi_connected(&conn) || fcgi_next_request(&conn) != 1)
 			continue;
-		serve(app, &conn, &res, &out, &params, delay_ms);
+		serve(app, &conn, &x, &res, &out, &params, delay_ms);
 		if (pool_retire_due(++served, opts->max_requests)) {
 			log_info("retiring after %lu requests ([server] max_requests)", served);
 			break;
 		}
 	}
 	fcgi_conn_free(&conn);
+	exchange_free(&x);
 	response_free(&res);
 	strbuf_release(&out);
 	strbuf_release(&params.joined);
@@ -305,15 +312,19 @@ int server_run_cgi(struct app *app)
 	struct response res;
 	struct strbuf out = STRBUF_INIT;
 	long long started_us = monotonic_us();
+	struct exchange x;
 	request_from_cgi(&req, env_param, NULL);
 	response_init(&res);
-	app_handle(app, &req, &res);
+	exchange_init(&x);
+	exchange_begin(&x, &req, &res);
+	app_handle(app, &x);
 	response_render(&res, !is_head(&req), "\r\n", &out);
 	int rc = fwrite(out.ptr, 1, out.len, stdout) == out.len && fflush(stdout) == 0
 	                 ? EXIT_SUCCESS
 	                 : EXIT_FAILURE;
-	log_access(app, &req, &res, started_us);
-	app_finish(app, &res);
+	log_access(&x, started_us);
+	app_finish(app, &x);
+	exchange_free(&x);
 	strbuf_release(&out);
 	response_free(&res);
 	request_free(&req);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "app/app.h"
 #include "core/config.h"
 #include "lib/jsonw.h"
 #include "site/snapshot.h"
@@ -128,6 +129,15 @@ int unit_run_unprivileged(const char *dir, void (*fn)(const char *dir))
 		waitpid(pid, &status, 0);
 	chmod(dir, 0700);
 	return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void unit_handle(struct app *app, const struct request *req, struct response *res)
+{
+	struct exchange x;
+	exchange_init(&x);
+	exchange_begin(&x, req, res);
+	app_handle(app, &x);
+	exchange_free(&x);
 }
 
 struct snapshot *unit_snapshot(const struct config *cfg)

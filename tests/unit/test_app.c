@@ -43,7 +43,7 @@ static void get(const char *method, const char *uri)
 {
 	struct request req;
 	request_from_uri(&req, method, uri);
-	app_handle(&app, &req, &res);
+	unit_handle(&app, &req, &res);
 	request_free(&req);
 }
 
@@ -136,7 +136,7 @@ static void get_cgi(char **env)
 	struct env_params params = {env, STRBUF_INIT};
 	struct request req;
 	request_from_cgi(&req, env_param_get, &params);
-	app_handle(&app, &req, &res);
+	unit_handle(&app, &req, &res);
 	request_free(&req);
 	strbuf_release(&params.joined);
 }
@@ -285,8 +285,12 @@ static void get_as(const char *token, const char *uri)
 		snprintf(header, sizeof header, "Bearer %s", token);
 		req.authorization = strdup(header);
 	}
-	app_handle(&app, &req, &res);
-	app_finish(&app, &res);
+	struct exchange x;
+	exchange_init(&x);
+	exchange_begin(&x, &req, &res);
+	app_handle(&app, &x);
+	app_finish(&app, &x);
+	exchange_free(&x);
 	request_free(&req);
 }
 
@@ -448,7 +452,7 @@ static void test_host_must_be_a_host(void)
 		request_from_uri(&req, "GET", "/api/ping");
 		free(req.host);
 		req.host = strdup(bad[i]);
-		app_handle(&app, &req, &res);
+		unit_handle(&app, &req, &res);
 		assert_answer(400, "{\"message\":\"The Host header is not a host name.\"}");
 		request_free(&req);
 	}

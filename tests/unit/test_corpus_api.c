@@ -333,7 +333,7 @@ static json_object *ask(const char *path, int status)
 	struct response res;
 	request_from_uri(&req, "GET", path);
 	response_init(&res);
-	app_handle(&app, &req, &res);
+	unit_handle(&app, &req, &res);
 	answers++;
 	const char *body = strbuf_str(&res.body), *secret;
 	if (res.status != status)

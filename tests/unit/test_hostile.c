@@ -52,7 +52,7 @@ static void expect(const char *uri, int status, const char *message)
 {
 	struct request req;
 	request_from_uri(&req, "GET", uri);
-	app_handle(&app, &req, &res);
+	unit_handle(&app, &req, &res);
 	request_free(&req);
 	CU_ASSERT_EQUAL(res.status, status);
 	if (message) {

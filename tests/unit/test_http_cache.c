@@ -350,6 +350,7 @@ struct shared_app {
 	char *dir;
 	struct app app;
 	struct response res;
+	struct exchange x; /* the last request's */
 };
 
 static void open_shared(struct shared_app *s, const char *auth_token)
@@ -369,10 +370,12 @@ static void open_shared(struct shared_app *s, const char *auth_token)
 	cfg.resources[RES_COLLECTIONS].type_value = true;
 	app_open_with_config(&s->app, &cfg, APP_SHARED);
 	response_init(&s->res);
+	exchange_init(&s->x);
 }
 
 static void close_shared(struct shared_app *s)
 {
+	exchange_free(&s->x);
 	response_free(&s->res);
 	app_close(&s->app);
 	unit_rmtree(s->dir);
@@ -389,8 +392,10 @@ static void shared_get(struct shared_app *s, const char *uri, const char *if_non
 	req.if_none_match = if_none_match ? xstrdup(if_none_match) : NULL;
 	req.accept_encoding = accept_encoding ? xstrdup(accept_encoding) : NULL;
 	req.authorization = authorization ? xstrdup(authorization) : NULL;
-	app_handle(&s->app, &req, &s->res);
-	app_finish(&s->app, &s->res);
+	exchange_begin(&s->x, &req, &s->res);
+	app_handle(&s->app, &s->x);
+	app_finish(&s->app, &s->x);
+	s->x.req = NULL; /* freed below */
 	request_free(&req);
 }
 
@@ -411,7 +416,7 @@ static void test_app_miss_hit_and_304(void)
 	/* The miss: the body as made (nothing is compressed per request),
 	 * the whole expiry. */
 	shared_get(&s, LIST, NULL, "gzip", NULL);
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_MISS);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_MISS);
 	CU_ASSERT_EQUAL_FATAL(s.res.status, 200);
 	CU_ASSERT_FATAL(s.res.body.len > CACHE_ENTRY_GZIP_MIN);
 	char *body = xstrdup(strbuf_str(&s.res.body));
@@ -427,7 +432,7 @@ static void test_app_miss_hit_and_304(void)
 	/* The hit: the stored gzip copy, which decompresses to the body; the
 	 * seconds left of the entry (a second may have passed). */
 	shared_get(&s, LIST, NULL, "gzip", NULL);
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_HIT);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_HIT);
 	CU_ASSERT_EQUAL(s.res.form, RESPONSE_FORM_GZIP);
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "Content-Encoding"), "gzip");
 	char gz[HTTP_ETAG_SIZE + 4];
@@ -441,7 +446,7 @@ static void test_app_miss_hit_and_304(void)
 
 	/* A hit without gzip accepted: the body, the miss's ETag. */
 	shared_get(&s, LIST, NULL, NULL, NULL);
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_HIT);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_HIT);
 	CU_ASSERT_EQUAL(s.res.form, RESPONSE_FORM_BODY);
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "ETag"), etag);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&s.res.body), body);
@@ -458,10 +463,10 @@ static void test_app_miss_hit_and_304(void)
 
 	/* A 304 on a miss still stores the 200: the next request hits. */
 	shared_get(&s, LIST "?limit=1", "*", NULL, NULL);
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_MISS);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_MISS);
 	CU_ASSERT_EQUAL(response_sent_status(&s.res), 304);
 	shared_get(&s, LIST "?limit=1", NULL, NULL, NULL);
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_HIT);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_HIT);
 	CU_ASSERT_EQUAL(s.res.status, 200);
 	CU_ASSERT_PTR_NOT_NULL(strstr(strbuf_str(&s.res.body), "\"data\""));
 
@@ -490,7 +495,7 @@ static void test_app_with_a_token(void)
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "Cache-Control"), "private, max-age=3600");
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "Vary"), "Accept-Encoding, Authorization");
 	shared_get(&s, LIST, NULL, "gzip", "Bearer s3cret");
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_HIT);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_HIT);
 	CU_ASSERT_EQUAL(s.res.form, RESPONSE_FORM_GZIP);
 	CU_ASSERT(max_age(&s.res) >= 3500 && max_age(&s.res) <= 3600);
 	CU_ASSERT_PTR_NOT_NULL(strstr(response_header(&s.res, "Cache-Control"), "private, "));
@@ -518,8 +523,9 @@ static void test_app_uncached(void)
 	memset(&s, 0, sizeof s);
 	app_open_with_config(&s.app, &cfg, APP_PRIVATE);
 	response_init(&s.res);
+	exchange_init(&s.x);
 	shared_get(&s, LIST, NULL, "gzip", NULL);
-	CU_ASSERT_EQUAL(s.app.cache_use, APP_CACHE_UNASKED);
+	CU_ASSERT_EQUAL(s.x.cache_use, APP_CACHE_UNASKED);
 	CU_ASSERT_EQUAL(s.res.form, RESPONSE_FORM_BODY);
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "Cache-Control"), "no-cache");
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "Vary"), "Accept-Encoding");
@@ -528,6 +534,7 @@ static void test_app_uncached(void)
 	CU_ASSERT_EQUAL(response_sent_status(&s.res), 304);
 	CU_ASSERT_STRING_EQUAL(response_header(&s.res, "ETag"), etag);
 	free(etag);
+	exchange_free(&s.x);
 	response_free(&s.res);
 	app_close(&s.app);
 }

@@ -205,7 +205,7 @@ static int answer(struct app *app, const char *uri, struct strbuf *out)
 	struct response res;
 	request_from_uri(&req, "GET", uri);
 	response_init(&res);
-	app_handle(app, &req, &res);
+	unit_handle(app, &req, &res);
 	int total = -1;
 	strbuf_reset(out);
 	json_object *doc = res.status == 200 ? json_tokener_parse(strbuf_str(&res.body)) : NULL;

@@ -218,7 +218,7 @@ static const char *get(const char *host, const char *uri)
 	request_from_uri(&req, "GET", uri);
 	free(req.host);
 	req.host = strdup(host);
-	app_handle(&app, &req, &res);
+	unit_handle(&app, &req, &res);
 	request_free(&req);
 	return strbuf_str(&res.body);
 }

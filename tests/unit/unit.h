@@ -69,6 +69,13 @@ int unit_run_unprivileged(const char *dir, void (*fn)(const char *dir));
 
 struct config;
 struct snapshot;
+struct app;
+struct request;
+struct response;
+
+/* Answers req into res through app's whole pipeline (app_handle), as a
+ * request of its own, without app_finish. */
+void unit_handle(struct app *app, const struct request *req, struct response *res);
 
 /* The snapshot of the site cfg names, as workers map it (in memory). */
 struct snapshot *unit_snapshot(const struct config *cfg);
