@@ -16,7 +16,6 @@
 /* More segments than the router takes. */
 #define ROUTER_SEGMENTS_FOR_TEST (ROUTER_MAX_SEGMENTS + 8)
 #include "unit.h"
-#include "lib/consttime.h"
 
 static struct app app;
 static struct response res;
@@ -397,15 +396,6 @@ static void test_token_database_missing(void)
 	close_with_tokens();
 }
 
-static void test_constant_time_equal(void)
-{
-	CU_ASSERT_TRUE(constant_time_equal("abc", 3, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("abd", 3, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("ab", 2, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("abcd", 4, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("", 0, "abc", 3));
-}
-
 /* A path of more segments than any route has is a 404, and every
  * segment decoded so far is freed (LeakSanitizer checks under ASan). */
 static void test_too_many_segments(void)
@@ -456,7 +446,6 @@ void suite_app(void)
 	unit_add_test(s, "per-user tokens", test_per_user_tokens);
 	unit_add_test(s, "per-user tokens need the middleware", test_per_user_tokens_need_the_middleware);
 	unit_add_test(s, "token database missing", test_token_database_missing);
-	unit_add_test(s, "constant-time compare", test_constant_time_equal);
 	unit_add_test(s, "too many segments", test_too_many_segments);
 	unit_add_test(s, "Host must be a host", test_host_must_be_a_host);
 }
