@@ -220,6 +220,7 @@ int main(int argc, char **argv)
 	suite_publish();
 	suite_router();
 	suite_response();
+	suite_guard();
 	suite_consttime();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -196,45 +196,6 @@ static void test_token_guard(void)
 	close_fixture();
 }
 
-/* The token of header, or "(none)". */
-static const char *bearer_of(const char *header)
-{
-	static char out[128];
-	size_t len = 0;
-	const char *t = bearer_token(header, &len);
-	if (!t)
-		return "(none)";
-	snprintf(out, sizeof out, "%.*s", (int)len, t);
-	return out;
-}
-
-static void test_bearer_token_parsing(void)
-{
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc"), "abc");
-	CU_ASSERT_STRING_EQUAL(bearer_of("bEaReR 1|Xy9"), "1|Xy9");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer    abc"), "abc");      /* several spaces */
-	CU_ASSERT_STRING_EQUAL(bearer_of(" Bearer abc \t"), "abc");    /* HTTP's OWS */
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer a/b+c=="), "a/b+c=="); /* b64token */
-	/* Exactly the scheme, then the token, then nothing. */
-	CU_ASSERT_STRING_EQUAL(bearer_of("Basic Zm9v bearer TOKEN"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Basic x, BEARER last"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("XBearer TOKEN"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer TOKEN,garbage"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Basic x"), "(none)");
-	/* Two Authorization headers, as lighttpd and Apache join them. */
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Bearer abc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc def"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer "), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer\tabc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearerabc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer ab\x01" "c"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer \xc3\xa9t\xc3\xa9"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Basic abc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of(""), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of(NULL), "(none)");
-}
-
 /* --- per-user tokens through the pipeline ------------------------------- */
 
 static char *tokens_dir;
@@ -442,7 +403,6 @@ void suite_app(void)
 	unit_add_test(s, "route and base_url", test_route_and_base_url);
 	unit_add_test(s, "route follows the script", test_route_follows_the_script);
 	unit_add_test(s, "token guard", test_token_guard);
-	unit_add_test(s, "bearer token parsing", test_bearer_token_parsing);
 	unit_add_test(s, "per-user tokens", test_per_user_tokens);
 	unit_add_test(s, "per-user tokens need the middleware", test_per_user_tokens_need_the_middleware);
 	unit_add_test(s, "token database missing", test_token_database_missing);

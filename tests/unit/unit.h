@@ -50,6 +50,7 @@ void suite_fcgi(void);
 void suite_publish(void);
 void suite_router(void);
 void suite_response(void);
+void suite_guard(void);
 void suite_consttime(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
