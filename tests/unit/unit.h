@@ -52,6 +52,7 @@ void suite_router(void);
 void suite_response(void);
 void suite_guard(void);
 void suite_consttime(void);
+void suite_cache_entry(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
