@@ -218,6 +218,12 @@ int main(int argc, char **argv)
 	suite_renders();
 	suite_fcgi();
 	suite_publish();
+	suite_router();
+	suite_response();
+	suite_guard();
+	suite_consttime();
+	suite_cache_entry();
+	suite_cache_file();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

@@ -1,4 +1,4 @@
-/* Unit tests: the request pipeline (app), the guard and responses. */
+/* Unit tests: the request pipeline (app) and the guard through it. */
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
@@ -16,7 +16,6 @@
 /* More segments than the router takes. */
 #define ROUTER_SEGMENTS_FOR_TEST (ROUTER_MAX_SEGMENTS + 8)
 #include "unit.h"
-#include "lib/consttime.h"
 
 static struct app app;
 static struct response res;
@@ -197,45 +196,6 @@ static void test_token_guard(void)
 	close_fixture();
 }
 
-/* The token of header, or "(none)". */
-static const char *bearer_of(const char *header)
-{
-	static char out[128];
-	size_t len = 0;
-	const char *t = bearer_token(header, &len);
-	if (!t)
-		return "(none)";
-	snprintf(out, sizeof out, "%.*s", (int)len, t);
-	return out;
-}
-
-static void test_bearer_token_parsing(void)
-{
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc"), "abc");
-	CU_ASSERT_STRING_EQUAL(bearer_of("bEaReR 1|Xy9"), "1|Xy9");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer    abc"), "abc");      /* several spaces */
-	CU_ASSERT_STRING_EQUAL(bearer_of(" Bearer abc \t"), "abc");    /* HTTP's OWS */
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer a/b+c=="), "a/b+c=="); /* b64token */
-	/* Exactly the scheme, then the token, then nothing. */
-	CU_ASSERT_STRING_EQUAL(bearer_of("Basic Zm9v bearer TOKEN"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Basic x, BEARER last"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("XBearer TOKEN"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer TOKEN,garbage"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Basic x"), "(none)");
-	/* Two Authorization headers, as lighttpd and Apache join them. */
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc, Bearer abc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer abc def"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer "), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer\tabc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearerabc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer ab\x01" "c"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Bearer \xc3\xa9t\xc3\xa9"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of("Basic abc"), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of(""), "(none)");
-	CU_ASSERT_STRING_EQUAL(bearer_of(NULL), "(none)");
-}
-
 /* --- per-user tokens through the pipeline ------------------------------- */
 
 static char *tokens_dir;
@@ -397,34 +357,6 @@ static void test_token_database_missing(void)
 	close_with_tokens();
 }
 
-static void test_constant_time_equal(void)
-{
-	CU_ASSERT_TRUE(constant_time_equal("abc", 3, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("abd", 3, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("ab", 2, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("abcd", 4, "abc", 3));
-	CU_ASSERT_FALSE(constant_time_equal("", 0, "abc", 3));
-}
-
-static void test_error_bodies(void)
-{
-	struct response r;
-	response_init(&r);
-	response_server_error(&r);
-	CU_ASSERT_EQUAL(r.status, 500);
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Server Error\"}");
-	response_reset(&r);
-	response_error(&r, 400, "limit must be a positive integer, not \"x/y\"");
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body),
-	                       "{\"message\":\"limit must be a positive integer, not \\\"x\\/y\\\"\"}");
-	struct strbuf out = STRBUF_INIT;
-	response_render(&r, false, "\r\n", &out);
-	CU_ASSERT_STRING_EQUAL(out.ptr, "Status: 400 Bad Request\r\nContent-Type: application/json\r\n"
-	                                "Content-Length: 60\r\n\r\n");
-	strbuf_release(&out);
-	response_free(&r);
-}
-
 /* A path of more segments than any route has is a 404, and every
  * segment decoded so far is freed (LeakSanitizer checks under ASan). */
 static void test_too_many_segments(void)
@@ -461,51 +393,6 @@ static void test_host_must_be_a_host(void)
 	close_fixture();
 }
 
-/* One answer per request: a second one (a handler that answered 404 and
- * went on to write data) turns the whole response into a 500, and nothing
- * of either answer, nor anything written afterwards, is sent. */
-static void test_a_second_answer_is_refused(void)
-{
-	/* The log says so, as a programming error. */
-	char *dir = unit_tempdir();
-	char log_path[512];
-	snprintf(log_path, sizeof log_path, "%s/log", dir);
-	log_open(log_path, LOG_LEVEL_WARNING);
-	struct response r;
-	response_init(&r);
-	CU_ASSERT_FALSE(response_answered(&r));
-	response_not_found(&r);
-	CU_ASSERT_EQUAL(r.state, RESPONSE_ANSWERED);
-	struct strbuf *body = response_begin(&r, 200, "application/json");
-	strbuf_addstr(body, "{\"data\":\"secret\"}");
-	CU_ASSERT_EQUAL(r.state, RESPONSE_BROKEN);
-	CU_ASSERT_EQUAL(r.status, 500);
-	response_error(&r, 422, "again");
-	response_set_header(&r, "X-Late", "1");
-	struct strbuf out = STRBUF_INIT;
-	response_render(&r, true, "\n", &out);
-	CU_ASSERT_STRING_EQUAL(out.ptr, "Status: 500 Internal Server Error\nContent-Type: application/json\n"
-	                                "Content-Length: 26\n\n{\"message\":\"Server Error\"}");
-	CU_ASSERT_PTR_NULL(strstr(out.ptr, "secret"));
-	CU_ASSERT_PTR_NULL(strstr(out.ptr, "Not found"));
-	strbuf_release(&out);
-	/* Reset, the response takes an answer again. */
-	response_reset(&r);
-	response_not_found(&r);
-	CU_ASSERT_EQUAL(r.status, 404);
-	response_free(&r);
-	log_open("stderr", LOG_LEVEL_WARNING);
-	FILE *f = fopen(log_path, "r");
-	char line[512] = "";
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
-	CU_ASSERT_PTR_NOT_NULL(strstr(line, "programming error: a second answer (200) after the first (404)"));
-	CU_ASSERT_PTR_NULL(fgets(line, sizeof line, f)); /* once, not for each later write */
-	fclose(f);
-	unit_rmtree(dir);
-	free(dir);
-}
-
 void suite_app(void)
 {
 	CU_pSuite s = unit_add_suite("app");
@@ -516,13 +403,9 @@ void suite_app(void)
 	unit_add_test(s, "route and base_url", test_route_and_base_url);
 	unit_add_test(s, "route follows the script", test_route_follows_the_script);
 	unit_add_test(s, "token guard", test_token_guard);
-	unit_add_test(s, "bearer token parsing", test_bearer_token_parsing);
 	unit_add_test(s, "per-user tokens", test_per_user_tokens);
 	unit_add_test(s, "per-user tokens need the middleware", test_per_user_tokens_need_the_middleware);
 	unit_add_test(s, "token database missing", test_token_database_missing);
-	unit_add_test(s, "constant-time compare", test_constant_time_equal);
-	unit_add_test(s, "error bodies", test_error_bodies);
-	unit_add_test(s, "a second answer is refused", test_a_second_answer_is_refused);
 	unit_add_test(s, "too many segments", test_too_many_segments);
 	unit_add_test(s, "Host must be a host", test_host_must_be_a_host);
 }

@@ -1,6 +1,6 @@
-/* Unit tests: per-user tokens (tokens.c), their abilities (abilities.c)
- * and the router's ability gate. Every moment is passed in: nothing here
- * reads the clock. */
+/* Unit tests: per-user tokens (tokens.c) and their abilities (abilities.c);
+ * the router's gate of abilities is test_router's. Every moment is passed
+ * in: nothing here reads the clock. */
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
@@ -14,7 +14,6 @@
 
 #include "guard/abilities.h"
 #include "core/log.h"
-#include "app/router.h"
 #include "lib/sha256.h"
 #include "guard/tokens.h"
 #include "unit.h"
@@ -98,65 +97,6 @@ static void test_abilities_stored(void)
 		CU_ASSERT_FALSE(a.all);
 		abilities_free(&a);
 	}
-}
-
-/* --- the router's second gate ------------------------------------------- */
-
-/* Whether a token with the abilities of list may ask for path. */
-static bool gate_opens(const char *list, const char *path)
-{
-	char *copy = strdup(path), *segments[ROUTER_MAX_SEGMENTS], *save = NULL;
-	size_t n = 0;
-	for (char *s = strtok_r(copy, "/", &save); s; s = strtok_r(NULL, "/", &save))
-		segments[n++] = s;
-	struct api_ctx ctx;
-	memset(&ctx, 0, sizeof ctx);
-	const struct route *route = router_match(segments, n, &ctx);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(route);
-	struct abilities a;
-	char err[ABILITIES_ERR_LEN];
-	abilities_init(&a);
-	bool open;
-	if (list) {
-		CU_ASSERT_EQUAL(abilities_parse_list(&a, list, err), 0);
-		open = router_abilities_open(&a, route, &ctx);
-	} else {
-		open = router_abilities_open(NULL, route, &ctx);
-	}
-	abilities_free(&a);
-	free(ctx.tail);
-	free(copy);
-	return open;
-}
-
-static void test_ability_gate(void)
-{
-	CU_ASSERT_TRUE(gate_opens(NULL, "collections/blog/entries"));
-	CU_ASSERT_TRUE(gate_opens("navs", "ping"));
-	CU_ASSERT_TRUE(gate_opens("*", "collections/blog/entries"));
-	CU_ASSERT_TRUE(gate_opens("collections", "collections/blog/entries/x"));
-	CU_ASSERT_TRUE(gate_opens("collections:blog", "collections/blog/entries/x"));
-	CU_ASSERT_TRUE(gate_opens("collections:blog", "collections/blog/tree"));
-	CU_ASSERT_TRUE(gate_opens("collections:blog", "collections/blog"));
-	CU_ASSERT_FALSE(gate_opens("collections:blog", "collections/news/entries"));
-	/* The list of a type's handles needs the whole type. */
-	CU_ASSERT_FALSE(gate_opens("collections:blog", "collections"));
-	CU_ASSERT_TRUE(gate_opens("collections", "collections"));
-	CU_ASSERT_FALSE(gate_opens("navs", "collections/blog"));
-	CU_ASSERT_FALSE(gate_opens("collections", "users"));
-	CU_ASSERT_TRUE(gate_opens("users", "users/user-ada"));
-	CU_ASSERT_TRUE(gate_opens("sites", "sites"));
-	CU_ASSERT_TRUE(gate_opens("assets:main", "assets/main/a/b.jpg"));
-	CU_ASSERT_TRUE(gate_opens("assets:main", "asset-containers/main"));
-	CU_ASSERT_FALSE(gate_opens("assets:main", "assets/other/a.jpg"));
-	CU_ASSERT_FALSE(gate_opens("assets:main", "asset-containers"));
-	/* A term's entries come from any collection: the whole type. */
-	CU_ASSERT_TRUE(gate_opens("taxonomies:tags", "taxonomies/tags/terms/x"));
-	CU_ASSERT_FALSE(gate_opens("taxonomies:tags", "taxonomies/tags/terms/x/entries"));
-	CU_ASSERT_FALSE(gate_opens("taxonomies:tags,collections:blog",
-	                           "taxonomies/tags/terms/x/entries"));
-	CU_ASSERT_TRUE(gate_opens("taxonomies:tags,collections", "taxonomies/tags/terms/x/entries"));
-	CU_ASSERT_FALSE(gate_opens("taxonomies:topics,collections", "taxonomies/tags/terms/x/entries"));
 }
 
 /* --- expiries -------------------------------------------------------------- */
@@ -509,7 +449,6 @@ void suite_tokens(void)
 	unit_add_test(s, "abilities parsed", test_abilities_parse);
 	unit_add_test(s, "abilities refused", test_abilities_refused);
 	unit_add_test(s, "abilities as stored", test_abilities_stored);
-	unit_add_test(s, "the ability gate", test_ability_gate);
 	unit_add_test(s, "expiries", test_parse_expiry);
 	unit_add_test(s, "a new database is 0600", test_created_private);
 	unit_add_test(s, "create, list, revoke", test_create_list_revoke);

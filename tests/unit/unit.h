@@ -48,6 +48,12 @@ void suite_http_cache(void);
 void suite_renders(void);
 void suite_fcgi(void);
 void suite_publish(void);
+void suite_router(void);
+void suite_response(void);
+void suite_guard(void);
+void suite_consttime(void);
+void suite_cache_entry(void);
+void suite_cache_file(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
