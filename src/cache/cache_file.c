@@ -149,6 +149,10 @@ static bool fit(const struct shared_paths *paths, uint64_t generation, uint64_t 
 {
 	if (reserve(counter, n, (uint64_t)max))
 		return true;
+	/* An answer larger than the whole budget never fits: pruning for it
+	 * would empty the cache, at will, for anyone who asks for it. */
+	if (n > (uint64_t)max)
+		return false;
 	char *dir = shared_responses_dir(paths, generation);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
@@ -311,10 +315,12 @@ size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generatio
 {
 	struct generation g;
 	uint64_t current = generation_read(paths->generation, &g) == 0 ? g.cache_signature : generation;
-	shared_remove_old_responses(paths, generation, current);
+	size_t removed = shared_remove_old_responses(paths, generation, current);
 	long long entries, total;
 	cache_file_count(paths, generation, &entries, &total);
-	return total > 0 ? cache_file_prune(paths, generation, total / 2, LLONG_MAX / 2, 0) : 0;
+	if (total > 0)
+		removed += cache_file_prune(paths, generation, total / 2, LLONG_MAX / 2, 0);
+	return removed;
 }
 
 /* --- the driver's table --- */

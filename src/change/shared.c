@@ -128,13 +128,14 @@ static bool is_kept(const struct kept *k, uint64_t n)
 }
 
 /* Calls remove on every path of this site's files of a kind that k does
- * not keep. */
-static void remove_older(const struct shared_paths *p, const char *kind, const char *suffix,
-                         const struct kept *k, void (*remove)(const char *path))
+ * not keep; the sum of what the calls returned. */
+static size_t remove_older(const struct shared_paths *p, const char *kind, const char *suffix,
+                           const struct kept *k, size_t (*remove)(const char *path))
 {
 	DIR *d = opendir(p->dir);
 	if (!d)
-		return;
+		return 0;
+	size_t removed = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		uint64_t n;
@@ -142,10 +143,11 @@ static void remove_older(const struct shared_paths *p, const char *kind, const c
 			continue;
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", p->dir, e->d_name);
-		remove(path.ptr);
+		removed += remove(path.ptr);
 		strbuf_release(&path);
 	}
 	closedir(d);
+	return removed;
 }
 
 char *shared_newest_snapshot(const struct shared_paths *p, uint64_t *generation)
@@ -167,19 +169,22 @@ char *shared_newest_snapshot(const struct shared_paths *p, uint64_t *generation)
 	return newest;
 }
 
-static void unlink_file(const char *path)
+static size_t unlink_file(const char *path)
 {
 	/* Workers that still map a snapshot keep their mapping; the name goes. */
-	unlink(path);
+	return unlink(path) == 0;
 }
 
 /* Removes a response directory: its entries (and any temporary files of
- * writes in flight, whose rename then fails harmlessly), then itself. */
-static void remove_responses(const char *dir)
+ * writes in flight, whose rename then fails harmlessly), then itself.
+ * Returns how many answers went (not the byte counter, not temporary
+ * files). */
+static size_t remove_responses(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
-		return;
+		return 0;
+	size_t removed = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		/* The byte counter (.bytes) goes too, or the directory would stay. */
@@ -187,11 +192,14 @@ static void remove_responses(const char *dir)
 			continue;
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
-		unlink(path.ptr);
+		bool answer = e->d_name[0] != '.' && !strstr(e->d_name, ".tmp-");
+		if (unlink(path.ptr) == 0 && answer)
+			removed++;
 		strbuf_release(&path);
 	}
 	closedir(d);
 	rmdir(dir);
+	return removed;
 }
 
 void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
@@ -204,14 +212,14 @@ void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
 	remove_older(p, "index", ".snap", &k, unlink_file);
 }
 
-void shared_remove_old_responses(const struct shared_paths *p, uint64_t keep, uint64_t current)
+size_t shared_remove_old_responses(const struct shared_paths *p, uint64_t keep, uint64_t current)
 {
 	struct kept k = {KEEP_TWO, keep, current};
-	remove_older(p, "responses", "", &k, remove_responses);
+	return remove_older(p, "responses", "", &k, remove_responses);
 }
 
-void shared_remove_all_responses(const struct shared_paths *p)
+size_t shared_remove_all_responses(const struct shared_paths *p)
 {
 	struct kept none = {KEEP_NONE, 0, 0};
-	remove_older(p, "responses", "", &none, remove_responses);
+	return remove_older(p, "responses", "", &none, remove_responses);
 }

@@ -55,12 +55,14 @@ char *shared_responses_dir(const struct shared_paths *paths, uint64_t n);
 /* Removes this site's response directories, with their entries, but
  * keep's and current's. They are named by a content signature, which has
  * no order: the caller names the two to keep, its own and the generation
- * file's, which a worker not yet moved to it must leave alone. */
-void shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep,
-                                 uint64_t current);
+ * file's, which a worker not yet moved to it must leave alone. Returns
+ * how many answers went. */
+size_t shared_remove_old_responses(const struct shared_paths *paths, uint64_t keep,
+                                   uint64_t current);
 
-/* Removes every one of this site's response directories (cache clear). */
-void shared_remove_all_responses(const struct shared_paths *paths);
+/* Removes every one of this site's response directories (cache clear).
+ * Returns how many answers went. */
+size_t shared_remove_all_responses(const struct shared_paths *paths);
 
 /* The response cache's counters of cfg's site (cache_stats.h); the caller
  * frees it. */
