@@ -182,8 +182,8 @@ enum key_store {
 
 /*
  * One row per key: where it is written, how it is parsed and held, its
- * bounds and its default. config_init_defaults sets these defaults and no
- * others, and config_free releases what the rows' fields own.
+ * bounds and its default. The defaults of config_init_defaults and
+ * config_log_settings, and what config_free releases, all come from here.
  */
 struct key_def {
 	const char *section, *name; /* NULL in the unkeyed rows */
@@ -1251,6 +1251,7 @@ fail:
 /* What config_log_settings gathers. */
 struct log_settings {
 	const char *dir;
+	const struct key_def *level_key; /* [log] level: its names */
 	char *target;
 	enum log_level level;
 };
@@ -1264,20 +1265,24 @@ static int log_settings_key(void *user, const char *section, const char *name, c
 		free(ls->target);
 		ls->target = log_place(ls->dir, value);
 	} else if (strcmp(name, "level") == 0) {
-		for (int i = 0; level_names[i]; i++)
-			if (strcmp(value, level_names[i]) == 0)
+		const char *const *names = ls->level_key->enum_names;
+		for (int i = 0; names[i]; i++)
+			if (strcmp(value, names[i]) == 0)
 				ls->level = (enum log_level)i;
 	}
 	return 1;
 }
 
+/* The defaults are those of the [log] rows, which the table has. */
 void config_log_settings(const char *path, char **target, enum log_level *level)
 {
+	const struct key_def *target_key = find_key("log", "target");
+	const struct key_def *level_key = find_key("log", "level");
 	char *dir = directory_of(path);
-	struct log_settings ls = {dir, NULL, LOG_LEVEL_WARNING};
+	struct log_settings ls = {dir, level_key, NULL, (enum log_level)level_key->dflt.e};
 	ini_parse(path, log_settings_key, &ls); /* a broken file still names its log */
 	free(dir);
-	*target = ls.target ? ls.target : xstrdup("syslog");
+	*target = ls.target ? ls.target : xstrdup(target_key->dflt.s);
 	*level = ls.level;
 }
 
