@@ -316,6 +316,14 @@ static const struct key_def *find_key(const char *section, const char *name)
 	return NULL;
 }
 
+const char *config_key_at(size_t i, const char **section)
+{
+	if (i >= NKEYS)
+		return NULL;
+	*section = keys[i].section;
+	return keys[i].name;
+}
+
 /* --- defaults and freeing --- */
 
 static void *field_of(struct config *cfg, const struct key_def *k)

@@ -191,6 +191,11 @@ const char *config_find_path(const char *cli_path);
 
 void config_free(struct config *cfg);
 
+/* The keys of the simple sections, in the table's order, so that a test
+ * can tell whether it covers every one: the name of key i, with its
+ * section in *section; NULL past the last key. */
+const char *config_key_at(size_t i, const char **section);
+
 /* Whether answers are cached at all: [cache] enabled, a driver other
  * than none, and an expiry above 0. */
 bool config_caches(const struct config *cfg);

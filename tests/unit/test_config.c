@@ -648,6 +648,24 @@ static bool field_is(const struct config *c, const struct key_case *k, long num,
 	return same;
 }
 
+/* The cases above are the table's keys, each once, none missing. */
+static void test_cases_cover_the_table(void)
+{
+	const char *section, *name;
+	size_t n = 0;
+	for (; (name = config_key_at(n, &section)); n++) {
+		size_t found = 0;
+		for (size_t i = 0; i < NKEY_CASES; i++)
+			if (strcmp(key_cases[i].section, section) == 0 &&
+			    strcmp(key_cases[i].name, name) == 0)
+				found++;
+		if (found != 1)
+			fprintf(stderr, "\n[%s] %s: %zu cases\n", section, name, found);
+		CU_ASSERT_EQUAL(found, 1);
+	}
+	CU_ASSERT_EQUAL(n, NKEY_CASES);
+}
+
 /* config_init_defaults gives what the documentation says, and nothing for
  * the fields the file never sets directly. */
 static void test_init_defaults_are_documented(void)
@@ -876,6 +894,7 @@ void suite_config(void)
 	unit_add_test(s, "query bounds", test_query_bounds);
 	unit_add_test(s, "[cache] driver = a plug-in", test_cache_plugin_driver);
 	unit_add_test(s, "public_dir", test_public_dir);
+	unit_add_test(s, "the cases cover the key table", test_cases_cover_the_table);
 	unit_add_test(s, "init_defaults: the documented defaults", test_init_defaults_are_documented);
 	unit_add_test(s, "every key reads back", test_every_key_reads_back);
 	unit_add_test(s, "every key refuses with its message", test_every_key_refuses_with_its_message);
