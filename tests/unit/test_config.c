@@ -833,6 +833,43 @@ static bool ini_sets(const char *text, const char *section, const char *name)
 	return false;
 }
 
+/* The file at path, or NULL; the caller frees it. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	struct strbuf text = STRBUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&text, chunk, n);
+	fclose(f);
+	return strbuf_detach(&text, NULL);
+}
+
+/* The fuzzer's corpus starts it from a file that loads and sets every key
+ * of the table. */
+static void test_fuzz_corpus_sets_every_key(void)
+{
+	const char *path = FIXTURES_DIR "/../fuzz/corpus/config/keys.ini";
+	char *text = read_text(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *section, *name;
+	for (size_t i = 0; (name = config_key_at(i, &section)); i++) {
+		if (!ini_sets(text, section, name))
+			fprintf(stderr, "\nthe fuzz corpus misses [%s] %s\n", section, name);
+		CU_ASSERT_TRUE(ini_sets(text, section, name));
+	}
+	free(text);
+	struct config c;
+	int rc = config_load(&c, path, err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_EQUAL(rc, 0);
+	config_free(&c);
+}
+
 static bool all_zero(const struct config *c)
 {
 	static const struct config zero;
@@ -899,5 +936,6 @@ void suite_config(void)
 	unit_add_test(s, "every key reads back", test_every_key_reads_back);
 	unit_add_test(s, "every key refuses with its message", test_every_key_refuses_with_its_message);
 	unit_add_test(s, "config_free of a full config", test_free_of_a_full_config);
+	unit_add_test(s, "the fuzz corpus sets every key", test_fuzz_corpus_sets_every_key);
 	unit_add_test(s, "cleanup", test_cleanup);
 }
