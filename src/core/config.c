@@ -151,7 +151,7 @@ static char *resolve_path(const char *dir, const char *value)
 	return strbuf_detach(&b, NULL);
 }
 
-/* --- defaults and freeing --- */
+/* --- the key table --- */
 
 static const char *type_names[RES_TYPE_COUNT] = {
 	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites",
@@ -162,43 +162,234 @@ const char *resource_type_name(enum resource_type t)
 	return type_names[t];
 }
 
-void config_init_defaults(struct config *cfg)
+/* How a value is written in the file, hence how apply_key parses it. */
+enum key_kind {
+	K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET,
+	K_RANGES, /* a list of IP addresses or CIDR ranges */
+	K_ACCESS, /* a boolean, or a log target */
+	K_CACHE_DRIVER, /* an enum_names name, or the absolute path of a plug-in */
+};
+
+/* How a field is held in struct config, hence how set_default fills it
+ * and release_field frees it. */
+enum key_store {
+	ST_BOOL,   /* bool: nothing to free */
+	ST_LONG,   /* long: nothing to free */
+	ST_ENUM,   /* one of the enums below, as an int: nothing to free */
+	ST_STRING, /* char *, owned: freed */
+	ST_LIST,   /* struct strlist, each item owned: strlist_free */
+};
+
+/*
+ * One row per key: where it is written, how it is parsed and held, its
+ * bounds and its default. The defaults of config_init_defaults and
+ * config_log_settings, and what config_free releases, all come from here.
+ */
+struct key_def {
+	const char *section, *name; /* NULL in the unkeyed rows */
+	enum key_kind kind;
+	enum key_store store;    /* follows from kind (KEY checks it against the field) */
+	size_t offset;           /* of the destination in struct config */
+	long min, max;           /* K_LONG bounds */
+	const char *const *enum_names; /* K_ENUM, K_CACHE_DRIVER, a K_STRING of fixed
+	                                * values: NULL-terminated, index = value */
+	union {
+		bool b;          /* ST_BOOL */
+		long l;          /* ST_LONG */
+		int e;           /* ST_ENUM */
+		const char *s;   /* ST_STRING: copied, NULL for none; ST_LIST: as CSV */
+	} dflt;
+};
+
+static const char *const driver_names[] = {"file", "redis", "none", NULL};
+static const char *const rate_by_names[] = {"ip", "token", NULL};
+static const char *const rate_driver_names[] = {"file", "redis", NULL};
+static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
+static const char *const middleware_names[] = {"", "auth:token", NULL};
+
+/* ST_ENUM fields are read and written as int. */
+_Static_assert(sizeof(enum cache_driver) == sizeof(int), "enum cache_driver is an int");
+_Static_assert(sizeof(enum rate_by) == sizeof(int), "enum rate_by is an int");
+_Static_assert(sizeof(enum rate_driver) == sizeof(int), "enum rate_driver is an int");
+_Static_assert(sizeof(enum log_level) == sizeof(int), "enum log_level is an int");
+
+/* The store a kind parses into. */
+#define STORE_OF_KIND(kind)                                                     \
+	((kind) == K_BOOL                               ? ST_BOOL               \
+	 : (kind) == K_LONG                             ? ST_LONG               \
+	 : (kind) == K_ENUM || (kind) == K_CACHE_DRIVER ? ST_ENUM               \
+	 : (kind) == K_LIST || (kind) == K_RANGES       ? ST_LIST               \
+	                                                : ST_STRING)
+/* The store a field's type calls for; a field of any other type has none,
+ * and its row does not compile. */
+#define STORE_OF_FIELD(field)                                                   \
+	_Generic(((struct config *)0)->field,                                   \
+		bool: ST_BOOL, long: ST_LONG, char *: ST_STRING,                \
+		struct strlist: ST_LIST, enum cache_driver: ST_ENUM,            \
+		enum rate_by: ST_ENUM, enum rate_driver: ST_ENUM,               \
+		enum log_level: ST_ENUM)
+/* The field's offset, or a compile error (an array of size -1) when the
+ * kind would parse into, default or free the field as another type. */
+#define FIELD_AT(kind, field)                                                   \
+	(offsetof(struct config, field) +                                       \
+	 0 * sizeof(char[STORE_OF_KIND(kind) == STORE_OF_FIELD(field) ? 1 : -1]))
+/* A row; the rest (bounds, names, the default) as designated initializers. */
+#define KEY(sec, key, kind_, field, ...)                                        \
+	{.section = (sec), .name = (key), .kind = (kind_),                      \
+	 .store = STORE_OF_KIND(kind_), .offset = FIELD_AT(kind_, field), __VA_ARGS__}
+
+static const struct key_def keys[] = {
+	KEY("api", "enabled", K_BOOL, enabled, .dflt.b = false),
+	KEY("api", "route", K_ROUTE, route, .dflt.s = "api"),
+	KEY("api", "auth_token", K_STRING, auth_token, .dflt.s = ""),
+	KEY("api", "middleware", K_STRING, middleware, .enum_names = middleware_names,
+	    .dflt.s = ""),
+	KEY("api", "base_url", K_URL, base_url, .dflt.s = ""),
+	KEY("api", "default_limit", K_LONG, default_limit, .min = 1, .max = 1000000, .dflt.l = 25),
+	KEY("api", "max_limit", K_LONG, max_limit, .min = 1, .max = 1000000, .dflt.l = 1000),
+	KEY("api", "excluded_keys", K_LIST, excluded_keys, .dflt.s = ""),
+	KEY("api", "max_query_length", K_LONG, max_query_length, .min = 0, .max = 1073741824,
+	    .dflt.l = 8192),
+	KEY("api", "max_filters", K_LONG, max_filters, .min = 0, .max = 1000000, .dflt.l = 20),
+	KEY("api", "max_sort_keys", K_LONG, max_sort_keys, .min = 0, .max = 1000000, .dflt.l = 10),
+	KEY("api", "max_fields", K_LONG, max_fields, .min = 0, .max = 1000000, .dflt.l = 100),
+	KEY("api", "regex_budget", K_LONG, regex_budget, .min = 0, .max = 1000000000000L,
+	    .dflt.l = 500000),
+	/* Required: validate refuses a config without it. */
+	KEY("content", "root", K_PATH, content_root, .dflt.s = NULL),
+	KEY("content", "app_name", K_STRING, app_name, .dflt.s = "Statamic"),
+	KEY("cache", "enabled", K_BOOL, cache_enabled, .dflt.b = true),
+	KEY("cache", "driver", K_CACHE_DRIVER, cache_driver, .enum_names = driver_names,
+	    .dflt.e = CACHE_FILE),
+	KEY("cache", "expiry", K_LONG, cache_expiry, .min = 0, .max = 5256000, .dflt.l = 60),
+	KEY("cache", "ignored_events", K_LIST, ignored_events, .dflt.s = "UserSaved, UserDeleted"),
+	KEY("cache", "dir", K_PATH, cache_dir, .dflt.s = "/var/cache/cms-api"),
+	KEY("cache", "max_size", K_LONG, cache_max_size, .min = 0, .max = 1048576, .dflt.l = 256),
+	KEY("cache", "public_dir", K_PATH, cache_public_dir, .dflt.s = ""),
+	KEY("rate_limit", "per_minute", K_LONG, rate_per_minute, .min = 0, .max = 1000000000,
+	    .dflt.l = 60),
+	KEY("rate_limit", "by", K_ENUM, rate_by, .enum_names = rate_by_names, .dflt.e = RATE_BY_IP),
+	KEY("rate_limit", "driver", K_ENUM, rate_driver, .enum_names = rate_driver_names,
+	    .dflt.e = RATE_DRIVER_FILE),
+	KEY("rate_limit", "trusted_proxies", K_RANGES, rate_trusted_proxies, .dflt.s = ""),
+	KEY("rate_limit", "redis_host", K_STRING, rate_redis_host, .dflt.s = "127.0.0.1"),
+	KEY("rate_limit", "redis_port", K_LONG, rate_redis_port, .min = 1, .max = 65535,
+	    .dflt.l = 6379),
+	KEY("rate_limit", "redis_socket", K_PATH, rate_redis_socket, .dflt.s = ""),
+	KEY("rate_limit", "redis_database", K_LONG, rate_redis_database, .min = 0, .max = 1000000,
+	    .dflt.l = 0),
+	KEY("rate_limit", "redis_password", K_STRING, rate_redis_password, .dflt.s = ""),
+	KEY("rate_limit", "redis_prefix", K_STRING, rate_redis_prefix, .dflt.s = "cms-api:"),
+	KEY("rate_limit", "redis_timeout_ms", K_LONG, rate_redis_timeout_ms, .min = 1, .max = 60000,
+	    .dflt.l = 50),
+	KEY("auth", "database", K_PATH, auth_database, .dflt.s = ""),
+	KEY("log", "target", K_LOG_TARGET, log_target, .dflt.s = "syslog"),
+	KEY("log", "level", K_ENUM, log_level, .enum_names = level_names,
+	    .dflt.e = LOG_LEVEL_WARNING),
+	KEY("log", "access", K_ACCESS, log_access, .dflt.s = ""),
+	KEY("server", "max_requests", K_LONG, max_requests, .min = 0, .max = 1000000000000L,
+	    .dflt.l = 0),
+};
+
+/* Owned strings that no key sets by itself, defaulted and freed the same
+ * way: the file's path and directory (config_load), and the plug-in that
+ * a path in [cache] driver names (set_cache_driver). */
+static const struct key_def unkeyed[] = {
+	KEY(NULL, NULL, K_STRING, path, .dflt.s = NULL),
+	KEY(NULL, NULL, K_STRING, dir, .dflt.s = NULL),
+	KEY(NULL, NULL, K_STRING, cache_plugin_path, .dflt.s = NULL),
+};
+#undef KEY
+#undef FIELD_AT
+#undef STORE_OF_FIELD
+#undef STORE_OF_KIND
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+#define NUNKEYED (sizeof unkeyed / sizeof unkeyed[0])
+
+/* The row of [section] name; NULL when the table has none. */
+static const struct key_def *find_key(const char *section, const char *name)
 {
-	memset(cfg, 0, sizeof *cfg);
-	cfg->route = xstrdup("api");
-	cfg->auth_token = xstrdup("");
-	cfg->middleware = xstrdup("");
-	cfg->base_url = xstrdup("");
-	cfg->default_limit = 25;
-	cfg->max_limit = 1000;
-	cfg->max_query_length = 8192;
-	cfg->max_filters = 20;
-	cfg->max_sort_keys = 10;
-	cfg->max_fields = 100;
-	cfg->regex_budget = 500000;
-	cfg->app_name = xstrdup("Statamic");
-	cfg->cache_enabled = true;
-	cfg->cache_driver = CACHE_FILE;
-	cfg->cache_expiry = 60;
-	strlist_split(&cfg->ignored_events, "UserSaved, UserDeleted");
-	cfg->cache_dir = xstrdup("/var/cache/cms-api");
-	cfg->cache_max_size = 256;
-	cfg->cache_public_dir = xstrdup("");
-	cfg->rate_per_minute = 60;
-	cfg->rate_by = RATE_BY_IP;
-	cfg->rate_driver = RATE_DRIVER_FILE;
-	cfg->rate_redis_host = xstrdup("127.0.0.1");
-	cfg->rate_redis_port = 6379;
-	cfg->rate_redis_socket = xstrdup("");
-	cfg->rate_redis_password = xstrdup("");
-	cfg->rate_redis_prefix = xstrdup("cms-api:");
-	cfg->rate_redis_timeout_ms = 50;
-	cfg->auth_database = xstrdup("");
-	cfg->log_target = xstrdup("syslog");
-	cfg->log_level = LOG_LEVEL_WARNING;
-	cfg->log_access = xstrdup("");
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].section, section) == 0 && strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
 }
 
+const char *config_key_at(size_t i, const char **section)
+{
+	if (i >= NKEYS)
+		return NULL;
+	*section = keys[i].section;
+	return keys[i].name;
+}
+
+/* --- defaults and freeing --- */
+
+static void *field_of(struct config *cfg, const struct key_def *k)
+{
+	return (char *)cfg + k->offset;
+}
+
+/* Fills the row's field, which holds nothing yet, with its default. */
+static void set_default(struct config *cfg, const struct key_def *k)
+{
+	void *field = field_of(cfg, k);
+	switch (k->store) {
+	case ST_BOOL:
+		*(bool *)field = k->dflt.b;
+		return;
+	case ST_LONG:
+		*(long *)field = k->dflt.l;
+		return;
+	case ST_ENUM:
+		*(int *)field = k->dflt.e;
+		return;
+	case ST_STRING:
+		*(char **)field = k->dflt.s ? xstrdup(k->dflt.s) : NULL;
+		return;
+	case ST_LIST:
+		if (k->dflt.s)
+			strlist_split(field, k->dflt.s);
+		return;
+	}
+}
+
+/* Frees what the row's field owns and leaves it holding nothing. */
+static void release_field(struct config *cfg, const struct key_def *k)
+{
+	void *field = field_of(cfg, k);
+	switch (k->store) {
+	case ST_BOOL:
+	case ST_LONG:
+	case ST_ENUM:
+		return;
+	case ST_STRING:
+		free(*(char **)field);
+		*(char **)field = NULL;
+		return;
+	case ST_LIST:
+		strlist_free(field);
+		return;
+	}
+}
+
+void config_init_defaults(struct config *cfg)
+{
+	/* Zero is "none" for every field the tables do not describe: no
+	 * resource rules, sites, disks or driver options, no fingerprint. */
+	memset(cfg, 0, sizeof *cfg);
+	for (size_t i = 0; i < NKEYS; i++)
+		set_default(cfg, &keys[i]);
+	for (size_t i = 0; i < NUNKEYED; i++)
+		set_default(cfg, &unkeyed[i]);
+}
+
+/*
+ * The structured sections are not simple keys, so the table does not
+ * describe them: [resources.*], [sites.*], [disks.*] and the cache
+ * driver's own options each have a small free function of their own.
+ */
 static void free_rule(struct handle_rule *r)
 {
 	free(r->handle);
@@ -217,36 +408,8 @@ static void free_resources(struct resource_rule *r)
 	free(r->handles);
 }
 
-void config_free(struct config *cfg)
+static void free_sites(struct config *cfg)
 {
-	free(cfg->path);
-	free(cfg->dir);
-	free(cfg->route);
-	free(cfg->auth_token);
-	free(cfg->middleware);
-	free(cfg->base_url);
-	strlist_free(&cfg->excluded_keys);
-	free(cfg->content_root);
-	free(cfg->app_name);
-	strlist_free(&cfg->ignored_events);
-	free(cfg->cache_dir);
-	for (size_t i = 0; i < cfg->ncache_options; i++) {
-		free(cfg->cache_options[i].key);
-		free(cfg->cache_options[i].value);
-	}
-	free(cfg->cache_options);
-	free(cfg->cache_plugin_path);
-	free(cfg->cache_public_dir);
-	strlist_free(&cfg->rate_trusted_proxies);
-	free(cfg->rate_redis_host);
-	free(cfg->rate_redis_socket);
-	free(cfg->rate_redis_password);
-	free(cfg->rate_redis_prefix);
-	free(cfg->auth_database);
-	free(cfg->log_target);
-	free(cfg->log_access);
-	for (int t = 0; t < RES_TYPE_COUNT; t++)
-		free_resources(&cfg->resources[t]);
 	for (size_t i = 0; i < cfg->nsites; i++) {
 		struct site_def *s = &cfg->sites[i];
 		free(s->handle);
@@ -256,80 +419,40 @@ void config_free(struct config *cfg)
 		free(s->lang);
 	}
 	free(cfg->sites);
+}
+
+static void free_disks(struct config *cfg)
+{
 	for (size_t i = 0; i < cfg->ndisks; i++) {
 		free(cfg->disks[i].name);
 		free(cfg->disks[i].root);
 		free(cfg->disks[i].url);
 	}
 	free(cfg->disks);
-	memset(cfg, 0, sizeof *cfg);
 }
 
-/* --- the key table --- */
+static void free_cache_options(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->ncache_options; i++) {
+		free(cfg->cache_options[i].key);
+		free(cfg->cache_options[i].value);
+	}
+	free(cfg->cache_options);
+}
 
-enum key_kind {
-	K_BOOL, K_LONG, K_STRING, K_PATH, K_LIST, K_ROUTE, K_URL, K_ENUM, K_LOG_TARGET,
-	K_RANGES, /* a list of IP addresses or CIDR ranges */
-	K_ACCESS, /* a boolean, or a log target */
-	K_CACHE_DRIVER, /* an enum_names name, or the absolute path of a plug-in */
-};
-
-struct key_def {
-	const char *section, *name;
-	enum key_kind kind;
-	size_t offset;           /* of the destination in struct config */
-	long min, max;           /* K_LONG bounds */
-	const char *const *enum_names; /* K_ENUM: NULL-terminated, index = value */
-};
-
-static const char *const driver_names[] = {"file", "redis", "none", NULL};
-static const char *const rate_by_names[] = {"ip", "token", NULL};
-static const char *const rate_driver_names[] = {"file", "redis", NULL};
-static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
-static const char *const middleware_names[] = {"", "auth:token", NULL};
-
-#define AT(field) offsetof(struct config, field)
-static const struct key_def keys[] = {
-	{"api", "enabled", K_BOOL, AT(enabled), 0, 0, NULL},
-	{"api", "route", K_ROUTE, AT(route), 0, 0, NULL},
-	{"api", "auth_token", K_STRING, AT(auth_token), 0, 0, NULL},
-	{"api", "middleware", K_STRING, AT(middleware), 0, 0, middleware_names},
-	{"api", "base_url", K_URL, AT(base_url), 0, 0, NULL},
-	{"api", "default_limit", K_LONG, AT(default_limit), 1, 1000000, NULL},
-	{"api", "max_limit", K_LONG, AT(max_limit), 1, 1000000, NULL},
-	{"api", "excluded_keys", K_LIST, AT(excluded_keys), 0, 0, NULL},
-	{"api", "max_query_length", K_LONG, AT(max_query_length), 0, 1073741824, NULL},
-	{"api", "max_filters", K_LONG, AT(max_filters), 0, 1000000, NULL},
-	{"api", "max_sort_keys", K_LONG, AT(max_sort_keys), 0, 1000000, NULL},
-	{"api", "max_fields", K_LONG, AT(max_fields), 0, 1000000, NULL},
-	{"api", "regex_budget", K_LONG, AT(regex_budget), 0, 1000000000000L, NULL},
-	{"content", "root", K_PATH, AT(content_root), 0, 0, NULL},
-	{"content", "app_name", K_STRING, AT(app_name), 0, 0, NULL},
-	{"cache", "enabled", K_BOOL, AT(cache_enabled), 0, 0, NULL},
-	{"cache", "driver", K_CACHE_DRIVER, AT(cache_driver), 0, 0, driver_names},
-	{"cache", "expiry", K_LONG, AT(cache_expiry), 0, 5256000, NULL},
-	{"cache", "ignored_events", K_LIST, AT(ignored_events), 0, 0, NULL},
-	{"cache", "dir", K_PATH, AT(cache_dir), 0, 0, NULL},
-	{"cache", "max_size", K_LONG, AT(cache_max_size), 0, 1048576, NULL},
-	{"cache", "public_dir", K_PATH, AT(cache_public_dir), 0, 0, NULL},
-	{"rate_limit", "per_minute", K_LONG, AT(rate_per_minute), 0, 1000000000, NULL},
-	{"rate_limit", "by", K_ENUM, AT(rate_by), 0, 0, rate_by_names},
-	{"rate_limit", "driver", K_ENUM, AT(rate_driver), 0, 0, rate_driver_names},
-	{"rate_limit", "trusted_proxies", K_RANGES, AT(rate_trusted_proxies), 0, 0, NULL},
-	{"rate_limit", "redis_host", K_STRING, AT(rate_redis_host), 0, 0, NULL},
-	{"rate_limit", "redis_port", K_LONG, AT(rate_redis_port), 1, 65535, NULL},
-	{"rate_limit", "redis_socket", K_PATH, AT(rate_redis_socket), 0, 0, NULL},
-	{"rate_limit", "redis_database", K_LONG, AT(rate_redis_database), 0, 1000000, NULL},
-	{"rate_limit", "redis_password", K_STRING, AT(rate_redis_password), 0, 0, NULL},
-	{"rate_limit", "redis_prefix", K_STRING, AT(rate_redis_prefix), 0, 0, NULL},
-	{"rate_limit", "redis_timeout_ms", K_LONG, AT(rate_redis_timeout_ms), 1, 60000, NULL},
-	{"auth", "database", K_PATH, AT(auth_database), 0, 0, NULL},
-	{"log", "target", K_LOG_TARGET, AT(log_target), 0, 0, NULL},
-	{"log", "level", K_ENUM, AT(log_level), 0, 0, level_names},
-	{"log", "access", K_ACCESS, AT(log_access), 0, 0, NULL},
-	{"server", "max_requests", K_LONG, AT(max_requests), 0, 1000000000000L, NULL},
-};
-#undef AT
+void config_free(struct config *cfg)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		release_field(cfg, &keys[i]);
+	for (size_t i = 0; i < NUNKEYED; i++)
+		release_field(cfg, &unkeyed[i]);
+	free_cache_options(cfg);
+	for (int t = 0; t < RES_TYPE_COUNT; t++)
+		free_resources(&cfg->resources[t]);
+	free_sites(cfg);
+	free_disks(cfg);
+	memset(cfg, 0, sizeof *cfg);
+}
 
 /* --- parsing state --- */
 
@@ -878,15 +1001,14 @@ static int handle_key(void *user, const char *section, const char *name, const c
 static void handle_plain_key(struct parse_state *st, const char *section, const char *name,
                              const char *value)
 {
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (strcmp(keys[i].section, section) == 0 && strcmp(keys[i].name, name) == 0) {
-			if (strcmp(section, "content") == 0 && strcmp(name, "root") == 0)
-				st->root_line = st->line;
-			if (strcmp(section, "cache") == 0 && strcmp(name, "public_dir") == 0)
-				st->public_dir_line = st->line;
-			apply_key(st, &keys[i], value);
-			return;
-		}
+	const struct key_def *k = find_key(section, name);
+	if (k) {
+		if (k->offset == offsetof(struct config, content_root))
+			st->root_line = st->line;
+		if (k->offset == offsetof(struct config, cache_public_dir))
+			st->public_dir_line = st->line;
+		apply_key(st, k, value);
+		return;
 	}
 	if (strcmp(section, "cache") == 0)
 		add_cache_option(st->cfg, name, value, st->line);
@@ -1137,6 +1259,7 @@ fail:
 /* What config_log_settings gathers. */
 struct log_settings {
 	const char *dir;
+	const struct key_def *level_key; /* [log] level: its names */
 	char *target;
 	enum log_level level;
 };
@@ -1150,20 +1273,24 @@ static int log_settings_key(void *user, const char *section, const char *name, c
 		free(ls->target);
 		ls->target = log_place(ls->dir, value);
 	} else if (strcmp(name, "level") == 0) {
-		for (int i = 0; level_names[i]; i++)
-			if (strcmp(value, level_names[i]) == 0)
+		const char *const *names = ls->level_key->enum_names;
+		for (int i = 0; names[i]; i++)
+			if (strcmp(value, names[i]) == 0)
 				ls->level = (enum log_level)i;
 	}
 	return 1;
 }
 
+/* The defaults are those of the [log] rows, which the table has. */
 void config_log_settings(const char *path, char **target, enum log_level *level)
 {
+	const struct key_def *target_key = find_key("log", "target");
+	const struct key_def *level_key = find_key("log", "level");
 	char *dir = directory_of(path);
-	struct log_settings ls = {dir, NULL, LOG_LEVEL_WARNING};
+	struct log_settings ls = {dir, level_key, NULL, (enum log_level)level_key->dflt.e};
 	ini_parse(path, log_settings_key, &ls); /* a broken file still names its log */
 	free(dir);
-	*target = ls.target ? ls.target : xstrdup("syslog");
+	*target = ls.target ? ls.target : xstrdup(target_key->dflt.s);
 	*level = ls.level;
 }
 

@@ -84,6 +84,8 @@ enum rate_by { RATE_BY_IP, RATE_BY_TOKEN };
 enum rate_driver { RATE_DRIVER_FILE, RATE_DRIVER_REDIS };
 enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 
+/* The defaults noted below are documentation: the key table in config.c
+ * sets them. */
 struct config {
 	char *path; /* owned: the INI file it was read from, or NULL for defaults */
 	char *dir;  /* owned: that file's directory (base of relative paths) */
@@ -163,7 +165,8 @@ struct config {
 	size_t ndisks;
 };
 
-/* Fills cfg with every default (API disabled, no content root). */
+/* Fills cfg with every default (API disabled, no content root): those of
+ * the key table in config.c, zero for everything else. */
 void config_init_defaults(struct config *cfg);
 
 /*
@@ -189,7 +192,14 @@ void config_log_settings(const char *path, char **target, enum log_level *level)
  * SYSCONFDIR "/cms-api.ini". The result is not owned by the caller. */
 const char *config_find_path(const char *cli_path);
 
+/* Frees all that cfg owns and zeroes it (a zeroed config frees again
+ * harmlessly). */
 void config_free(struct config *cfg);
+
+/* The keys of the simple sections, in the table's order, so that a test
+ * can tell whether it covers every one: the name of key i, with its
+ * section in *section; NULL past the last key. */
+const char *config_key_at(size_t i, const char **section);
 
 /* Whether answers are cached at all: [cache] enabled, a driver other
  * than none, and an expiry above 0. */

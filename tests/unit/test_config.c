@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -510,6 +511,393 @@ static void test_fingerprint_names_what_answers_depend_on(void)
 	strbuf_release(&other);
 }
 
+/* --- every key of the simple sections, written out independently --- */
+
+/* How a case's field is held. */
+enum held { H_BOOL, H_LONG, H_ENUM, H_STRING, H_LIST };
+
+/*
+ * One key of the simple sections, written out here apart from config.c's
+ * table: the default and bounds that etc/cms-api.ini and cms-api.ini(5)
+ * document, a value to set and what the field then holds. A row of the
+ * table with a wrong default, bound or destination disagrees with one.
+ */
+struct key_case {
+	const char *section, *name;
+	enum held held;
+	size_t offset;            /* of the field in struct config */
+	long num;                 /* H_BOOL, H_LONG, H_ENUM: the default */
+	long min, max;            /* H_LONG: the bounds */
+	const char *const *names; /* H_ENUM: its values, in the enum's order */
+	const char *text;         /* H_STRING: the default (NULL: none); H_LIST: as CSV */
+	const char *value;        /* H_STRING, H_LIST: a value to set, */
+	const char *holds;        /* and what the field then holds ("./x": x in the INI's dir) */
+	const char *extra;        /* more INI text without which the value would not load */
+};
+
+#define AT(field) offsetof(struct config, field)
+#define BOOL_CASE(s, n, f, d) {s, n, H_BOOL, AT(f), .num = (d)}
+#define LONG_CASE(s, n, f, d, lo, hi) {s, n, H_LONG, AT(f), .num = (d), .min = (lo), .max = (hi)}
+#define ENUM_CASE(s, n, f, d, list) {s, n, H_ENUM, AT(f), .num = (d), .names = (list)}
+#define STRING_CASE(s, n, f, d, v, h) {s, n, H_STRING, AT(f), .text = (d), .value = (v), .holds = (h)}
+#define LIST_CASE(s, n, f, d, v, h) {s, n, H_LIST, AT(f), .text = (d), .value = (v), .holds = (h)}
+
+static const char *const cache_drivers[] = {"file", "redis", "none", NULL};
+static const char *const rate_bys[] = {"ip", "token", NULL};
+static const char *const rate_drivers[] = {"file", "redis", NULL};
+static const char *const log_levels[] = {"error", "warning", "info", "debug", NULL};
+
+static const struct key_case key_cases[] = {
+	BOOL_CASE("api", "enabled", enabled, false),
+	STRING_CASE("api", "route", route, "api", "/v1/x/", "v1/x"),
+	STRING_CASE("api", "auth_token", auth_token, "", "s3cret", "s3cret"),
+	{"api", "middleware", H_STRING, AT(middleware), .text = "", .value = "auth:token",
+	 .holds = "auth:token", .extra = "[auth]\ndatabase = t.db\n"},
+	STRING_CASE("api", "base_url", base_url, "", "https://x.example/", "https://x.example"),
+	{"api", "default_limit", H_LONG, AT(default_limit), .num = 25, .min = 1, .max = 1000000,
+	 .extra = "[api]\nmax_limit = 1000000\n"},
+	{"api", "max_limit", H_LONG, AT(max_limit), .num = 1000, .min = 1, .max = 1000000,
+	 .extra = "[api]\ndefault_limit = 1\n"},
+	LIST_CASE("api", "excluded_keys", excluded_keys, "", "a, b ,c", "a,b,c"),
+	LONG_CASE("api", "max_query_length", max_query_length, 8192, 0, 1073741824),
+	LONG_CASE("api", "max_filters", max_filters, 20, 0, 1000000),
+	LONG_CASE("api", "max_sort_keys", max_sort_keys, 10, 0, 1000000),
+	LONG_CASE("api", "max_fields", max_fields, 100, 0, 1000000),
+	LONG_CASE("api", "regex_budget", regex_budget, 500000, 0, 1000000000000L),
+	STRING_CASE("content", "root", content_root, NULL, "ROOT", FIXTURES_DIR "/site"),
+	STRING_CASE("content", "app_name", app_name, "Statamic", "Shop", "Shop"),
+	BOOL_CASE("cache", "enabled", cache_enabled, true),
+	ENUM_CASE("cache", "driver", cache_driver, CACHE_FILE, cache_drivers),
+	LONG_CASE("cache", "expiry", cache_expiry, 60, 0, 5256000),
+	LIST_CASE("cache", "ignored_events", ignored_events, "UserSaved,UserDeleted", "EntrySaved",
+	          "EntrySaved"),
+	STRING_CASE("cache", "dir", cache_dir, "/var/cache/cms-api", "c", "./c"),
+	LONG_CASE("cache", "max_size", cache_max_size, 256, 0, 1048576),
+	{"cache", "public_dir", H_STRING, AT(cache_public_dir), .text = "", .value = "/srv/pub",
+	 .holds = "/srv/pub", .extra = "[api]\nbase_url = http://x.example\n"},
+	LONG_CASE("rate_limit", "per_minute", rate_per_minute, 60, 0, 1000000000),
+	ENUM_CASE("rate_limit", "by", rate_by, RATE_BY_IP, rate_bys),
+	ENUM_CASE("rate_limit", "driver", rate_driver, RATE_DRIVER_FILE, rate_drivers),
+	LIST_CASE("rate_limit", "trusted_proxies", rate_trusted_proxies, "", "10.0.0.0/8, ::1",
+	          "10.0.0.0/8,::1"),
+	STRING_CASE("rate_limit", "redis_host", rate_redis_host, "127.0.0.1", "redis.example",
+	            "redis.example"),
+	LONG_CASE("rate_limit", "redis_port", rate_redis_port, 6379, 1, 65535),
+	STRING_CASE("rate_limit", "redis_socket", rate_redis_socket, "", "r.sock", "./r.sock"),
+	LONG_CASE("rate_limit", "redis_database", rate_redis_database, 0, 0, 1000000),
+	STRING_CASE("rate_limit", "redis_password", rate_redis_password, "", "pw", "pw"),
+	STRING_CASE("rate_limit", "redis_prefix", rate_redis_prefix, "cms-api:", "p:", "p:"),
+	LONG_CASE("rate_limit", "redis_timeout_ms", rate_redis_timeout_ms, 50, 1, 60000),
+	STRING_CASE("auth", "database", auth_database, "", "t.db", "./t.db"),
+	STRING_CASE("log", "target", log_target, "syslog", "logs/a.log", "./logs/a.log"),
+	ENUM_CASE("log", "level", log_level, LOG_LEVEL_WARNING, log_levels),
+	/* on = the log's own target, here its default */
+	STRING_CASE("log", "access", log_access, "", "on", "syslog"),
+	LONG_CASE("server", "max_requests", max_requests, 0, 0, 1000000000000L),
+};
+#define NKEY_CASES (sizeof key_cases / sizeof key_cases[0])
+
+static const void *field_of(const struct config *c, const struct key_case *k)
+{
+	return (const char *)c + k->offset;
+}
+
+/* The case's field as text: numbers in decimal, a list as CSV. */
+static void field_text(struct strbuf *out, const struct config *c, const struct key_case *k)
+{
+	const void *f = field_of(c, k);
+	switch (k->held) {
+	case H_BOOL:
+		strbuf_addstr(out, *(const bool *)f ? "1" : "0");
+		return;
+	case H_LONG:
+		strbuf_addf(out, "%ld", *(const long *)f);
+		return;
+	case H_ENUM:
+		strbuf_addf(out, "%d", *(const int *)f);
+		return;
+	case H_STRING:
+		strbuf_addstr(out, *(char *const *)f ? *(char *const *)f : "(null)");
+		return;
+	case H_LIST:
+		for (size_t i = 0; i < ((const struct strlist *)f)->len; i++)
+			strbuf_addf(out, "%s%s", i ? "," : "", ((const struct strlist *)f)->items[i]);
+		return;
+	}
+}
+
+/* Whether the case's field holds want (a number for H_BOOL, H_LONG and
+ * H_ENUM; "./x" is x in the loaded INI's directory); says what it holds
+ * when not. */
+static bool field_is(const struct config *c, const struct key_case *k, long num, const char *want)
+{
+	struct strbuf got = STRBUF_INIT, expect = STRBUF_INIT;
+	field_text(&got, c, k);
+	if (k->held == H_BOOL || k->held == H_LONG || k->held == H_ENUM)
+		strbuf_addf(&expect, "%ld", num);
+	else if (want && strncmp(want, "./", 2) == 0)
+		strbuf_addf(&expect, "%s%s", c->dir, want + 1);
+	else
+		strbuf_addstr(&expect, want ? want : "(null)");
+	bool same = strcmp(strbuf_str(&got), strbuf_str(&expect)) == 0;
+	if (!same)
+		fprintf(stderr, "\n[%s] %s holds '%s', want '%s'\n", k->section, k->name,
+		        strbuf_str(&got), strbuf_str(&expect));
+	strbuf_release(&got);
+	strbuf_release(&expect);
+	return same;
+}
+
+/* The cases above are the table's keys, each once, none missing. */
+static void test_cases_cover_the_table(void)
+{
+	const char *section, *name;
+	size_t n = 0;
+	for (; (name = config_key_at(n, &section)); n++) {
+		size_t found = 0;
+		for (size_t i = 0; i < NKEY_CASES; i++)
+			if (strcmp(key_cases[i].section, section) == 0 &&
+			    strcmp(key_cases[i].name, name) == 0)
+				found++;
+		if (found != 1)
+			fprintf(stderr, "\n[%s] %s: %zu cases\n", section, name, found);
+		CU_ASSERT_EQUAL(found, 1);
+	}
+	CU_ASSERT_EQUAL(n, NKEY_CASES);
+}
+
+/* config_init_defaults gives what the documentation says, and nothing for
+ * the fields the file never sets directly. */
+static void test_init_defaults_are_documented(void)
+{
+	struct config c;
+	config_init_defaults(&c);
+	for (size_t i = 0; i < NKEY_CASES; i++)
+		CU_ASSERT_TRUE(field_is(&c, &key_cases[i], key_cases[i].num, key_cases[i].text));
+	CU_ASSERT_PTR_NULL(c.path);
+	CU_ASSERT_PTR_NULL(c.dir);
+	CU_ASSERT_PTR_NULL(c.cache_plugin_path);
+	CU_ASSERT_PTR_NULL(c.cache_options);
+	CU_ASSERT_EQUAL(c.ncache_options, 0);
+	CU_ASSERT_EQUAL(c.nsites, 0);
+	CU_ASSERT_EQUAL(c.ndisks, 0);
+	CU_ASSERT_EQUAL(c.fingerprint, 0);
+	for (int t = 0; t < RES_TYPE_COUNT; t++) {
+		CU_ASSERT_FALSE(c.resources[t].type_set);
+		CU_ASSERT_PTR_NULL(c.resources[t].wildcard);
+		CU_ASSERT_EQUAL(c.resources[t].nhandles, 0);
+	}
+	config_free(&c);
+}
+
+/* Loads "[section]\nname = value\n" (line 2), the case's extra text and a
+ * content root. */
+static int load_key(const struct key_case *k, const char *value)
+{
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "[%s]\n%s = %s\n%s", k->section, k->name, value,
+	            k->extra ? k->extra : "");
+	if (k->offset != AT(content_root))
+		strbuf_addstr(&text, "[content]\nroot = ROOT\n");
+	int rc = load(text.ptr);
+	if (rc != 0)
+		fprintf(stderr, "\n[%s] %s = %s: %s\n", k->section, k->name, value, err);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* Loads the key set to value and checks what its field holds. */
+static void assert_reads_back(const struct key_case *k, const char *value, long num,
+                              const char *want)
+{
+	CU_ASSERT_EQUAL_FATAL(load_key(k, value), 0);
+	CU_ASSERT_TRUE(field_is(&cfg, k, num, want));
+}
+
+/* Every key can be set from the file, its bounds included, and is read
+ * back into its own field. */
+static void test_every_key_reads_back(void)
+{
+	char value[64];
+	for (size_t i = 0; i < NKEY_CASES; i++) {
+		const struct key_case *k = &key_cases[i];
+		switch (k->held) {
+		case H_BOOL:
+			assert_reads_back(k, k->num ? "off" : "yes", !k->num, NULL);
+			break;
+		case H_LONG:
+			snprintf(value, sizeof value, "%ld", k->min);
+			assert_reads_back(k, value, k->min, NULL);
+			snprintf(value, sizeof value, "%ld", k->max);
+			assert_reads_back(k, value, k->max, NULL);
+			break;
+		case H_ENUM:
+			for (int v = 0; k->names[v]; v++)
+				assert_reads_back(k, k->names[v], v, NULL);
+			break;
+		case H_STRING:
+		case H_LIST:
+			assert_reads_back(k, k->value, 0, k->holds);
+			break;
+		}
+	}
+}
+
+/* A value a key cannot take is refused on its line with the same words
+ * for every key of a kind; the bounds are the documented ones. */
+static void test_every_key_refuses_with_its_message(void)
+{
+	char text[256], want[256];
+	for (size_t i = 0; i < NKEY_CASES; i++) {
+		const struct key_case *k = &key_cases[i];
+		const char *s = k->section, *n = k->name;
+		switch (k->held) {
+		case H_BOOL:
+			snprintf(text, sizeof text, "[%s]\n%s = maybe\n", s, n);
+			snprintf(want, sizeof want, ":2: [%s] %s: not a boolean: maybe", s, n);
+			assert_error(text, want);
+			break;
+		case H_LONG:
+			snprintf(text, sizeof text, "[%s]\n%s = 12x\n", s, n);
+			snprintf(want, sizeof want, ":2: [%s] %s: not a whole number: 12x", s, n);
+			assert_error(text, want);
+			for (int side = 0; side < 2; side++) {
+				long v = side ? k->max + 1 : k->min - 1;
+				snprintf(text, sizeof text, "[%s]\n%s = %ld\n", s, n, v);
+				snprintf(want, sizeof want, ":2: [%s] %s: %ld is out of range (%ld to %ld)",
+				         s, n, v, k->min, k->max);
+				assert_error(text, want);
+			}
+			break;
+		case H_ENUM:
+			snprintf(text, sizeof text, "[%s]\n%s = bogus\n", s, n);
+			snprintf(want, sizeof want, ":2: [%s] %s: unknown value: bogus", s, n);
+			assert_error(text, want);
+			break;
+		case H_STRING:
+		case H_LIST:
+			break; /* any text will do (route, middleware and ranges: test_errors) */
+		}
+	}
+	assert_error("[rate_limit]\ntrusted_proxies = 10.0.0.0/8, nowhere\n",
+	             ":2: [rate_limit] trusted_proxies: not an IP address or CIDR range: nowhere");
+}
+
+/*
+ * A file that sets every key (public_dir to "": a token-protected API
+ * cannot have one), a plug-in driver and its options, every resource
+ * type, sites and disks: config_free releases all of it (the ASan pass
+ * of the unit tests finds any leak) and leaves the config zeroed. A load
+ * that fails at the file's end holds nothing either.
+ */
+static const char full_ini[] =
+	"[api]\nenabled = true\nroute = /v1/\nauth_token = s3cret\nmiddleware = auth:token\n"
+	"base_url = https://x.example/\ndefault_limit = 10\nmax_limit = 50\nexcluded_keys = a, b\n"
+	"max_query_length = 100\nmax_filters = 1\nmax_sort_keys = 2\nmax_fields = 3\n"
+	"regex_budget = 4\n"
+	"[content]\nroot = ROOT\napp_name = Shop\n"
+	"[cache]\nenabled = true\ndriver = /usr/lib/cms-api/x.so\nexpiry = 5\n"
+	"ignored_events = EntrySaved, TermSaved\ndir = c\nmax_size = 1\npublic_dir =\n"
+	"host = h\nport = 1\n"
+	"[rate_limit]\nper_minute = 1\nby = token\ndriver = redis\ntrusted_proxies = ::1, 10.0.0.0/8\n"
+	"redis_host = h\nredis_port = 1\nredis_socket = s\nredis_database = 1\nredis_password = p\n"
+	"redis_prefix = x:\nredis_timeout_ms = 1\n"
+	"[auth]\ndatabase = t.db\n"
+	"[log]\ntarget = stderr\nlevel = debug\naccess = a.log\n"
+	"[server]\nmax_requests = 9\n"
+	"[resources]\ncollections = true\nnavs = false\nusers = true\n"
+	"[resources.collections.*]\nenabled = true\nallowed_filters = title, status\n"
+	"[resources.collections.blog]\nallowed_filters = author\n"
+	"[resources.navs.main]\nallowed_filters = false\n"
+	"[resources.taxonomies.tags]\n[resources.globals.*]\n[resources.forms.contact]\n"
+	"[resources.assets.main]\nenabled = false\n"
+	"[resources.users]\nallowed_filters = name, email\n"
+	"[sites.en]\nname = English\nlocale = en_GB\nurl = /\nlang = en\n"
+	"[sites.de]\nname = Deutsch\nlocale = de_DE\nurl = /de/\n"
+	"[disks.assets]\nroot = public/assets\nurl = /assets/\n[disks.private]\nroot = p\n";
+
+/* Whether text sets name in [section] (a key line "name = ..." under it). */
+static bool ini_sets(const char *text, const char *section, const char *name)
+{
+	char current[64] = "";
+	size_t n = strlen(name);
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		if (line[0] == '[')
+			snprintf(current, sizeof current, "%.*s", (int)(len - 2), line + 1);
+		else if (strcmp(current, section) == 0 && strncmp(line, name, n) == 0 &&
+		         strncmp(line + n, " =", 2) == 0)
+			return true;
+		line += len + (line[len] == '\n');
+	}
+	return false;
+}
+
+/* The file at path, or NULL; the caller frees it. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	struct strbuf text = STRBUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&text, chunk, n);
+	fclose(f);
+	return strbuf_detach(&text, NULL);
+}
+
+/* The fuzzer's corpus starts it from a file that loads and sets every key
+ * of the table. */
+static void test_fuzz_corpus_sets_every_key(void)
+{
+	const char *path = FIXTURES_DIR "/../fuzz/corpus/config/keys.ini";
+	char *text = read_text(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *section, *name;
+	for (size_t i = 0; (name = config_key_at(i, &section)); i++) {
+		if (!ini_sets(text, section, name))
+			fprintf(stderr, "\nthe fuzz corpus misses [%s] %s\n", section, name);
+		CU_ASSERT_TRUE(ini_sets(text, section, name));
+	}
+	free(text);
+	struct config c;
+	int rc = config_load(&c, path, err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_EQUAL(rc, 0);
+	config_free(&c);
+}
+
+static bool all_zero(const struct config *c)
+{
+	static const struct config zero;
+	return memcmp(c, &zero, sizeof zero) == 0;
+}
+
+static void test_free_of_a_full_config(void)
+{
+	for (size_t i = 0; i < NKEY_CASES; i++)
+		CU_ASSERT_TRUE(ini_sets(full_ini, key_cases[i].section, key_cases[i].name));
+	CU_ASSERT_EQUAL_FATAL(load(full_ini), 0);
+	CU_ASSERT_EQUAL(cfg.cache_driver, CACHE_PLUGIN);
+	CU_ASSERT_EQUAL(cfg.ncache_options, 2);
+	CU_ASSERT_EQUAL(cfg.nsites, 2);
+	CU_ASSERT_EQUAL(cfg.ndisks, 2);
+	CU_ASSERT_PTR_NOT_NULL(cfg.resources[RES_GLOBALS].wildcard);
+	config_free(&cfg);
+	CU_ASSERT_TRUE(all_zero(&cfg));
+	config_free(&cfg); /* a freed config frees again harmlessly */
+	CU_ASSERT_TRUE(all_zero(&cfg));
+
+	struct strbuf broken = STRBUF_INIT;
+	strbuf_addf(&broken, "%s[disks.late]\ncolour = red\n", full_ini);
+	CU_ASSERT_EQUAL(load(broken.ptr), -1);
+	CU_ASSERT_TRUE(all_zero(&cfg));
+	strbuf_release(&broken);
+}
+
 static void test_cleanup(void)
 {
 	config_free(&cfg);
@@ -543,5 +931,11 @@ void suite_config(void)
 	unit_add_test(s, "query bounds", test_query_bounds);
 	unit_add_test(s, "[cache] driver = a plug-in", test_cache_plugin_driver);
 	unit_add_test(s, "public_dir", test_public_dir);
+	unit_add_test(s, "the cases cover the key table", test_cases_cover_the_table);
+	unit_add_test(s, "init_defaults: the documented defaults", test_init_defaults_are_documented);
+	unit_add_test(s, "every key reads back", test_every_key_reads_back);
+	unit_add_test(s, "every key refuses with its message", test_every_key_refuses_with_its_message);
+	unit_add_test(s, "config_free of a full config", test_free_of_a_full_config);
+	unit_add_test(s, "the fuzz corpus sets every key", test_fuzz_corpus_sets_every_key);
 	unit_add_test(s, "cleanup", test_cleanup);
 }
