@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "lib/jsonw.h"
 #include "query/regex.h"
+#include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "site/snapshot.h"

@@ -126,24 +126,22 @@ static bool beyond(size_t count, long bound)
 }
 
 int listing_check_bounds(const struct config *cfg, const struct request *req,
-                         char message[LISTING_MESSAGE_LEN])
+                         struct http_error *e)
 {
 	if (beyond(strlen(req->query), cfg->max_query_length))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The query string is longer than %ld bytes (max_query_length).",
-		         cfg->max_query_length);
-	else if (beyond(filters_asked(req), cfg->max_filters))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The query has more than %ld filters (max_filters).", cfg->max_filters);
-	else if (beyond(sort_key_count(request_param(req, "sort")), cfg->max_sort_keys))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The sort parameter has more than %ld keys (max_sort_keys).", cfg->max_sort_keys);
-	else if (beyond(fields_asked(req), cfg->max_fields))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The query asks for more than %ld fields (max_fields).", cfg->max_fields);
-	else
-		return 0;
-	return -1;
+		return http_error_set(e, 400,
+		                      "The query string is longer than %ld bytes (max_query_length).",
+		                      cfg->max_query_length);
+	if (beyond(filters_asked(req), cfg->max_filters))
+		return http_error_set(e, 400, "The query has more than %ld filters (max_filters).",
+		                      cfg->max_filters);
+	if (beyond(sort_key_count(request_param(req, "sort")), cfg->max_sort_keys))
+		return http_error_set(e, 400, "The sort parameter has more than %ld keys (max_sort_keys).",
+		                      cfg->max_sort_keys);
+	if (beyond(fields_asked(req), cfg->max_fields))
+		return http_error_set(e, 400, "The query asks for more than %ld fields (max_fields).",
+		                      cfg->max_fields);
+	return 0;
 }
 
 void listing_requested_fields(const struct request *req, struct strlist *out)

@@ -30,18 +30,16 @@ struct listing_source {
 	void *self;
 };
 
-#define LISTING_MESSAGE_LEN 160
-
 /*
  * The bounds of [api] on a query (max_query_length, max_filters,
  * max_sort_keys, max_fields; 0 is no bound), counted alike for every
- * endpoint before any reads the query: returns 0, or -1 with the 400's
- * message, which names the bound, in message. Filters count once per
- * name (a repeated one keeps its last value), sort keys and fields as
- * written, repeats included.
+ * endpoint before any reads the query: returns 0, or 400 with its
+ * message, which names the bound, in e. Filters count once per name (a
+ * repeated one keeps its last value), sort keys and fields as written,
+ * repeats included.
  */
 int listing_check_bounds(const struct config *cfg, const struct request *req,
-                         char message[LISTING_MESSAGE_LEN]);
+                         struct http_error *e);
 
 /* ?limit= (1..max_limit, default default_limit) and ?page= (from 1);
  * answers 400 naming the parameter and returns -1 when one is malformed. */
