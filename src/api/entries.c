@@ -7,7 +7,6 @@
 #include "autoconfig.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -455,13 +454,9 @@ static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const 
 		mode = TAX_NONE;
 	else if (strcmp(mod, "all") == 0)
 		mode = TAX_ALL;
-	else {
-		char message[300];
-		snprintf(message, sizeof message, "Unknown taxonomy filter modifier [%.100s] in filter[%.150s]",
-		         mod, key);
-		response_error(r->ctx->res, 400, message);
-		return -1;
-	}
+	else
+		return api_fail(r->ctx, 400, "Unknown taxonomy filter modifier [%.100s] in filter[%.150s]",
+		                mod, key);
 	f->taxes = xrealloc(f->taxes, (f->ntaxes + 1) * sizeof *f->taxes);
 	struct tax_filter *t = &f->taxes[f->ntaxes++];
 	memset(t, 0, sizeof *t);
@@ -480,15 +475,14 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 		char *key = listing_filter_key(q->name);
 		if (!key)
 			continue;
-		int rc = 0;
+		int status = 0;
 		if (strncmp(key, "taxonomy:", 9) == 0) {
-			rc = add_tax_filter(r, f, key, q->value);
+			status = add_tax_filter(r, f, key, q->value);
 		} else {
 			struct filter one;
 			char err[FILTER_ERR_LEN];
 			if (filter_parse(key, q->value, r->now, &r->ctx->regex_budget, &one, err) != 0) {
-				response_error(r->ctx->res, 400, err);
-				rc = -1;
+				status = api_fail(r->ctx, 400, "%s", err);
 			} else if (strcmp(one.field, "status") == 0 && one.kind == FILTER_IS &&
 			           strcmp(q->value, "any") == 0) {
 				f->default_published = false; /* every status */
@@ -506,8 +500,8 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 			}
 		}
 		free(key);
-		if (rc != 0)
-			return -1;
+		if (status != 0)
+			return status;
 	}
 	return 0;
 }
@@ -856,8 +850,7 @@ int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
 	uint32_t n = snap_collection_find(ctx->snap, handle);
 	if (n == SNAP_NONE) {
 		memset(r, 0, sizeof *r);
-		response_not_found(ctx->res);
-		return -1;
+		return api_not_found(ctx);
 	}
 	entries_attach(ctx, r, n);
 	return 0;
@@ -872,14 +865,17 @@ void entries_close(struct entries_req *r)
 /* Filters, sorts and writes one page of the candidate entries (the whole
  * collection's when items is NULL), with the list's own URL (path, below
  * the API root) in links and meta. */
-void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
+int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	long limit, page;
-	if (listing_read_paging(ctx, &limit, &page) != 0 || entries_read_filters(r, &filters) != 0) {
+	int status = listing_read_paging(ctx, &limit, &page);
+	if (status == 0)
+		status = entries_read_filters(r, &filters);
+	if (status != 0) {
 		entries_free_filters(&filters);
-		return;
+		return status;
 	}
 	struct sort_spec sort;
 	sort_parse(request_param(ctx->req, "sort"), &sort);
@@ -888,7 +884,7 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 		published_list(r, &filters, sort.keys[0].descending, limit, page, path);
 		sort_free(&sort);
 		entries_free_filters(&filters);
-		return;
+		return 0;
 	}
 	if (!items) {
 		items = own = xmalloc((r->collection.nentries + 1) * sizeof *items);
@@ -900,7 +896,8 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
 		if (numbered_pass(r, &filters, items[i], titles_only))
 			items[kept++] = items[i];
-	if (!listing_refuse_over_budget(ctx)) {
+	status = listing_check_budget(ctx);
+	if (status == 0) {
 		/* Only the entries up to the page's end need their order; a page
 		 * past the last shows none. */
 		size_t page_end =
@@ -912,19 +909,23 @@ void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *
 	free(own);
 	sort_free(&sort);
 	entries_free_filters(&filters);
+	return status;
 }
 
-void api_entries_index(struct api_ctx *ctx)
+int api_entries_index(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	if (entries_open(ctx, &r, ctx->params[0]) != 0)
-		return;
+	int status = entries_open(ctx, &r, ctx->params[0]);
+	if (status != 0)
+		return status;
 	/* ?site= keeps one site's entries (an unknown site has none). */
 	const char *site = request_param(ctx->req, "site");
 	uint32_t site_number = site ? snap_site_find(ctx->snap, site) : SNAP_NONE;
-	if (site && site_number == SNAP_NONE) {
-		response_not_found(ctx->res);
-	} else if (entries_check_allowed(&r) == 0) {
+	if (site && site_number == SNAP_NONE)
+		status = api_not_found(ctx);
+	else
+		status = entries_check_allowed(&r);
+	if (status == 0) {
 		uint32_t *items = NULL; /* without ?site=, the whole collection */
 		size_t n = 0;
 		if (site) {
@@ -937,11 +938,12 @@ void api_entries_index(struct api_ctx *ctx)
 		}
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "collections/%s/entries", r.collection.handle);
-		entries_list(&r, items, n, path.ptr);
+		status = entries_list(&r, items, n, path.ptr);
 		strbuf_release(&path);
 		free(items);
 	}
 	entries_close(&r);
+	return status;
 }
 
 /* The collection's first site: the first of its `sites` in a multi-site
@@ -969,20 +971,20 @@ static uint32_t find_entry(struct entries_req *r, const char *key)
 	return snap_entry_find_slug(s, r->collection_number, want, key);
 }
 
-void api_entries_show(struct api_ctx *ctx)
+int api_entries_show(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	if (entries_open(ctx, &r, ctx->params[0]) != 0)
-		return;
+	int status = entries_open(ctx, &r, ctx->params[0]);
+	if (status != 0)
+		return status;
 	uint32_t n = find_entry(&r, ctx->params[1]);
 	struct snap_entry e;
 	if (n != SNAP_NONE)
 		e = snap_entry_at(ctx->snap, n);
 	/* Show hides drafts only, not scheduled or expired entries. */
 	if (n == SNAP_NONE || !e.published) {
-		response_not_found(ctx->res);
 		entries_close(&r);
-		return;
+		return api_not_found(ctx);
 	}
 	struct strlist fields;
 	listing_requested_fields(ctx->req, &fields);
@@ -992,4 +994,5 @@ void api_entries_show(struct api_ctx *ctx)
 	api_end_data(&w);
 	strlist_free(&fields);
 	entries_close(&r);
+	return 0;
 }

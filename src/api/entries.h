@@ -45,7 +45,7 @@ struct entry_filters {
 };
 
 /* Opens the collection handle for one request (the router's gate has
- * found it enabled); a missing one answers 404 and returns -1. */
+ * found it enabled); returns 0, or 404 for a missing one. */
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle);
 void entries_close(struct entries_req *r);
 
@@ -57,8 +57,9 @@ enum entry_status entries_status(const struct entries_req *r, const struct snap_
 /* The same for any entry, at the request's moment. */
 enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e);
 
-/* The filters of the request: 422 for fields the collection does not
- * allow, 400 for an unknown condition or a bad regex (both return -1). */
+/* The filters of the request: each returns 0, or 422 for fields the
+ * collection does not allow, 400 for an unknown condition or a bad
+ * regex. */
 int entries_check_allowed(struct entries_req *r);
 /* The same against a given allow-list (on false: filtering is off). */
 int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed);
@@ -78,7 +79,8 @@ void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fie
 /* Filters (with the default published-only one), sorts and answers one
  * page of the candidate entry numbers (reordered in place), or of the
  * whole collection's when items is NULL; path is the list's URL below the
- * API root. */
-void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path);
+ * API root. Returns 0, or the status of the error the parameters call
+ * for. */
+int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path);
 
 #endif

@@ -4,7 +4,6 @@
 #include "api/listing.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,22 +28,15 @@ static bool positive_integer(const char *s, long max, long *out)
 int listing_read_paging(struct api_ctx *ctx, long *limit, long *page)
 {
 	const char *l = request_param(ctx->req, "limit"), *p = request_param(ctx->req, "page");
-	char message[300];
 	*limit = ctx->cfg->default_limit;
 	*page = 1;
-	if (l && !positive_integer(l, ctx->cfg->max_limit, limit)) {
-		snprintf(message, sizeof message,
-		         "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
-		         ctx->cfg->max_limit, l);
-		response_error(ctx->res, 400, message);
-		return -1;
-	}
-	if (p && !positive_integer(p, 1000000000L, page)) {
-		snprintf(message, sizeof message,
-		         "The page parameter must be a whole number from 1, not \"%.200s\".", p);
-		response_error(ctx->res, 400, message);
-		return -1;
-	}
+	if (l && !positive_integer(l, ctx->cfg->max_limit, limit))
+		return api_fail(ctx, 400,
+		                "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
+		                ctx->cfg->max_limit, l);
+	if (p && !positive_integer(p, 1000000000L, page))
+		return api_fail(ctx, 400,
+		                "The page parameter must be a whole number from 1, not \"%.200s\".", p);
 	return 0;
 }
 
@@ -83,10 +75,10 @@ int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *al
 	strbuf_addf(&msg, "Forbidden filter%s: ", forbidden.len > 1 ? "s" : "");
 	for (size_t i = 0; i < forbidden.len; i++)
 		strbuf_addf(&msg, "%s%s", i ? ", " : "", forbidden.items[i]);
-	response_error(ctx->res, 422, msg.ptr);
+	int status = api_fail(ctx, 422, "%s", msg.ptr);
 	strbuf_release(&msg);
 	strlist_free(&forbidden);
-	return -1;
+	return status;
 }
 
 /* The names fields= and fields[]= ask for, in order, repeats kept. */
@@ -168,16 +160,13 @@ value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_buil
 	return vb_result(scratch);
 }
 
-bool listing_refuse_over_budget(struct api_ctx *ctx)
+int listing_check_budget(struct api_ctx *ctx)
 {
 	if (!ctx->regex_budget.spent)
-		return false;
-	char message[300];
-	snprintf(message, sizeof message,
-	         "The regex in %.200s needs more work than this API allows (regex_budget).",
-	         ctx->regex_budget.spent_by[0] ? ctx->regex_budget.spent_by : "a filter");
-	response_error(ctx->res, 400, message);
-	return true;
+		return 0;
+	return api_fail(ctx, 400,
+	                "The regex in %.200s needs more work than this API allows (regex_budget).",
+	                ctx->regex_budget.spent_by[0] ? ctx->regex_budget.spent_by : "a filter");
 }
 
 /* --- sorting --- */
@@ -273,7 +262,7 @@ static void free_filters(struct filter *filters, size_t n)
 	free(filters);
 }
 
-/* Every filter[...] of the request; 400 (returning -1) for a bad one. */
+/* Every filter[...] of the request; returns 0, or 400 for a bad one. */
 static int read_filters(struct api_ctx *ctx, struct filter **out, size_t *n)
 {
 	*out = NULL;
@@ -287,10 +276,8 @@ static int read_filters(struct api_ctx *ctx, struct filter **out, size_t *n)
 		char err[FILTER_ERR_LEN];
 		int rc = filter_parse(key, q->value, ctx->now, &ctx->regex_budget, &one, err);
 		free(key);
-		if (rc != 0) {
-			response_error(ctx->res, 400, err);
-			return -1;
-		}
+		if (rc != 0)
+			return api_fail(ctx, 400, "%s", err);
 		*out = xrealloc(*out, (*n + 1) * sizeof **out);
 		(*out)[(*n)++] = one;
 	}
@@ -305,51 +292,61 @@ static bool passes(struct list_run *run, const struct filter *filters, size_t n,
 	return true;
 }
 
-void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
-                    size_t n, const char *path)
+/* Sorts the items that passed (kept of them) as far as the page's end
+ * and answers that page. */
+static void answer_page(struct list_run *run, uint32_t *items, size_t kept, long limit,
+                        long page, const char *path)
+{
+	struct api_ctx *ctx = run->ctx;
+	/* Only the items up to the page's end need their order. */
+	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
+	struct sort_spec sort;
+	sort_parse(request_param(ctx->req, "sort"), &sort);
+	listing_sort(items, kept, page_end, &sort, run_sort_value, run);
+	listing_write_page(ctx, items, kept, limit, page, path, run->src->write, run->src->self);
+	sort_free(&sort);
+}
+
+int listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
+                   size_t n, const char *path)
 {
 	long limit, page;
 	struct filter *filters = NULL;
 	size_t nfilters = 0;
-	if (listing_read_paging(ctx, &limit, &page) != 0 ||
-	    read_filters(ctx, &filters, &nfilters) != 0) {
+	int status = listing_read_paging(ctx, &limit, &page);
+	if (status == 0)
+		status = read_filters(ctx, &filters, &nfilters);
+	if (status != 0) {
 		free_filters(filters, nfilters);
-		return;
+		return status;
 	}
 	struct list_run run = {ctx, src, {VALUE_BUILDER_INIT, VALUE_BUILDER_INIT}};
 	size_t kept = 0;
 	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
 		if (passes(&run, filters, nfilters, items[i]))
 			items[kept++] = items[i];
-	if (listing_refuse_over_budget(ctx)) {
-		free_filters(filters, nfilters);
-		vb_release(&run.scratch[0]);
-		vb_release(&run.scratch[1]);
-		return;
-	}
-	/* Only the items up to the page's end need their order. */
-	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
-	struct sort_spec sort;
-	sort_parse(request_param(ctx->req, "sort"), &sort);
-	listing_sort(items, kept, page_end, &sort, run_sort_value, &run);
-	listing_write_page(ctx, items, kept, limit, page, path, src->write, src->self);
-	sort_free(&sort);
+	status = listing_check_budget(ctx);
+	if (status == 0)
+		answer_page(&run, items, kept, limit, page, path);
 	free_filters(filters, nfilters);
 	vb_release(&run.scratch[0]);
 	vb_release(&run.scratch[1]);
+	return status;
 }
 
-void listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
-                        const struct listing_source *src, size_t n, const char *path)
+int listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
+                       const struct listing_source *src, size_t n, const char *path)
 {
 	struct strlist allowed;
 	bool on = allowed_filters(ctx->cfg, type, handle, &allowed);
-	if (listing_check_filters(ctx, on, &allowed) == 0) {
+	int status = listing_check_filters(ctx, on, &allowed);
+	if (status == 0) {
 		uint32_t *items = xmalloc((n + 1) * sizeof *items);
 		for (size_t i = 0; i < n; i++)
 			items[i] = (uint32_t)i;
-		listing_answer(ctx, src, items, n, path);
+		status = listing_answer(ctx, src, items, n, path);
 		free(items);
 	}
 	strlist_free(&allowed);
+	return status;
 }

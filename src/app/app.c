@@ -246,11 +246,14 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->now = (long long)time(NULL);
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
+	ctx->error = &x->error;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
-	int status = 0;
-	r->route->handler(ctx);
-	if (!response_answered(x->res)) {
+	int status = r->route->handler(ctx);
+	if (status == 0 && !response_answered(x->res)) {
 		log_error("programming error: %s left the request without an answer", x->req->path);
+		status = http_error_server(&x->error);
+	} else if (status != 0 && status != x->error.status) {
+		log_error("programming error: %s failed (%d) without its message", x->req->path, status);
 		status = http_error_server(&x->error);
 	}
 	free(api_base);

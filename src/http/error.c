@@ -3,8 +3,6 @@
 
 #include "http/error.h"
 
-#include <stdarg.h>
-
 void http_error_clear(struct http_error *e)
 {
 	e->status = 0;
@@ -17,13 +15,19 @@ void http_error_free(struct http_error *e)
 	e->status = 0;
 }
 
+int http_error_vset(struct http_error *e, int status, const char *fmt, va_list ap)
+{
+	http_error_clear(e);
+	e->status = status;
+	strbuf_vaddf(&e->message, fmt, ap);
+	return status;
+}
+
 int http_error_set(struct http_error *e, int status, const char *fmt, ...)
 {
 	va_list ap;
-	http_error_clear(e);
-	e->status = status;
 	va_start(ap, fmt);
-	strbuf_vaddf(&e->message, fmt, ap);
+	http_error_vset(e, status, fmt, ap);
 	va_end(ap);
 	return status;
 }

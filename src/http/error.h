@@ -10,6 +10,8 @@
 #ifndef CMS_API_HTTP_ERROR_H
 #define CMS_API_HTTP_ERROR_H
 
+#include <stdarg.h>
+
 #include "lib/strbuf.h"
 
 struct http_error {
@@ -27,6 +29,8 @@ void http_error_free(struct http_error *e);
  * returns status. */
 int http_error_set(struct http_error *e, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int http_error_vset(struct http_error *e, int status, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* The failures whose message spec §5 fixes: 404 "Not found." and 500
  * "Server Error" (whose details go to the log, never to the client). */
