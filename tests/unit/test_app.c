@@ -410,7 +410,7 @@ static void test_error_bodies(void)
 {
 	struct response r;
 	response_init(&r);
-	response_server_error(&r);
+	response_error(&r, 500, "Server Error");
 	CU_ASSERT_EQUAL(r.status, 500);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Server Error\"}");
 	response_reset(&r);
@@ -474,7 +474,7 @@ static void test_a_second_answer_is_refused(void)
 	struct response r;
 	response_init(&r);
 	CU_ASSERT_FALSE(response_answered(&r));
-	response_not_found(&r);
+	response_error(&r, 404, "Not found.");
 	CU_ASSERT_EQUAL(r.state, RESPONSE_ANSWERED);
 	struct strbuf *body = response_begin(&r, 200, "application/json");
 	strbuf_addstr(body, "{\"data\":\"secret\"}");
@@ -491,7 +491,7 @@ static void test_a_second_answer_is_refused(void)
 	strbuf_release(&out);
 	/* Reset, the response takes an answer again. */
 	response_reset(&r);
-	response_not_found(&r);
+	response_error(&r, 404, "Not found.");
 	CU_ASSERT_EQUAL(r.status, 404);
 	response_free(&r);
 	log_open("stderr", LOG_LEVEL_WARNING);
