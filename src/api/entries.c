@@ -214,7 +214,7 @@ static value_t field_value(struct entries_req *r, const struct snap_entry *e,
 	struct value_builder *b = next_scratch(r);
 	computed_value(r, e, field->key, b);
 	value_t v = vb_result(b);
-	return listing_absolute(r->ctx, v, next_scratch(r));
+	return filter_absolute(&r->ctx->env, v, next_scratch(r));
 }
 
 static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
@@ -903,7 +903,7 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 		size_t page_end =
 			(size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 		if (!take_in_date_order(r, items, kept, page_end, &sort))
-			listing_sort(items, kept, page_end, &sort, entry_sort_value, r);
+			sort_items_first_cached(items, kept, page_end, &sort, entry_sort_value, r);
 		listing_write_page(ctx, items, kept, limit, page, path, write_listed_entry, r);
 	}
 	free(own);

@@ -9,6 +9,7 @@
 
 #include "query/filter.h"
 #include "query/paginate.h"
+#include "query/sort.h"
 #include "lib/strbuf.h"
 
 /* --- parameters --- */
@@ -146,20 +147,6 @@ void listing_requested_fields(const struct request *req, struct strlist *out)
 	strlist_free(&asked);
 }
 
-value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch)
-{
-	if (value_type(v) != VALUE_URL)
-		return v;
-	bool api = value_url_base(v) == URL_API;
-	struct strbuf text = STRBUF_INIT;
-	strbuf_addf(&text, "%s%s%s", api ? ctx->env.api_base : ctx->env.site_base, api ? "/" : "",
-	            value_str(v, NULL));
-	vb_reset(scratch);
-	vb_str(scratch, text.ptr, text.len);
-	strbuf_release(&text);
-	return vb_result(scratch);
-}
-
 int listing_check_budget(struct api_ctx *ctx)
 {
 	if (!ctx->regex_budget.spent)
@@ -167,45 +154,6 @@ int listing_check_budget(struct api_ctx *ctx)
 	return api_fail(ctx, 400,
 	                "The regex in %.200s needs more work than this API allows (regex_budget).",
 	                ctx->regex_budget.spent_by[0] ? ctx->regex_budget.spent_by : "a filter");
-}
-
-/* --- sorting --- */
-
-/* Each item's sort values are asked for once, not once per comparison
- * (a computed value may be a formatted string). */
-struct sort_cache {
-	struct value_builder values;
-	size_t *offsets; /* [position * nkeys + key] into values */
-	const struct sort_spec *spec;
-};
-
-static value_t cached_value(void *ctx, uint32_t position, const struct sort_key *key)
-{
-	struct sort_cache *c = ctx;
-	size_t k = (size_t)(key - c->spec->keys);
-	return (value_t){(const unsigned char *)c->values.buf.ptr +
-	                 c->offsets[position * c->spec->n + k]};
-}
-
-void listing_sort(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
-                  sort_value_fn get, void *get_ctx)
-{
-	if (spec->n == 0 || n < 2)
-		return;
-	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec};
-	uint32_t *positions = xmalloc(n * sizeof *positions);
-	for (size_t i = 0; i < n; i++) {
-		positions[i] = (uint32_t)i;
-		for (size_t k = 0; k < spec->n; k++) {
-			c.offsets[i * spec->n + k] = c.values.buf.len;
-			vb_value(&c.values, get(get_ctx, items[i], &spec->keys[k]));
-		}
-	}
-	sort_items_first(positions, n, first, spec, cached_value, &c);
-	sort_reorder(items, positions, first);
-	free(positions);
-	free(c.offsets);
-	vb_release(&c.values);
 }
 
 /* --- one page --- */
@@ -246,7 +194,7 @@ static value_t value_at(struct list_run *run, uint32_t item, char *const *path, 
 	value_t v = run->src->value(run->src->self, item, path[0], &run->scratch[0]);
 	for (size_t i = 1; i < npath; i++)
 		v = value_map_getz(v, path[i]);
-	return listing_absolute(run->ctx, v, &run->scratch[1]);
+	return filter_absolute(&run->ctx->env, v, &run->scratch[1]);
 }
 
 static value_t run_sort_value(void *ctx, uint32_t item, const struct sort_key *key)
@@ -302,7 +250,7 @@ static void answer_page(struct list_run *run, uint32_t *items, size_t kept, long
 	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 	struct sort_spec sort;
 	sort_parse(request_param(ctx->req, "sort"), &sort);
-	listing_sort(items, kept, page_end, &sort, run_sort_value, run);
+	sort_items_first_cached(items, kept, page_end, &sort, run_sort_value, run);
 	listing_write_page(ctx, items, kept, limit, page, path, run->src->write, run->src->self);
 	sort_free(&sort);
 }

@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "query/sort.h"
 
 struct listing_source {
 	/* The item's value of key as a filter or a sort sees it: a value that
@@ -62,15 +61,6 @@ int listing_check_budget(struct api_ctx *ctx);
 /* fields=a,b or fields[]=a&fields[]=b; a key asked for twice is kept
  * once, where it was first asked for. */
 void listing_requested_fields(const struct request *req, struct strlist *out);
-
-/* A URL value as a filter or a sort compares it: the absolute text a
- * client reads, written to scratch. Any other value is returned as is. */
-value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch);
-
-/* Puts the first `first` of the n items in the order spec gives (stable),
- * asking get for each item's value of each key once. */
-void listing_sort(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
-                  sort_value_fn get, void *get_ctx);
 
 /* Where listing_write_page gets each item written. */
 typedef void (*listing_write_fn)(void *self, struct jsonw *w, uint32_t item,
