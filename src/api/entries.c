@@ -45,38 +45,31 @@ static bool is_computed(const char *key, size_t len)
 
 /* Collection number n, the request's own without a lookup (a term's
  * entries come from several). */
-static struct snap_collection collection_numbered(const struct entries_req *r, uint32_t n)
+static struct snap_collection collection_numbered(const struct entries_query *q, uint32_t n)
 {
-	return n == r->collection_number ? r->collection : snap_collection_at(r->ctx->snap, n);
+	return n == q->collection_number ? q->collection : snap_collection_at(q->snap, n);
 }
 
-static struct snap_collection collection_of(const struct entries_req *r, const struct snap_entry *e)
+static struct snap_collection collection_of(const struct entries_query *q,
+                                            const struct snap_entry *e)
 {
-	return collection_numbered(r, e->collection);
+	return collection_numbered(q, e->collection);
 }
 
-/* The entry's status at ctx->now; a render under way (ctx->span) learns
- * over which moments it holds. */
-static enum entry_status status_in(const struct api_ctx *ctx, const struct snap_collection *c,
-                                   const struct snap_entry *e)
+enum entry_status entries_status_at(const struct snap_collection *c, const struct snap_entry *e,
+                                    long long now, struct status_span *span)
 {
 	struct status_facts facts = {e->published, c->dated && e->has_date, e->date,
 	                             c->future_private, c->past_private};
-	if (ctx->span)
-		status_span_narrow(ctx->span, &facts, ctx->now);
-	return entry_status_at(&facts, ctx->now);
+	if (span)
+		status_span_narrow(span, &facts, now);
+	return entry_status_at(&facts, now);
 }
 
-enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
+enum entry_status entries_status(const struct entries_query *q, const struct snap_entry *e)
 {
-	struct snap_collection c = collection_of(r, e);
-	return status_in(r->ctx, &c, e);
-}
-
-enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e)
-{
-	struct snap_collection c = snap_collection_at(ctx->snap, e->collection);
-	return status_in(ctx, &c, e);
+	struct snap_collection c = collection_of(q, e);
+	return entries_status_at(&c, e, q->now, q->span);
 }
 
 static void title_handle(struct value_builder *b, const char *title, const char *handle)
@@ -104,13 +97,13 @@ static void mounted_collection(const struct snapshot *s, const struct snap_entry
 }
 
 /* Appends the computed value of key for e to b. */
-static void computed_value(const struct entries_req *r, const struct snap_entry *e,
+static void computed_value(const struct entries_query *q, const struct snap_entry *e,
                            const char *key, struct value_builder *b)
 {
-	const struct snapshot *s = r->ctx->snap;
+	const struct snapshot *s = q->snap;
 	struct strbuf t = STRBUF_INIT;
-	enum entry_status status = entries_status(r, e);
-	struct snap_collection c = collection_of(r, e);
+	enum entry_status status = entries_status(q, e);
+	struct snap_collection c = collection_of(q, e);
 	value_t updated_at = value_map_getz(e->data, "updated_at");
 	if (strcmp(key, "api_url") == 0) {
 		strbuf_addf(&t, "collections/%s/entries/%s", c.handle, e->id);
@@ -181,10 +174,10 @@ static void computed_value(const struct entries_req *r, const struct snap_entry 
 	strbuf_release(&t);
 }
 
-static struct value_builder *next_scratch(struct entries_req *r)
+static struct value_builder *next_scratch(struct entries_query *q)
 {
-	struct value_builder *b = &r->scratch[r->next_scratch];
-	r->next_scratch ^= 1;
+	struct value_builder *b = &q->scratch[q->next_scratch];
+	q->next_scratch ^= 1;
 	vb_reset(b);
 	return b;
 }
@@ -200,7 +193,7 @@ static struct entry_field field_of(const char *key)
 
 /* The value of a field for e (computed or data) as a query sees it, valid
  * until the scratch builder it lives in is used twice more. */
-static value_t field_value(struct entries_req *r, const struct snap_entry *e,
+static value_t field_value(struct entries_query *q, const struct snap_entry *e,
                            const struct entry_field *field)
 {
 	switch (field->source) {
@@ -211,19 +204,19 @@ static value_t field_value(struct entries_req *r, const struct snap_entry *e,
 	default:
 		break;
 	}
-	struct value_builder *b = next_scratch(r);
-	computed_value(r, e, field->key, b);
+	struct value_builder *b = next_scratch(q);
+	computed_value(q, e, field->key, b);
 	value_t v = vb_result(b);
-	return filter_absolute(&r->ctx->env, v, next_scratch(r));
+	return filter_absolute(q->env, v, next_scratch(q));
 }
 
-static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
+static value_t entry_value(struct entries_query *q, const struct snap_entry *e, const char *key)
 {
 	struct entry_field field = field_of(key);
-	return field_value(r, e, &field);
+	return field_value(q, e, &field);
 }
 
-/* --- rendering --- */
+/* --- items --- */
 
 static bool excluded(const struct config *cfg, const char *key)
 {
@@ -264,10 +257,10 @@ static bool excluded_counted(const struct config *cfg, const char *key, size_t l
  * key of its name). Returns false, having written nothing, when the data's
  * keys turn out not to be in order; the caller then takes the long way.
  */
-static bool build_item_merged(struct entries_req *r, const struct snap_entry *e,
+static bool build_item_merged(struct entries_query *q, const struct snap_entry *e,
                               struct value_builder *out)
 {
-	const struct config *cfg = r->ctx->cfg;
+	const struct config *cfg = q->cfg;
 	struct value_iter it;
 	value_iter_init(&it, e->data);
 	const char *prev = NULL;
@@ -289,7 +282,7 @@ static bool build_item_merged(struct entries_req *r, const struct snap_entry *e,
 		if (order <= 0) {
 			if (!excluded(cfg, computed_keys[c])) {
 				vb_keyz(out, computed_keys[c]);
-				computed_value(r, e, computed_keys[c], out);
+				computed_value(q, e, computed_keys[c], out);
 			}
 			c++;
 		} else if (!excluded_counted(cfg, it.key, it.key_len)) {
@@ -303,10 +296,10 @@ static bool build_item_merged(struct entries_req *r, const struct snap_entry *e,
 	return true;
 }
 
-void entries_build_item(struct entries_req *r, const struct snap_entry *e, value_t extras,
+void entries_build_item(struct entries_query *q, const struct snap_entry *e, value_t extras,
                         struct value_builder *out)
 {
-	if (value_is_missing(extras) && build_item_merged(r, e, out))
+	if (value_is_missing(extras) && build_item_merged(q, e, out))
 		return;
 	char **names = NULL;
 	size_t n = 0;
@@ -322,13 +315,13 @@ void entries_build_item(struct entries_req *r, const struct snap_entry *e, value
 	qsort(names, n, sizeof *names, compare_names);
 	vb_map_begin(out);
 	for (size_t i = 0; i < n; i++) {
-		if (!excluded(r->ctx->cfg, names[i])) {
+		if (!excluded(q->cfg, names[i])) {
 			value_t extra = value_map_getz(extras, names[i]);
 			vb_keyz(out, names[i]);
 			if (!value_is_missing(extra))
 				vb_value(out, extra);
 			else if (is_computed(names[i], strlen(names[i])))
-				computed_value(r, e, names[i], out);
+				computed_value(q, e, names[i], out);
 			else
 				vb_value(out, value_map_getz(e->data, names[i]));
 		}
@@ -338,79 +331,13 @@ void entries_build_item(struct entries_req *r, const struct snap_entry *e, value
 	free(names);
 }
 
-void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields)
-{
-	if (fields->len == 0) {
-		jsonw_value(w, item);
-		return;
-	}
-	jsonw_object_begin(w);
-	for (size_t i = 0; i < fields->len; i++) {
-		jsonw_keyz(w, fields->items[i]);
-		jsonw_value(w, value_map_getz(item, fields->items[i]));
-	}
-	jsonw_object_end(w);
-}
-
-static void write_entry(struct entries_req *r, struct jsonw *w, const struct snap_entry *e,
-                        const struct strlist *fields)
-{
-	struct value_builder item = VALUE_BUILDER_INIT;
-	entries_build_item(r, e, VALUE_MISSING, &item);
-	entries_write_item(w, vb_result(&item), fields);
-	vb_release(&item);
-}
-
-/* Renders entry n whole for the worker's cache: its JSON as a template
- * (URLs without their bases), with the moments over which the statuses
- * it read hold. */
-static const struct render *render_entry(struct entries_req *r, uint32_t n)
-{
-	struct api_ctx *ctx = r->ctx;
-	struct snap_entry e = snap_entry_at(ctx->snap, n);
-	struct value_builder item = VALUE_BUILDER_INIT;
-	struct strbuf text = STRBUF_INIT;
-	struct jsonw_marks marks = {NULL, 0, 0};
-	struct status_span span = status_span_all();
-	struct jsonw w;
-	jsonw_init(&w, &text);
-	jsonw_set_env(&w, &ctx->env);
-	jsonw_record_marks(&w, &marks);
-	ctx->span = &span;
-	entries_build_item(r, &e, VALUE_MISSING, &item);
-	jsonw_value(&w, vb_result(&item));
-	ctx->span = NULL;
-	const struct render *done = renders_put(ctx->renders, n, text.ptr, text.len, &marks, span);
-	jsonw_marks_release(&marks);
-	strbuf_release(&text);
-	vb_release(&item);
-	return done;
-}
-
-/* Entry n whole or its fields: a whole entry is copied from the worker's
- * rendered entries (rendered first when none holds at this moment). */
-static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_t n,
-                                 const struct strlist *fields)
-{
-	struct renders *renders = r->ctx->renders;
-	if (fields->len == 0 && renders && !r->ctx->span) {
-		const struct render *done = renders_find(renders, n, r->now);
-		renders_write(renders, w, done ? done : render_entry(r, n));
-		return;
-	}
-	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
-	write_entry(r, w, &e, fields);
-}
-
-static void write_listed_entry(void *self, struct jsonw *w, uint32_t item,
-                               const struct strlist *fields)
-{
-	write_numbered_entry(self, w, item, fields);
-}
-
-/* --- parameters --- */
-
 /* --- filters --- */
+
+void entries_filters_init(struct entry_filters *f)
+{
+	memset(f, 0, sizeof *f);
+	f->default_published = true;
+}
 
 void entries_free_filters(struct entry_filters *f)
 {
@@ -426,23 +353,10 @@ void entries_free_filters(struct entry_filters *f)
 	memset(f, 0, sizeof *f);
 }
 
-/* 422 with every forbidden field, in query order, repeats kept. */
-int entries_check_allowed(struct entries_req *r)
-{
-	struct strlist allowed;
-	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->collection.handle, &allowed);
-	int rc = entries_check_filters(r, on, &allowed);
-	strlist_free(&allowed);
-	return rc;
-}
-
-int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed)
-{
-	return listing_check_filters(r->ctx, on, allowed);
-}
-
-static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const char *key,
-                          const char *value)
+/* filter[taxonomy:<handle>[:<modifier>]]; returns 0, or 400 with its
+ * message in e for a modifier there is not. */
+static int add_tax_filter(struct entry_filters *f, const char *key, const char *value,
+                          struct http_error *e)
 {
 	const char *handle = key + 9;
 	size_t hn = strcspn(handle, ":");
@@ -455,8 +369,9 @@ static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const 
 	else if (strcmp(mod, "all") == 0)
 		mode = TAX_ALL;
 	else
-		return api_fail(r->ctx, 400, "Unknown taxonomy filter modifier [%.100s] in filter[%.150s]",
-		                mod, key);
+		return http_error_set(e, 400,
+		                      "Unknown taxonomy filter modifier [%.100s] in filter[%.150s]", mod,
+		                      key);
 	f->taxes = xrealloc(f->taxes, (f->ntaxes + 1) * sizeof *f->taxes);
 	struct tax_filter *t = &f->taxes[f->ntaxes++];
 	memset(t, 0, sizeof *t);
@@ -466,43 +381,29 @@ static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const 
 	return 0;
 }
 
-int entries_read_filters(struct entries_req *r, struct entry_filters *f)
+int entries_add_filter(struct entries_query *q, struct entry_filters *f, const char *key,
+                       const char *value, struct http_error *e)
 {
-	memset(f, 0, sizeof *f);
-	f->default_published = true;
-	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
-		const struct query_param *q = &r->ctx->req->params[i];
-		char *key = listing_filter_key(q->name);
-		if (!key)
-			continue;
-		int status = 0;
-		if (strncmp(key, "taxonomy:", 9) == 0) {
-			status = add_tax_filter(r, f, key, q->value);
-		} else {
-			struct filter one;
-			char err[FILTER_ERR_LEN];
-			if (filter_parse(key, q->value, r->now, &r->ctx->regex_budget, &one, err) != 0) {
-				status = api_fail(r->ctx, 400, "%s", err);
-			} else if (strcmp(one.field, "status") == 0 && one.kind == FILTER_IS &&
-			           strcmp(q->value, "any") == 0) {
-				f->default_published = false; /* every status */
-				filter_free(&one);
-			} else {
-				if (strcmp(one.field, "status") == 0 || strcmp(one.field, "published") == 0)
-					f->default_published = false;
-				f->fields = xrealloc(f->fields, (f->nfields + 1) * sizeof *f->fields);
-				f->from = xrealloc(f->from, (f->nfields + 1) * sizeof *f->from);
-				f->fields[f->nfields] = one;
-				/* filter[site] is the entry's locale; dotted fields walk maps. */
-				f->from[f->nfields] = field_of(strcmp(one.field, "site") == 0
-				                               ? "locale" : f->fields[f->nfields].path[0]);
-				f->nfields++;
-			}
-		}
-		free(key);
-		if (status != 0)
-			return status;
+	if (strncmp(key, "taxonomy:", 9) == 0)
+		return add_tax_filter(f, key, value, e);
+	struct filter one;
+	char err[FILTER_ERR_LEN];
+	if (filter_parse(key, value, q->now, q->budget, &one, err) != 0)
+		return http_error_set(e, 400, "%s", err);
+	if (strcmp(one.field, "status") == 0 && one.kind == FILTER_IS && strcmp(value, "any") == 0) {
+		f->default_published = false; /* every status */
+		filter_free(&one);
+		return 0;
 	}
+	if (strcmp(one.field, "status") == 0 || strcmp(one.field, "published") == 0)
+		f->default_published = false;
+	f->fields = xrealloc(f->fields, (f->nfields + 1) * sizeof *f->fields);
+	f->from = xrealloc(f->from, (f->nfields + 1) * sizeof *f->from);
+	f->fields[f->nfields] = one;
+	/* filter[site] is the entry's locale; dotted fields walk maps. */
+	f->from[f->nfields] = field_of(strcmp(one.field, "site") == 0
+	                               ? "locale" : f->fields[f->nfields].path[0]);
+	f->nfields++;
 	return 0;
 }
 
@@ -545,12 +446,12 @@ static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
 }
 
 /* Whether e passes the field and taxonomy filters of f. */
-static bool fields_pass(struct entries_req *r, const struct entry_filters *f,
+static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
                         const struct snap_entry *e)
 {
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *one = &f->fields[i];
-		value_t v = field_value(r, e, &f->from[i]);
+		value_t v = field_value(q, e, &f->from[i]);
 		for (size_t p = 1; p < one->npath; p++)
 			v = value_map_getz(v, one->path[p]);
 		if (!filter_match(one, v))
@@ -572,11 +473,12 @@ static bool fields_pass(struct entries_req *r, const struct entry_filters *f,
 	return nots == 0 || excluded_by < nots;
 }
 
-bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e)
+bool entries_pass(struct entries_query *q, const struct entry_filters *f,
+                  const struct snap_entry *e)
 {
-	if (f->default_published && entries_status(r, e) != ENTRY_PUBLISHED)
+	if (f->default_published && entries_status(q, e) != ENTRY_PUBLISHED)
 		return false;
-	return fields_pass(r, f, e);
+	return fields_pass(q, f, e);
 }
 
 /* Whether filters on the title alone are all f has besides the status. */
@@ -589,38 +491,38 @@ static bool title_filters_only(const struct entry_filters *f)
 }
 
 /* Entry n's status at the request's moment, from its brief. */
-static enum entry_status numbered_status(const struct entries_req *r, uint32_t n)
+static enum entry_status numbered_status(const struct entries_query *q, uint32_t n)
 {
-	struct snap_entry_brief b = snap_entry_brief_at(r->ctx->snap, n);
+	struct snap_entry_brief b = snap_entry_brief_at(q->snap, n);
 	struct snap_collection other;
-	const struct snap_collection *c = &r->collection;
-	if (b.collection != r->collection_number) {
-		other = snap_collection_at(r->ctx->snap, b.collection);
+	const struct snap_collection *c = &q->collection;
+	if (b.collection != q->collection_number) {
+		other = snap_collection_at(q->snap, b.collection);
 		c = &other;
 	}
 	struct status_facts facts = {b.published, c->dated && b.has_date, b.date,
 	                             c->future_private, c->past_private};
-	return entry_status_at(&facts, r->now);
+	return entry_status_at(&facts, q->now);
 }
 
 /* entries_pass for entry n, reading no more of it than f needs: a list
  * asks it of every candidate. titles_only: title_filters_only(f). */
-static bool numbered_pass(struct entries_req *r, const struct entry_filters *f, uint32_t n,
+static bool numbered_pass(struct entries_query *q, const struct entry_filters *f, uint32_t n,
                           bool titles_only)
 {
-	if (f->default_published && numbered_status(r, n) != ENTRY_PUBLISHED)
+	if (f->default_published && numbered_status(q, n) != ENTRY_PUBLISHED)
 		return false;
 	if (f->nfields == 0 && f->ntaxes == 0)
 		return true;
 	if (titles_only) {
-		value_t title = snap_entry_title(r->ctx->snap, n);
+		value_t title = snap_entry_title(q->snap, n);
 		for (size_t i = 0; i < f->nfields; i++)
 			if (!filter_match(&f->fields[i], title))
 				return false;
 		return true;
 	}
-	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
-	return fields_pass(r, f, &e);
+	struct snap_entry e = snap_entry_at(q->snap, n);
+	return fields_pass(q, f, &e);
 }
 
 /* --- sorting --- */
@@ -632,47 +534,47 @@ static bool is_date_key(const struct sort_key *key)
 
 static value_t entry_sort_value(void *ctx, uint32_t item, const struct sort_key *key)
 {
-	struct entries_req *r = ctx;
+	struct entries_query *q = ctx;
 	/* An entry's date sorts as its timestamp: the same order as its ISO
 	 * text, without formatting it. */
 	long long date;
 	uint32_t collection;
-	if (is_date_key(key) && snap_entry_date(r->ctx->snap, item, &date, &collection) &&
-	    collection_numbered(r, collection).dated) {
-		struct value_builder *b = &r->scratch[r->next_scratch];
-		r->next_scratch ^= 1;
+	if (is_date_key(key) && snap_entry_date(q->snap, item, &date, &collection) &&
+	    collection_numbered(q, collection).dated) {
+		struct value_builder *b = &q->scratch[q->next_scratch];
+		q->next_scratch ^= 1;
 		vb_reset(b);
 		vb_int(b, date);
 		return vb_result(b);
 	}
-	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
-	value_t v = entry_value(r, &e, key->path[0]);
+	struct snap_entry e = snap_entry_at(q->snap, item);
+	value_t v = entry_value(q, &e, key->path[0]);
 	for (size_t p = 1; p < key->npath; p++)
 		v = value_map_getz(v, key->path[p]);
 	return v;
 }
 
-/* Whether items (n of them) are dated entries of r's collection, in the
+/* Whether items (n of them) are dated entries of q's collection, in the
  * collection's order; marks them in `in` (indexed from its first entry). */
-static bool own_dated_entries(struct entries_req *r, const uint32_t *items, size_t n, char *in)
+static bool own_dated_entries(struct entries_query *q, const uint32_t *items, size_t n, char *in)
 {
-	uint32_t base = r->collection.first_entry, count = r->collection.nentries;
+	uint32_t base = q->collection.first_entry, count = q->collection.nentries;
 	for (size_t i = 0; i < n; i++) {
 		long long date;
 		uint32_t collection;
 		if (items[i] < base || items[i] - base >= count || (i > 0 && items[i] <= items[i - 1]) ||
-		    !snap_entry_date(r->ctx->snap, items[i], &date, &collection))
+		    !snap_entry_date(q->snap, items[i], &date, &collection))
 			return false;
 		in[items[i] - base] = 1;
 	}
 	return true;
 }
 
-static long long date_of(const struct entries_req *r, uint32_t entry)
+static long long date_of(const struct entries_query *q, uint32_t entry)
 {
 	long long date;
 	uint32_t collection;
-	snap_entry_date(r->ctx->snap, entry, &date, &collection);
+	snap_entry_date(q->snap, entry, &date, &collection);
 	return date;
 }
 
@@ -683,15 +585,15 @@ static long long date_of(const struct entries_req *r, uint32_t entry)
  * order and returns true; false when it does not apply (other keys, an
  * entry without a date, entries from elsewhere).
  */
-static bool take_in_date_order(struct entries_req *r, uint32_t *items, size_t n, size_t first,
+static bool take_in_date_order(struct entries_query *q, uint32_t *items, size_t n, size_t first,
                                const struct sort_spec *spec)
 {
-	const uint32_t *order = r->collection.by_date;
+	const uint32_t *order = q->collection.by_date;
 	if (spec->n != 1 || !is_date_key(&spec->keys[0]) || !order || n < 2)
 		return false;
-	uint32_t base = r->collection.first_entry, count = r->collection.nentries;
+	uint32_t base = q->collection.first_entry, count = q->collection.nentries;
 	char *in = xcalloc(count, 1);
-	if (!own_dated_entries(r, items, n, in)) {
+	if (!own_dated_entries(q, items, n, in)) {
 		free(in);
 		return false;
 	}
@@ -704,8 +606,8 @@ static bool take_in_date_order(struct entries_req *r, uint32_t *items, size_t n,
 		/* Latest first, but equal dates keep their ascending order. */
 		for (size_t end = count; end > 0 && taken < first;) {
 			size_t start = end - 1;
-			long long date = date_of(r, order[start]);
-			while (start > 0 && date_of(r, order[start - 1]) == date)
+			long long date = date_of(q, order[start]);
+			while (start > 0 && date_of(q, order[start - 1]) == date)
 				start--;
 			for (size_t j = start; j < end && taken < first; j++)
 				if (in[order[j] - base])
@@ -721,12 +623,12 @@ static bool take_in_date_order(struct entries_req *r, uint32_t *items, size_t n,
 
 /* The first of order[lo..hi) (in date order) dated after `date` (after),
  * or at `date` or after it. */
-static size_t first_dated(const struct entries_req *r, const uint32_t *order, size_t lo,
+static size_t first_dated(const struct entries_query *q, const uint32_t *order, size_t lo,
                           size_t hi, long long date, bool after)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		long long d = date_of(r, order[mid]);
+		long long d = date_of(q, order[mid]);
 		if (after ? d <= date : d < date)
 			lo = mid + 1;
 		else
@@ -743,10 +645,10 @@ static size_t first_dated(const struct entries_req *r, const uint32_t *order, si
  * sort key, the date, and a dated collection whose published entries all
  * have a date.
  */
-static bool published_order_applies(const struct entries_req *r, const struct entry_filters *f,
+static bool published_order_applies(const struct entries_query *q, const struct entry_filters *f,
                                     const struct sort_spec *sort)
 {
-	const struct snap_collection *c = &r->collection;
+	const struct snap_collection *c = &q->collection;
 	if (!c->published || c->published_undated > 0 || !f->default_published ||
 	    !title_filters_only(f) || sort->n != 1 || !is_date_key(&sort->keys[0]))
 		return false;
@@ -761,17 +663,17 @@ static bool published_order_applies(const struct entries_req *r, const struct en
  * applies): pass[j - lo]. A filter of plain text runs over the
  * collection's lowered titles at once; any other is asked of each title.
  */
-static void titles_pass(const struct entries_req *r, const struct entry_filters *f, size_t lo,
+static void titles_pass(const struct entries_query *q, const struct entry_filters *f, size_t lo,
                         size_t hi, unsigned char *pass)
 {
-	const struct snap_collection *c = &r->collection;
+	const struct snap_collection *c = &q->collection;
 	unsigned char *one = xmalloc(hi - lo + 1);
 	memset(pass, 1, hi - lo);
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *filter = &f->fields[i];
 		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, one))
 			for (size_t j = lo; j < hi; j++)
-				one[j - lo] = filter_match(filter, snap_entry_title(r->ctx->snap, c->published[j]));
+				one[j - lo] = filter_match(filter, snap_entry_title(q->snap, c->published[j]));
 		for (size_t j = 0; j < hi - lo; j++)
 			pass[j] &= one[j];
 	}
@@ -786,20 +688,20 @@ static void titles_pass(const struct entries_req *r, const struct entry_filters 
  * its titles are tried. The same page as filtering every entry and then
  * take_in_date_order, reading no more entries than the page shows.
  */
-static void published_list(struct entries_req *r, const struct entry_filters *f, bool descending,
-                           long limit, long page, const char *path)
+static void published_page(struct entries_query *q, const struct entry_filters *f,
+                           bool descending, long limit, long page, struct entries_page *out)
 {
-	const struct snap_collection *c = &r->collection;
+	const struct snap_collection *c = &q->collection;
 	size_t lo = 0, hi = c->npublished;
 	if (c->future_private)
-		hi = first_dated(r, c->published, lo, hi, r->now, true);
+		hi = first_dated(q, c->published, lo, hi, q->now, true);
 	if (c->past_private)
-		lo = first_dated(r, c->published, lo, hi, r->now, false);
+		lo = first_dated(q, c->published, lo, hi, q->now, false);
 	unsigned char *pass = NULL; /* NULL: every one passes */
 	size_t kept = hi - lo;
 	if (f->nfields > 0) {
 		pass = xmalloc(hi - lo + 1);
-		titles_pass(r, f, lo, hi, pass);
+		titles_pass(q, f, lo, hi, pass);
 		kept = 0;
 		for (size_t j = 0; j < hi - lo; j++)
 			kept += pass[j];
@@ -817,8 +719,8 @@ static void published_list(struct entries_req *r, const struct entry_filters *f,
 		/* Latest first, but equal dates keep their ascending order. */
 		for (size_t end = hi; end > lo && taken < want;) {
 			size_t start = end - 1;
-			long long date = date_of(r, c->published[start]);
-			while (start > lo && date_of(r, c->published[start - 1]) == date)
+			long long date = date_of(q, c->published[start]);
+			while (start > lo && date_of(q, c->published[start - 1]) == date)
 				start--;
 			for (size_t j = start; j < end && taken < want; j++)
 				if (!pass || pass[j - lo])
@@ -826,23 +728,161 @@ static void published_list(struct entries_req *r, const struct entry_filters *f,
 			end = start;
 		}
 	}
-	/* listing_write_page reads no item past the page's end: `taken`. */
-	listing_write_page(r->ctx, items, kept, limit, page, path, write_listed_entry, r);
-	free(items);
+	/* The page reads no item past its end: `taken`. */
+	out->items = out->own = items;
+	out->n = kept;
 	free(pass);
 }
 
-/* --- the endpoints --- */
+/* --- the query --- */
+
+void entries_query_init(struct entries_query *q, const struct snapshot *snap, uint32_t collection,
+                        long long now, const struct config *cfg, struct regex_budget *budget,
+                        const struct jsonw_env *env)
+{
+	memset(q, 0, sizeof *q);
+	q->snap = snap;
+	q->cfg = cfg;
+	q->now = now;
+	q->budget = budget;
+	q->env = env;
+	q->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
+	q->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
+	q->collection_number = collection;
+	q->collection = snap_collection_at(snap, collection);
+}
+
+void entries_query_free(struct entries_query *q)
+{
+	vb_release(&q->scratch[0]);
+	vb_release(&q->scratch[1]);
+}
+
+void entries_query_page(struct entries_query *q, const struct entry_filters *f,
+                        const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
+                        long page, struct entries_page *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!items && published_order_applies(q, f, sort)) {
+		published_page(q, f, sort->keys[0].descending, limit, page, out);
+		return;
+	}
+	if (!items) {
+		items = out->own = xmalloc((q->collection.nentries + 1) * sizeof *items);
+		for (n = 0; n < q->collection.nentries; n++)
+			items[n] = q->collection.first_entry + (uint32_t)n;
+	}
+	size_t kept = 0;
+	bool titles_only = title_filters_only(f);
+	for (size_t i = 0; i < n && !q->budget->spent; i++)
+		if (numbered_pass(q, f, items[i], titles_only))
+			items[kept++] = items[i];
+	out->items = items;
+	out->n = kept;
+	if (q->budget->spent)
+		return; /* the list is not whole: the caller refuses the request */
+	/* Only the entries up to the page's end need their order; a page past
+	 * the last shows none. */
+	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
+	if (!take_in_date_order(q, items, kept, page_end, sort))
+		sort_items_first_cached(items, kept, page_end, sort, entry_sort_value, q);
+}
+
+void entries_page_free(struct entries_page *p)
+{
+	free(p->own);
+	memset(p, 0, sizeof *p);
+}
+
+/* --- writing entries --- */
+
+enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e)
+{
+	struct snap_collection c = snap_collection_at(ctx->snap, e->collection);
+	return entries_status_at(&c, e, ctx->now, ctx->span);
+}
+
+void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields)
+{
+	if (fields->len == 0) {
+		jsonw_value(w, item);
+		return;
+	}
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < fields->len; i++) {
+		jsonw_keyz(w, fields->items[i]);
+		jsonw_value(w, value_map_getz(item, fields->items[i]));
+	}
+	jsonw_object_end(w);
+}
+
+static void write_entry(struct entries_req *r, struct jsonw *w, const struct snap_entry *e,
+                        const struct strlist *fields)
+{
+	struct value_builder item = VALUE_BUILDER_INIT;
+	entries_build_item(&r->q, e, VALUE_MISSING, &item);
+	entries_write_item(w, vb_result(&item), fields);
+	vb_release(&item);
+}
+
+/* Renders entry n whole for the worker's cache: its JSON as a template
+ * (URLs without their bases), with the moments over which the statuses
+ * it read hold. */
+static const struct render *render_entry(struct entries_req *r, uint32_t n)
+{
+	struct api_ctx *ctx = r->ctx;
+	struct snap_entry e = snap_entry_at(ctx->snap, n);
+	struct value_builder item = VALUE_BUILDER_INIT;
+	struct strbuf text = STRBUF_INIT;
+	struct jsonw_marks marks = {NULL, 0, 0};
+	struct status_span span = status_span_all();
+	struct jsonw w;
+	jsonw_init(&w, &text);
+	jsonw_set_env(&w, &ctx->env);
+	jsonw_record_marks(&w, &marks);
+	/* The statuses the entry reads itself (the query's) and those its
+	 * relations read as they are written (api_write_ref's). */
+	ctx->span = &span;
+	r->q.span = &span;
+	entries_build_item(&r->q, &e, VALUE_MISSING, &item);
+	jsonw_value(&w, vb_result(&item));
+	ctx->span = NULL;
+	r->q.span = NULL;
+	const struct render *done = renders_put(ctx->renders, n, text.ptr, text.len, &marks, span);
+	jsonw_marks_release(&marks);
+	strbuf_release(&text);
+	vb_release(&item);
+	return done;
+}
+
+/* Entry n whole or its fields: a whole entry is copied from the worker's
+ * rendered entries (rendered first when none holds at this moment). */
+static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_t n,
+                                 const struct strlist *fields)
+{
+	struct renders *renders = r->ctx->renders;
+	if (fields->len == 0 && renders && !r->ctx->span) {
+		const struct render *done = renders_find(renders, n, r->q.now);
+		renders_write(renders, w, done ? done : render_entry(r, n));
+		return;
+	}
+	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
+	write_entry(r, w, &e, fields);
+}
+
+static void write_listed_entry(void *self, struct jsonw *w, uint32_t item,
+                               const struct strlist *fields)
+{
+	write_numbered_entry(self, w, item, fields);
+}
+
+/* --- the request --- */
 
 void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
 {
-	memset(r, 0, sizeof *r);
 	r->ctx = ctx;
-	r->now = ctx->now;
-	r->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
-	r->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
-	r->collection_number = collection;
-	r->collection = snap_collection_at(ctx->snap, collection);
+	entries_query_init(&r->q, ctx->snap, collection, ctx->now, ctx->cfg, &ctx->regex_budget,
+	                   &ctx->env);
 }
 
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
@@ -858,8 +898,38 @@ int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
 
 void entries_close(struct entries_req *r)
 {
-	vb_release(&r->scratch[0]);
-	vb_release(&r->scratch[1]);
+	entries_query_free(&r->q);
+}
+
+/* 422 with every forbidden field, in query order, repeats kept. */
+int entries_check_allowed(struct entries_req *r)
+{
+	struct strlist allowed;
+	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->q.collection.handle, &allowed);
+	int rc = entries_check_filters(r, on, &allowed);
+	strlist_free(&allowed);
+	return rc;
+}
+
+int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed)
+{
+	return listing_check_filters(r->ctx, on, allowed);
+}
+
+int entries_read_filters(struct entries_req *r, struct entry_filters *f)
+{
+	const struct request *req = r->ctx->req;
+	entries_filters_init(f);
+	for (size_t i = 0; i < req->nparams; i++) {
+		char *key = listing_filter_key(req->params[i].name);
+		if (!key)
+			continue;
+		int status = entries_add_filter(&r->q, f, key, req->params[i].value, r->ctx->error);
+		free(key);
+		if (status != 0)
+			return status;
+	}
+	return 0;
 }
 
 /* Filters, sorts and writes one page of the candidate entries (the whole
@@ -873,41 +943,18 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 	int status = listing_read_paging(ctx, &limit, &page);
 	if (status == 0)
 		status = entries_read_filters(r, &filters);
-	if (status != 0) {
-		entries_free_filters(&filters);
-		return status;
-	}
-	struct sort_spec sort;
-	sort_parse(request_param(ctx->req, "sort"), &sort);
-	uint32_t *own = NULL;
-	if (!items && published_order_applies(r, &filters, &sort)) {
-		published_list(r, &filters, sort.keys[0].descending, limit, page, path);
-		sort_free(&sort);
-		entries_free_filters(&filters);
-		return 0;
-	}
-	if (!items) {
-		items = own = xmalloc((r->collection.nentries + 1) * sizeof *items);
-		for (n = 0; n < r->collection.nentries; n++)
-			items[n] = r->collection.first_entry + (uint32_t)n;
-	}
-	size_t kept = 0;
-	bool titles_only = title_filters_only(&filters);
-	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
-		if (numbered_pass(r, &filters, items[i], titles_only))
-			items[kept++] = items[i];
-	status = listing_check_budget(ctx);
 	if (status == 0) {
-		/* Only the entries up to the page's end need their order; a page
-		 * past the last shows none. */
-		size_t page_end =
-			(size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
-		if (!take_in_date_order(r, items, kept, page_end, &sort))
-			sort_items_first_cached(items, kept, page_end, &sort, entry_sort_value, r);
-		listing_write_page(ctx, items, kept, limit, page, path, write_listed_entry, r);
+		struct sort_spec sort;
+		struct entries_page chosen;
+		sort_parse(request_param(ctx->req, "sort"), &sort);
+		entries_query_page(&r->q, &filters, &sort, items, n, limit, page, &chosen);
+		status = listing_check_budget(ctx);
+		if (status == 0)
+			listing_write_page(ctx, chosen.items, chosen.n, limit, page, path,
+			                   write_listed_entry, r);
+		entries_page_free(&chosen);
+		sort_free(&sort);
 	}
-	free(own);
-	sort_free(&sort);
 	entries_free_filters(&filters);
 	return status;
 }
@@ -929,15 +976,15 @@ int api_entries_index(struct api_ctx *ctx)
 		uint32_t *items = NULL; /* without ?site=, the whole collection */
 		size_t n = 0;
 		if (site) {
-			items = xmalloc((r.collection.nentries + 1) * sizeof *items);
-			for (uint32_t i = 0; i < r.collection.nentries; i++) {
-				uint32_t number = r.collection.first_entry + i;
+			items = xmalloc((r.q.collection.nentries + 1) * sizeof *items);
+			for (uint32_t i = 0; i < r.q.collection.nentries; i++) {
+				uint32_t number = r.q.collection.first_entry + i;
 				if (snap_entry_brief_at(ctx->snap, number).site == site_number)
 					items[n++] = number;
 			}
 		}
 		struct strbuf path = STRBUF_INIT;
-		strbuf_addf(&path, "collections/%s/entries", r.collection.handle);
+		strbuf_addf(&path, "collections/%s/entries", r.q.collection.handle);
 		status = entries_list(&r, items, n, path.ptr);
 		strbuf_release(&path);
 		free(items);
@@ -950,7 +997,7 @@ int api_entries_index(struct api_ctx *ctx)
  * layout, else the default site. */
 static uint32_t first_site(const struct entries_req *r)
 {
-	value_t first = value_array_get(value_map_getz(r->collection.settings, "sites"), 0);
+	value_t first = value_array_get(value_map_getz(r->q.collection.settings, "sites"), 0);
 	if (!snap_multisite(r->ctx->snap) || value_type(first) != VALUE_STRING)
 		return 0;
 	uint32_t n = snap_site_find(r->ctx->snap, value_str(first, NULL));
@@ -962,13 +1009,13 @@ static uint32_t find_entry(struct entries_req *r, const char *key)
 {
 	const struct snapshot *s = r->ctx->snap;
 	uint32_t n = snap_entry_find(s, key);
-	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->collection_number)
+	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->q.collection_number)
 		return n;
 	const char *site = request_param(r->ctx->req, "site");
 	uint32_t want = site ? snap_site_find(s, site) : first_site(r);
 	if (want == SNAP_NONE)
 		return SNAP_NONE;
-	return snap_entry_find_slug(s, r->collection_number, want, key);
+	return snap_entry_find_slug(s, r->q.collection_number, want, key);
 }
 
 int api_entries_show(struct api_ctx *ctx)

@@ -152,7 +152,7 @@ static void choose_level(struct collection_tree *ct, uint32_t slot, int depth)
 		if (ct->t->ctx->regex_budget.spent)
 			return;
 		struct snap_entry e = snap_entry_at(s, ct->children.kids[k]);
-		ct->shown[k] = entries_pass(ct->r, ct->filters, &e);
+		ct->shown[k] = entries_pass(&ct->r->q, ct->filters, &e);
 		if (ct->shown[k] && !at_depth_limit(ct->t, depth))
 			choose_level(ct, e.number - ct->children.base, depth + 1);
 	}
@@ -171,7 +171,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
-		entries_build_item(ct->r, &e, vb_result(&extras), &item);
+		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
 		begin_node(w);
 		entries_write_item(w, vb_result(&item), &ct->t->fields);
 		jsonw_keyz(w, "depth");
@@ -209,7 +209,7 @@ static int write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct
                                  struct entry_filters *filters)
 {
 	struct collection_tree ct = {t, r, filters, {NULL, NULL, 0, 0}, NULL};
-	tree_children_build(&ct.children, ctx->snap, &r->collection, t->site);
+	tree_children_build(&ct.children, ctx->snap, &r->q.collection, t->site);
 	ct.shown = xcalloc((size_t)ct.children.n + 1, sizeof *ct.shown);
 	choose_level(&ct, ct.children.n, 1);
 	int status = listing_check_budget(ctx);
@@ -228,7 +228,7 @@ static int write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct
  * filtered. */
 static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, struct tree_req *t)
 {
-	if (!collection_in_site(ctx, &r->collection, t->site))
+	if (!collection_in_site(ctx, &r->q.collection, t->site))
 		return api_not_found(ctx);
 	struct entry_filters filters = {0};
 	int status = entries_check_allowed(r);
@@ -247,7 +247,7 @@ int api_collection_tree(struct api_ctx *ctx)
 	int status = entries_open(ctx, &r, ctx->params[0]);
 	if (status != 0)
 		return status;
-	if (!r.collection.structured)
+	if (!r.q.collection.structured)
 		status = api_not_found(ctx);
 	else
 		status = read_tree_params(ctx, &t);
@@ -397,11 +397,11 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	struct snap_entry e = snap_entry_at(s, n);
 	struct entries_req r;
 	entries_attach(t->ctx, &r, e.collection);
-	bool shown = entries_status(&r, &e) == ENTRY_PUBLISHED;
+	bool shown = entries_status(&r.q, &e) == ENTRY_PUBLISHED;
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
-		entries_build_item(&r, &e, vb_result(&extras), out);
+		entries_build_item(&r.q, &e, vb_result(&extras), out);
 		vb_release(&extras);
 	}
 	entries_close(&r);
