@@ -1,15 +1,14 @@
 /*
  * api/entries: GET /{route}/collections/{c}/entries and .../entries/{id}
- * (spec §4, statamic-api.md §7, §8, §10.1): filters with the allow-list
- * and the default published-only filter, taxonomy filters, sort,
- * pagination, field selection; an entry by id, else by slug.
+ * (spec §4, statamic-api.md §7, §8, §10.1): the filter allow-list, then
+ * the request's paging, filters and sort handed to the entries query
+ * (query/entries.h) and the page it chose written with the fields asked
+ * for; an entry by id, else by slug.
  */
 #include "autoconfig.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "api/api.h"
 #include "api/entries.h"

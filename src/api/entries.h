@@ -1,7 +1,8 @@
 /*
- * api/entries: what the entry endpoints share with the tree endpoints:
- * one request's view of a collection, entry items (Statamic's computed
- * keys over the entry's data, keys sorted), filters and field selection.
+ * api/entries: what the entry endpoints share with the tree and the term
+ * endpoints: one request's view of a collection (its query,
+ * query/entries.h), the filters read from the request, an entry written
+ * as an item, and a list of entries answered a page at a time.
  */
 #ifndef CMS_API_API_ENTRIES_H
 #define CMS_API_API_ENTRIES_H

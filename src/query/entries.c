@@ -1,6 +1,4 @@
-/*
- * query/entries: the query over a collection's entries; see entries.h.
- */
+/* query/entries: a query over a collection's entries; see entries.h. */
 #include "autoconfig.h"
 
 #include "query/entries.h"

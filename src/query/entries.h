@@ -1,5 +1,16 @@
 /*
- * query/entries: the query over a collection's entries.
+ * query/entries: a query over the entries of one collection of the
+ * snapshot at one moment (spec §4, statamic-api.md §7, §8), nothing of
+ * HTTP in it: api/entries.c reads a request's parameters, runs the query
+ * and writes what it chose.
+ *
+ * It knows each entry's values as a filter, a sort or the API sees them
+ * (Statamic's computed keys over the entry's data; an entry's item, keys
+ * sorted, is built of them), the filters of a list (fields, dotted paths,
+ * taxonomies, and the default one that keeps published entries only),
+ * and the choice of a page's entries: filtered, then put in order as far
+ * as the page's end, a dated collection's date order taken from the
+ * snapshot instead of sorted where it can be.
  */
 #ifndef CMS_API_QUERY_ENTRIES_H
 #define CMS_API_QUERY_ENTRIES_H
@@ -84,6 +95,7 @@ void entries_filters_init(struct entry_filters *f);
  * modifier or a bad regex. */
 int entries_add_filter(struct entries_query *q, struct entry_filters *f, const char *key,
                        const char *value, struct http_error *e);
+/* Whether e passes every filter of f (the default one at q's moment). */
 bool entries_pass(struct entries_query *q, const struct entry_filters *f,
                   const struct snap_entry *e);
 void entries_free_filters(struct entry_filters *f);
