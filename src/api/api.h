@@ -1,9 +1,11 @@
 /*
  * api: the resource handlers, one file per resource type. A handler gets
- * the request context with its route parameters and fills ctx->res with
- * one answer: a JSON body, or an error through response_error(). The
- * router's gate has already checked that the route's resource type and
- * handle are enabled; a handler checks only that what it names exists.
+ * the request context with its route parameters and either fills ctx->res
+ * with a JSON body and returns 0, or returns the status of a failure
+ * whose message api_fail put in ctx->error, and so does every helper it
+ * calls: the pipeline (app.c) writes the error answer. The router's gate
+ * has already checked that the route's resource type and handle are
+ * enabled; a handler checks only that what it names exists.
  */
 #ifndef CMS_API_API_H
 #define CMS_API_API_H
@@ -13,6 +15,7 @@
 #include "core/config.h"
 #include "lib/jsonw.h"
 #include "query/regex.h"
+#include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "site/snapshot.h"
@@ -39,35 +42,45 @@ struct api_ctx {
 	struct renders *renders; /* the worker's rendered entries (api/renders.h), or NULL */
 	struct status_span *span; /* while an entry is rendered for the cache: narrowed by
 	                       * every status read at `now` (api_entry_status), else NULL */
+	struct http_error *error; /* borrowed: why the request failed (api_fail) */
 };
 
-typedef void (*api_handler)(struct api_ctx *ctx);
+/* 0: ctx->res holds the answer; else the status of the failure in
+ * ctx->error. */
+typedef int (*api_handler)(struct api_ctx *ctx);
 
-void api_ping(struct api_ctx *ctx);
-void api_sites_index(struct api_ctx *ctx);
-void api_collections_index(struct api_ctx *ctx);
-void api_collections_show(struct api_ctx *ctx);
-void api_entries_index(struct api_ctx *ctx);
-void api_entries_show(struct api_ctx *ctx);
-void api_collection_tree(struct api_ctx *ctx);
-void api_navs_index(struct api_ctx *ctx);
-void api_navs_show(struct api_ctx *ctx);
-void api_navs_tree(struct api_ctx *ctx);
-void api_taxonomies_index(struct api_ctx *ctx);
-void api_taxonomies_show(struct api_ctx *ctx);
-void api_terms_index(struct api_ctx *ctx);
-void api_terms_show(struct api_ctx *ctx);
-void api_term_entries(struct api_ctx *ctx);
-void api_globals_index(struct api_ctx *ctx);
-void api_globals_show(struct api_ctx *ctx);
-void api_forms_index(struct api_ctx *ctx);
-void api_forms_show(struct api_ctx *ctx);
-void api_users_index(struct api_ctx *ctx);
-void api_users_show(struct api_ctx *ctx);
-void api_asset_containers_index(struct api_ctx *ctx);
-void api_asset_containers_show(struct api_ctx *ctx);
-void api_assets_index(struct api_ctx *ctx);
-void api_assets_show(struct api_ctx *ctx);
+int api_ping(struct api_ctx *ctx);
+int api_sites_index(struct api_ctx *ctx);
+int api_collections_index(struct api_ctx *ctx);
+int api_collections_show(struct api_ctx *ctx);
+int api_entries_index(struct api_ctx *ctx);
+int api_entries_show(struct api_ctx *ctx);
+int api_collection_tree(struct api_ctx *ctx);
+int api_navs_index(struct api_ctx *ctx);
+int api_navs_show(struct api_ctx *ctx);
+int api_navs_tree(struct api_ctx *ctx);
+int api_taxonomies_index(struct api_ctx *ctx);
+int api_taxonomies_show(struct api_ctx *ctx);
+int api_terms_index(struct api_ctx *ctx);
+int api_terms_show(struct api_ctx *ctx);
+int api_term_entries(struct api_ctx *ctx);
+int api_globals_index(struct api_ctx *ctx);
+int api_globals_show(struct api_ctx *ctx);
+int api_forms_index(struct api_ctx *ctx);
+int api_forms_show(struct api_ctx *ctx);
+int api_users_index(struct api_ctx *ctx);
+int api_users_show(struct api_ctx *ctx);
+int api_asset_containers_index(struct api_ctx *ctx);
+int api_asset_containers_show(struct api_ctx *ctx);
+int api_assets_index(struct api_ctx *ctx);
+int api_assets_show(struct api_ctx *ctx);
+
+/* Puts the failure of status, with the message fmt formats (printf), in
+ * ctx->error and returns status: `return api_fail(ctx, 400, ...)`. */
+int api_fail(struct api_ctx *ctx, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same for spec §5's 404, "Not found." */
+int api_not_found(struct api_ctx *ctx);
 
 /* Starts a 200 JSON answer and returns a writer on its body, set up with
  * the request's environment. */
@@ -97,8 +110,8 @@ void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type 
                       api_extra_writer write);
 
 /* Answers {"data": {...}}: the item of kind the route's first parameter
- * names, or 404. */
-void api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write);
+ * names; returns 0, or 404 when there is none. */
+int api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write);
 
 /* The reference writer of the request's environment (api/render.c): a
  * related entry only while it is published at ctx->now, its short object

@@ -628,18 +628,16 @@ static void write_listed(void *self, struct jsonw *w, uint32_t item, const struc
 	write_asset(l, w, l->files[item], fields);
 }
 
-/* Opens the container named by the first parameter; answers 404 and
- * returns -1 when it does not exist. With files, also its files. */
+/* Opens the container named by the first parameter; returns 0, or 404
+ * when it does not exist. With files, also its files. */
 static int open_container(struct api_ctx *ctx, struct asset_list *l, bool files)
 {
 	memset(l, 0, sizeof *l);
 	l->ctx = ctx;
 	l->handle = ctx->params[0];
 	l->container = snap_extras_find(ctx->snap, "assets", l->handle);
-	if (value_is_missing(l->container)) {
-		response_not_found(ctx->res);
-		return -1;
-	}
+	if (value_is_missing(l->container))
+		return api_not_found(ctx);
 	if (!files)
 		return 0;
 	value_t all = value_map_getz(l->container, "files");
@@ -651,29 +649,30 @@ static int open_container(struct api_ctx *ctx, struct asset_list *l, bool files)
 	return 0;
 }
 
-void api_assets_index(struct api_ctx *ctx)
+int api_assets_index(struct api_ctx *ctx)
 {
 	struct asset_list l;
-	if (open_container(ctx, &l, true) != 0)
-		return;
+	int status = open_container(ctx, &l, true);
+	if (status != 0)
+		return status;
 	struct listing_source src = {listed_value, write_listed, &l};
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "assets/%s", l.handle);
-	listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);
+	status = listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);
 	strbuf_release(&path);
 	free(l.files);
+	return status;
 }
 
-void api_assets_show(struct api_ctx *ctx)
+int api_assets_show(struct api_ctx *ctx)
 {
 	struct asset_list l;
-	if (open_container(ctx, &l, false) != 0)
-		return;
+	int status = open_container(ctx, &l, false);
+	if (status != 0)
+		return status;
 	value_t file = assets_find_file(l.container, ctx->params[1]);
-	if (value_is_missing(file)) {
-		response_not_found(ctx->res);
-		return;
-	}
+	if (value_is_missing(file))
+		return api_not_found(ctx);
 	struct strlist fields;
 	listing_requested_fields(ctx->req, &fields);
 	struct jsonw w;
@@ -681,6 +680,7 @@ void api_assets_show(struct api_ctx *ctx)
 	write_asset(&l, &w, file, &fields);
 	api_end_data(&w);
 	strlist_free(&fields);
+	return 0;
 }
 
 /* --- containers --- */
@@ -690,12 +690,13 @@ static void write_container_item(struct jsonw *w, value_t container)
 	api_write_titled(w, container, "asset-containers");
 }
 
-void api_asset_containers_index(struct api_ctx *ctx)
+int api_asset_containers_index(struct api_ctx *ctx)
 {
 	api_extras_index(ctx, "assets", RES_ASSETS, write_container_item);
+	return 0;
 }
 
-void api_asset_containers_show(struct api_ctx *ctx)
+int api_asset_containers_show(struct api_ctx *ctx)
 {
-	api_extras_show(ctx, "assets", write_container_item);
+	return api_extras_show(ctx, "assets", write_container_item);
 }

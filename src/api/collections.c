@@ -41,7 +41,7 @@ static void write_collection(struct jsonw *w, const struct snap_collection *c)
 	jsonw_object_end(w);
 }
 
-void api_collections_index(struct api_ctx *ctx)
+int api_collections_index(struct api_ctx *ctx)
 {
 	struct jsonw w;
 	api_begin_data(ctx, &w);
@@ -53,19 +53,19 @@ void api_collections_index(struct api_ctx *ctx)
 	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
+	return 0;
 }
 
-void api_collections_show(struct api_ctx *ctx)
+int api_collections_show(struct api_ctx *ctx)
 {
 	const char *handle = ctx->params[0];
 	uint32_t found = snap_collection_find(ctx->snap, handle);
-	if (found == SNAP_NONE) {
-		response_not_found(ctx->res);
-		return;
-	}
+	if (found == SNAP_NONE)
+		return api_not_found(ctx);
 	struct snap_collection c = snap_collection_at(ctx->snap, found);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	write_collection(&w, &c);
 	api_end_data(&w);
+	return 0;
 }

@@ -3,9 +3,24 @@
 
 #include "api/api.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "lib/strbuf.h"
+
+int api_fail(struct api_ctx *ctx, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	http_error_vset(ctx->error, status, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int api_not_found(struct api_ctx *ctx)
+{
+	return http_error_not_found(ctx->error);
+}
 
 void api_begin_json(struct api_ctx *ctx, struct jsonw *w)
 {
@@ -66,15 +81,14 @@ void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type 
 	api_end_data(&w);
 }
 
-void api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write)
+int api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write)
 {
 	value_t item = snap_extras_find(ctx->snap, kind, ctx->params[0]);
-	if (value_is_missing(item)) {
-		response_not_found(ctx->res);
-		return;
-	}
+	if (value_is_missing(item))
+		return api_not_found(ctx);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	write(&w, item);
 	api_end_data(&w);
+	return 0;
 }

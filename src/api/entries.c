@@ -1,342 +1,28 @@
 /*
  * api/entries: GET /{route}/collections/{c}/entries and .../entries/{id}
- * (spec §4, statamic-api.md §7, §8, §10.1): filters with the allow-list
- * and the default published-only filter, taxonomy filters, sort,
- * pagination, field selection; an entry by id, else by slug.
+ * (spec §4, statamic-api.md §7, §8, §10.1): the filter allow-list, then
+ * the request's paging, filters and sort handed to the entries query
+ * (query/entries.h) and the page it chose written with the fields asked
+ * for; an entry by id, else by slug.
  */
 #include "autoconfig.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
-#include "query/filter.h"
-#include "query/paginate.h"
 #include "query/sort.h"
-#include "lib/php.h"
-#include "site/augment.h"
-#include "site/entries.h"
 #include "lib/strbuf.h"
 
-/* The keys Statamic computes for every entry, sorted; a data key of the
- * same name is replaced by them. */
-static const char *const computed_keys[] = {
-	"api_url", "blueprint", "collection", "date", "id", "is_entry", "last_modified", "locale",
-	"mount", "order", "origin_id", "permalink", "private", "published", "slug", "status",
-	"title", "updated_at", "updated_by", "uri", "url",
-};
-#define NCOMPUTED (sizeof computed_keys / sizeof computed_keys[0])
-
-
-/* --- computed values --- */
-
-static bool is_computed(const char *key, size_t len)
-{
-	for (size_t i = 0; i < NCOMPUTED; i++)
-		if (strlen(computed_keys[i]) == len && memcmp(computed_keys[i], key, len) == 0)
-			return true;
-	return false;
-}
-
-/* Collection number n, the request's own without a lookup (a term's
- * entries come from several). */
-static struct snap_collection collection_numbered(const struct entries_req *r, uint32_t n)
-{
-	return n == r->collection_number ? r->collection : snap_collection_at(r->ctx->snap, n);
-}
-
-static struct snap_collection collection_of(const struct entries_req *r, const struct snap_entry *e)
-{
-	return collection_numbered(r, e->collection);
-}
-
-/* The entry's status at ctx->now; a render under way (ctx->span) learns
- * over which moments it holds. */
-static enum entry_status status_in(const struct api_ctx *ctx, const struct snap_collection *c,
-                                   const struct snap_entry *e)
-{
-	struct status_facts facts = {e->published, c->dated && e->has_date, e->date,
-	                             c->future_private, c->past_private};
-	if (ctx->span)
-		status_span_narrow(ctx->span, &facts, ctx->now);
-	return entry_status_at(&facts, ctx->now);
-}
-
-enum entry_status entries_status(const struct entries_req *r, const struct snap_entry *e)
-{
-	struct snap_collection c = collection_of(r, e);
-	return status_in(r->ctx, &c, e);
-}
+/* --- writing entries --- */
 
 enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_entry *e)
 {
 	struct snap_collection c = snap_collection_at(ctx->snap, e->collection);
-	return status_in(ctx, &c, e);
-}
-
-static void title_handle(struct value_builder *b, const char *title, const char *handle)
-{
-	vb_map_begin(b);
-	vb_keyz(b, "title");
-	vb_strz(b, title);
-	vb_keyz(b, "handle");
-	vb_strz(b, handle);
-	vb_map_end(b);
-}
-
-/* The collection mounted on this entry, if any. */
-static void mounted_collection(const struct snapshot *s, const struct snap_entry *e,
-                              struct value_builder *b)
-{
-	for (uint32_t i = 0; i < snap_collection_count(s); i++) {
-		struct snap_collection c = snap_collection_at(s, i);
-		if (c.mount && strcmp(c.mount, e->id) == 0) {
-			title_handle(b, c.title, c.handle);
-			return;
-		}
-	}
-	vb_null(b);
-}
-
-/* Appends the computed value of key for e to b. */
-static void computed_value(const struct entries_req *r, const struct snap_entry *e,
-                           const char *key, struct value_builder *b)
-{
-	const struct snapshot *s = r->ctx->snap;
-	struct strbuf t = STRBUF_INIT;
-	enum entry_status status = entries_status(r, e);
-	struct snap_collection c = collection_of(r, e);
-	value_t updated_at = value_map_getz(e->data, "updated_at");
-	if (strcmp(key, "api_url") == 0) {
-		strbuf_addf(&t, "collections/%s/entries/%s", c.handle, e->id);
-		vb_url(b, URL_API, t.ptr, t.len);
-	} else if (strcmp(key, "blueprint") == 0) {
-		title_handle(b, e->blueprint_title, e->blueprint);
-	} else if (strcmp(key, "collection") == 0) {
-		title_handle(b, c.title, c.handle);
-	} else if (strcmp(key, "date") == 0) {
-		if (c.dated && e->has_date)
-			augment_iso8601(e->date, b);
-		else
-			vb_value(b, value_map_getz(e->data, "date"));
-	} else if (strcmp(key, "id") == 0) {
-		vb_strz(b, e->id);
-	} else if (strcmp(key, "is_entry") == 0) {
-		vb_bool(b, true);
-	} else if (strcmp(key, "last_modified") == 0 || strcmp(key, "updated_at") == 0) {
-		augment_iso8601(value_type(updated_at) == VALUE_INT ? value_int(updated_at) : e->mtime, b);
-	} else if (strcmp(key, "locale") == 0) {
-		vb_strz(b, snap_site_at(s, e->site).handle);
-	} else if (strcmp(key, "mount") == 0) {
-		mounted_collection(s, e, b);
-	} else if (strcmp(key, "order") == 0) {
-		if (e->order > 0)
-			vb_int(b, e->order);
-		else
-			vb_value(b, value_map_getz(e->data, "order"));
-	} else if (strcmp(key, "origin_id") == 0) {
-		if (e->origin != SNAP_NONE)
-			vb_strz(b, snap_entry_at(s, e->origin).id);
-		else
-			vb_null(b);
-	} else if (strcmp(key, "permalink") == 0) {
-		if (e->uri)
-			augment_permalink(snap_site_at(s, e->site).url, e->uri, b);
-		else
-			vb_null(b);
-	} else if (strcmp(key, "url") == 0) {
-		if (e->uri) {
-			augment_url(snap_site_at(s, e->site).url, e->uri, &t);
-			vb_str(b, t.ptr, t.len);
-		} else {
-			vb_null(b);
-		}
-	} else if (strcmp(key, "private") == 0) {
-		vb_bool(b, status == ENTRY_SCHEDULED || status == ENTRY_EXPIRED);
-	} else if (strcmp(key, "published") == 0) {
-		vb_bool(b, e->published);
-	} else if (strcmp(key, "slug") == 0) {
-		if (e->slug)
-			vb_strz(b, e->slug);
-		else
-			vb_null(b);
-	} else if (strcmp(key, "status") == 0) {
-		vb_strz(b, entry_status_name(status));
-	} else if (strcmp(key, "title") == 0) {
-		vb_value(b, e->title); /* the data's, found without a walk */
-	} else if (strcmp(key, "updated_by") == 0) {
-		/* The index made it a user reference (augment_user), or null. */
-		vb_value(b, value_map_getz(e->data, "updated_by"));
-	} else if (strcmp(key, "uri") == 0) {
-		if (e->uri)
-			vb_strz(b, e->uri);
-		else
-			vb_null(b);
-	}
-	strbuf_release(&t);
-}
-
-static struct value_builder *next_scratch(struct entries_req *r)
-{
-	struct value_builder *b = &r->scratch[r->next_scratch];
-	r->next_scratch ^= 1;
-	vb_reset(b);
-	return b;
-}
-
-/* Where the value of key is read. */
-static struct entry_field field_of(const char *key)
-{
-	/* title is the data's own, and the snapshot knows where it is. */
-	if (strcmp(key, "title") == 0)
-		return (struct entry_field){key, FIELD_TITLE};
-	return (struct entry_field){key, is_computed(key, strlen(key)) ? FIELD_COMPUTED : FIELD_DATA};
-}
-
-/* The value of a field for e (computed or data) as a query sees it, valid
- * until the scratch builder it lives in is used twice more. */
-static value_t field_value(struct entries_req *r, const struct snap_entry *e,
-                           const struct entry_field *field)
-{
-	switch (field->source) {
-	case FIELD_TITLE:
-		return e->title;
-	case FIELD_DATA:
-		return value_map_getz(e->data, field->key);
-	default:
-		break;
-	}
-	struct value_builder *b = next_scratch(r);
-	computed_value(r, e, field->key, b);
-	value_t v = vb_result(b);
-	return listing_absolute(r->ctx, v, next_scratch(r));
-}
-
-static value_t entry_value(struct entries_req *r, const struct snap_entry *e, const char *key)
-{
-	struct entry_field field = field_of(key);
-	return field_value(r, e, &field);
-}
-
-/* --- rendering --- */
-
-static bool excluded(const struct config *cfg, const char *key)
-{
-	return strlist_contains(&cfg->excluded_keys, key);
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void add_name(char ***names, size_t *n, const char *name, size_t len)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strlen((*names)[i]) == len && memcmp((*names)[i], name, len) == 0)
-			return;
-	*names = xrealloc(*names, (*n + 1) * sizeof **names);
-	(*names)[(*n)++] = xstrndup(name, len);
-}
-
-/* strcmp's order for counted names. */
-static int compare_counted(const char *a, size_t a_len, const char *b, size_t b_len)
-{
-	int c = memcmp(a, b, a_len < b_len ? a_len : b_len);
-	if (c != 0)
-		return c;
-	return (a_len > b_len) - (a_len < b_len);
-}
-
-static bool excluded_counted(const struct config *cfg, const char *key, size_t len)
-{
-	return strlist_contains_counted(&cfg->excluded_keys, key, len);
-}
-
-/*
- * The item of an entry without extras: the computed keys and the data's,
- * both already sorted, merged in one walk (a computed key replaces a data
- * key of its name). Returns false, having written nothing, when the data's
- * keys turn out not to be in order; the caller then takes the long way.
- */
-static bool build_item_merged(struct entries_req *r, const struct snap_entry *e,
-                              struct value_builder *out)
-{
-	const struct config *cfg = r->ctx->cfg;
-	struct value_iter it;
-	value_iter_init(&it, e->data);
-	const char *prev = NULL;
-	size_t prev_len = 0;
-	while (value_iter_next(&it)) {
-		if (prev && compare_counted(prev, prev_len, it.key, it.key_len) >= 0)
-			return false;
-		prev = it.key, prev_len = it.key_len;
-	}
-	size_t c = 0;
-	value_iter_init(&it, e->data);
-	bool more = value_iter_next(&it);
-	vb_map_begin(out);
-	while (c < NCOMPUTED || more) {
-		int order = c == NCOMPUTED ? 1
-		            : !more        ? -1
-		                           : compare_counted(computed_keys[c], strlen(computed_keys[c]),
-		                                             it.key, it.key_len);
-		if (order <= 0) {
-			if (!excluded(cfg, computed_keys[c])) {
-				vb_keyz(out, computed_keys[c]);
-				computed_value(r, e, computed_keys[c], out);
-			}
-			c++;
-		} else if (!excluded_counted(cfg, it.key, it.key_len)) {
-			vb_key(out, it.key, it.key_len);
-			vb_value(out, it.value);
-		}
-		if (order >= 0)
-			more = value_iter_next(&it);
-	}
-	vb_map_end(out);
-	return true;
-}
-
-void entries_build_item(struct entries_req *r, const struct snap_entry *e, value_t extras,
-                        struct value_builder *out)
-{
-	if (value_is_missing(extras) && build_item_merged(r, e, out))
-		return;
-	char **names = NULL;
-	size_t n = 0;
-	struct value_iter it;
-	for (size_t i = 0; i < NCOMPUTED; i++)
-		add_name(&names, &n, computed_keys[i], strlen(computed_keys[i]));
-	value_iter_init(&it, e->data);
-	while (value_iter_next(&it))
-		add_name(&names, &n, it.key, it.key_len);
-	value_iter_init(&it, extras);
-	while (value_iter_next(&it))
-		add_name(&names, &n, it.key, it.key_len);
-	qsort(names, n, sizeof *names, compare_names);
-	vb_map_begin(out);
-	for (size_t i = 0; i < n; i++) {
-		if (!excluded(r->ctx->cfg, names[i])) {
-			value_t extra = value_map_getz(extras, names[i]);
-			vb_keyz(out, names[i]);
-			if (!value_is_missing(extra))
-				vb_value(out, extra);
-			else if (is_computed(names[i], strlen(names[i])))
-				computed_value(r, e, names[i], out);
-			else
-				vb_value(out, value_map_getz(e->data, names[i]));
-		}
-		free(names[i]);
-	}
-	vb_map_end(out);
-	free(names);
+	return entries_status_at(&c, e, ctx->now, ctx->span);
 }
 
 void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields)
@@ -357,7 +43,7 @@ static void write_entry(struct entries_req *r, struct jsonw *w, const struct sna
                         const struct strlist *fields)
 {
 	struct value_builder item = VALUE_BUILDER_INIT;
-	entries_build_item(r, e, VALUE_MISSING, &item);
+	entries_build_item(&r->q, e, VALUE_MISSING, &item);
 	entries_write_item(w, vb_result(&item), fields);
 	vb_release(&item);
 }
@@ -377,10 +63,14 @@ static const struct render *render_entry(struct entries_req *r, uint32_t n)
 	jsonw_init(&w, &text);
 	jsonw_set_env(&w, &ctx->env);
 	jsonw_record_marks(&w, &marks);
+	/* The statuses the entry reads itself (the query's) and those its
+	 * relations read as they are written (api_write_ref's). */
 	ctx->span = &span;
-	entries_build_item(r, &e, VALUE_MISSING, &item);
+	r->q.span = &span;
+	entries_build_item(&r->q, &e, VALUE_MISSING, &item);
 	jsonw_value(&w, vb_result(&item));
 	ctx->span = NULL;
+	r->q.span = NULL;
 	const struct render *done = renders_put(ctx->renders, n, text.ptr, text.len, &marks, span);
 	jsonw_marks_release(&marks);
 	strbuf_release(&text);
@@ -395,7 +85,7 @@ static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_
 {
 	struct renders *renders = r->ctx->renders;
 	if (fields->len == 0 && renders && !r->ctx->span) {
-		const struct render *done = renders_find(renders, n, r->now);
+		const struct render *done = renders_find(renders, n, r->q.now);
 		renders_write(renders, w, done ? done : render_entry(r, n));
 		return;
 	}
@@ -409,29 +99,36 @@ static void write_listed_entry(void *self, struct jsonw *w, uint32_t item,
 	write_numbered_entry(self, w, item, fields);
 }
 
-/* --- parameters --- */
+/* --- the request --- */
 
-/* --- filters --- */
-
-void entries_free_filters(struct entry_filters *f)
+void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
 {
-	for (size_t i = 0; i < f->nfields; i++)
-		filter_free(&f->fields[i]);
-	free(f->fields);
-	free(f->from);
-	for (size_t i = 0; i < f->ntaxes; i++) {
-		free(f->taxes[i].taxonomy);
-		strlist_free(&f->taxes[i].slugs);
+	r->ctx = ctx;
+	entries_query_init(&r->q, ctx->snap, collection, ctx->now, ctx->cfg, &ctx->regex_budget,
+	                   &ctx->env);
+}
+
+int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
+{
+	uint32_t n = snap_collection_find(ctx->snap, handle);
+	if (n == SNAP_NONE) {
+		memset(r, 0, sizeof *r);
+		return api_not_found(ctx);
 	}
-	free(f->taxes);
-	memset(f, 0, sizeof *f);
+	entries_attach(ctx, r, n);
+	return 0;
+}
+
+void entries_close(struct entries_req *r)
+{
+	entries_query_free(&r->q);
 }
 
 /* 422 with every forbidden field, in query order, repeats kept. */
 int entries_check_allowed(struct entries_req *r)
 {
 	struct strlist allowed;
-	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->collection.handle, &allowed);
+	bool on = allowed_filters(r->ctx->cfg, RES_COLLECTIONS, r->q.collection.handle, &allowed);
 	int rc = entries_check_filters(r, on, &allowed);
 	strlist_free(&allowed);
 	return rc;
@@ -442,513 +139,88 @@ int entries_check_filters(struct entries_req *r, bool on, const struct strlist *
 	return listing_check_filters(r->ctx, on, allowed);
 }
 
-static int add_tax_filter(struct entries_req *r, struct entry_filters *f, const char *key,
-                          const char *value)
-{
-	const char *handle = key + 9;
-	size_t hn = strcspn(handle, ":");
-	const char *mod = handle[hn] == ':' ? handle + hn + 1 : "in";
-	enum tax_mode mode;
-	if (strcmp(mod, "in") == 0 || strcmp(mod, "any") == 0)
-		mode = TAX_ANY;
-	else if (strcmp(mod, "not_in") == 0 || strcmp(mod, "not") == 0)
-		mode = TAX_NONE;
-	else if (strcmp(mod, "all") == 0)
-		mode = TAX_ALL;
-	else {
-		char message[300];
-		snprintf(message, sizeof message, "Unknown taxonomy filter modifier [%.100s] in filter[%.150s]",
-		         mod, key);
-		response_error(r->ctx->res, 400, message);
-		return -1;
-	}
-	f->taxes = xrealloc(f->taxes, (f->ntaxes + 1) * sizeof *f->taxes);
-	struct tax_filter *t = &f->taxes[f->ntaxes++];
-	memset(t, 0, sizeof *t);
-	t->taxonomy = xstrndup(handle, hn);
-	t->mode = mode;
-	strlist_split(&t->slugs, value);
-	return 0;
-}
-
 int entries_read_filters(struct entries_req *r, struct entry_filters *f)
 {
-	memset(f, 0, sizeof *f);
-	f->default_published = true;
-	for (size_t i = 0; i < r->ctx->req->nparams; i++) {
-		const struct query_param *q = &r->ctx->req->params[i];
-		char *key = listing_filter_key(q->name);
+	const struct request *req = r->ctx->req;
+	entries_filters_init(f);
+	for (size_t i = 0; i < req->nparams; i++) {
+		char *key = listing_filter_key(req->params[i].name);
 		if (!key)
 			continue;
-		int rc = 0;
-		if (strncmp(key, "taxonomy:", 9) == 0) {
-			rc = add_tax_filter(r, f, key, q->value);
-		} else {
-			struct filter one;
-			char err[FILTER_ERR_LEN];
-			if (filter_parse(key, q->value, r->now, &r->ctx->regex_budget, &one, err) != 0) {
-				response_error(r->ctx->res, 400, err);
-				rc = -1;
-			} else if (strcmp(one.field, "status") == 0 && one.kind == FILTER_IS &&
-			           strcmp(q->value, "any") == 0) {
-				f->default_published = false; /* every status */
-				filter_free(&one);
-			} else {
-				if (strcmp(one.field, "status") == 0 || strcmp(one.field, "published") == 0)
-					f->default_published = false;
-				f->fields = xrealloc(f->fields, (f->nfields + 1) * sizeof *f->fields);
-				f->from = xrealloc(f->from, (f->nfields + 1) * sizeof *f->from);
-				f->fields[f->nfields] = one;
-				/* filter[site] is the entry's locale; dotted fields walk maps. */
-				f->from[f->nfields] = field_of(strcmp(one.field, "site") == 0
-				                               ? "locale" : f->fields[f->nfields].path[0]);
-				f->nfields++;
-			}
-		}
+		int status = entries_add_filter(&r->q, f, key, req->params[i].value, r->ctx->error);
 		free(key);
-		if (rc != 0)
-			return -1;
+		if (status != 0)
+			return status;
 	}
 	return 0;
-}
-
-/* Whether the entry names the term in the field called like the
- * taxonomy: term references (their stored slugs, "taxonomy::slug" when
- * the field targets several taxonomies), or plain slugs. */
-static bool entry_has_term(const struct snap_entry *e, const char *taxonomy, const char *slug)
-{
-	value_t v = value_map_getz(e->data, taxonomy);
-	struct value_iter it;
-	value_iter_init(&it, v);
-	bool list = value_type(v) == VALUE_ARRAY;
-	size_t tlen = strlen(taxonomy);
-	struct strbuf text = STRBUF_INIT;
-	bool found = false;
-	while (!found && (list ? value_iter_next(&it) : !value_is_missing(v))) {
-		strbuf_reset(&text);
-		php_string(list ? it.value : v, &text); /* a slug may be a number */
-		const char *named = strbuf_str(&text);
-		if (strncmp(named, taxonomy, tlen) == 0 && strncmp(named + tlen, "::", 2) == 0)
-			named += tlen + 2;
-		found = strcmp(named, slug) == 0;
-		if (!list)
-			break;
-	}
-	strbuf_release(&text);
-	return found;
-}
-
-static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
-{
-	size_t hits = 0;
-	for (size_t i = 0; i < t->slugs.len; i++)
-		hits += entry_has_term(e, t->taxonomy, t->slugs.items[i]);
-	switch (t->mode) {
-	case TAX_ANY: return hits > 0;
-	case TAX_NONE: return hits == 0;
-	default: return hits == t->slugs.len;
-	}
-}
-
-/* Whether e passes the field and taxonomy filters of f. */
-static bool fields_pass(struct entries_req *r, const struct entry_filters *f,
-                        const struct snap_entry *e)
-{
-	for (size_t i = 0; i < f->nfields; i++) {
-		const struct filter *one = &f->fields[i];
-		value_t v = field_value(r, e, &f->from[i]);
-		for (size_t p = 1; p < one->npath; p++)
-			v = value_map_getz(v, one->path[p]);
-		if (!filter_match(one, v))
-			return false;
-	}
-	/* in/any/all filters must all hold; the not filters exclude only an
-	 * entry that every one of them would exclude, as Statamic
-	 * intersects their excluded sets. */
-	size_t nots = 0, excluded_by = 0;
-	for (size_t i = 0; i < f->ntaxes; i++) {
-		bool ok = tax_matches(&f->taxes[i], e);
-		if (f->taxes[i].mode == TAX_NONE) {
-			nots++;
-			excluded_by += !ok;
-		} else if (!ok) {
-			return false;
-		}
-	}
-	return nots == 0 || excluded_by < nots;
-}
-
-bool entries_pass(struct entries_req *r, const struct entry_filters *f, const struct snap_entry *e)
-{
-	if (f->default_published && entries_status(r, e) != ENTRY_PUBLISHED)
-		return false;
-	return fields_pass(r, f, e);
-}
-
-/* Whether filters on the title alone are all f has besides the status. */
-static bool title_filters_only(const struct entry_filters *f)
-{
-	for (size_t i = 0; i < f->nfields; i++)
-		if (f->from[i].source != FIELD_TITLE || f->fields[i].npath != 1)
-			return false;
-	return f->ntaxes == 0;
-}
-
-/* Entry n's status at the request's moment, from its brief. */
-static enum entry_status numbered_status(const struct entries_req *r, uint32_t n)
-{
-	struct snap_entry_brief b = snap_entry_brief_at(r->ctx->snap, n);
-	struct snap_collection other;
-	const struct snap_collection *c = &r->collection;
-	if (b.collection != r->collection_number) {
-		other = snap_collection_at(r->ctx->snap, b.collection);
-		c = &other;
-	}
-	struct status_facts facts = {b.published, c->dated && b.has_date, b.date,
-	                             c->future_private, c->past_private};
-	return entry_status_at(&facts, r->now);
-}
-
-/* entries_pass for entry n, reading no more of it than f needs: a list
- * asks it of every candidate. titles_only: title_filters_only(f). */
-static bool numbered_pass(struct entries_req *r, const struct entry_filters *f, uint32_t n,
-                          bool titles_only)
-{
-	if (f->default_published && numbered_status(r, n) != ENTRY_PUBLISHED)
-		return false;
-	if (f->nfields == 0 && f->ntaxes == 0)
-		return true;
-	if (titles_only) {
-		value_t title = snap_entry_title(r->ctx->snap, n);
-		for (size_t i = 0; i < f->nfields; i++)
-			if (!filter_match(&f->fields[i], title))
-				return false;
-		return true;
-	}
-	struct snap_entry e = snap_entry_at(r->ctx->snap, n);
-	return fields_pass(r, f, &e);
-}
-
-/* --- sorting --- */
-
-static bool is_date_key(const struct sort_key *key)
-{
-	return key->npath == 1 && strcmp(key->path[0], "date") == 0;
-}
-
-static value_t entry_sort_value(void *ctx, uint32_t item, const struct sort_key *key)
-{
-	struct entries_req *r = ctx;
-	/* An entry's date sorts as its timestamp: the same order as its ISO
-	 * text, without formatting it. */
-	long long date;
-	uint32_t collection;
-	if (is_date_key(key) && snap_entry_date(r->ctx->snap, item, &date, &collection) &&
-	    collection_numbered(r, collection).dated) {
-		struct value_builder *b = &r->scratch[r->next_scratch];
-		r->next_scratch ^= 1;
-		vb_reset(b);
-		vb_int(b, date);
-		return vb_result(b);
-	}
-	struct snap_entry e = snap_entry_at(r->ctx->snap, item);
-	value_t v = entry_value(r, &e, key->path[0]);
-	for (size_t p = 1; p < key->npath; p++)
-		v = value_map_getz(v, key->path[p]);
-	return v;
-}
-
-/* Whether items (n of them) are dated entries of r's collection, in the
- * collection's order; marks them in `in` (indexed from its first entry). */
-static bool own_dated_entries(struct entries_req *r, const uint32_t *items, size_t n, char *in)
-{
-	uint32_t base = r->collection.first_entry, count = r->collection.nentries;
-	for (size_t i = 0; i < n; i++) {
-		long long date;
-		uint32_t collection;
-		if (items[i] < base || items[i] - base >= count || (i > 0 && items[i] <= items[i - 1]) ||
-		    !snap_entry_date(r->ctx->snap, items[i], &date, &collection))
-			return false;
-		in[items[i] - base] = 1;
-	}
-	return true;
-}
-
-static long long date_of(const struct entries_req *r, uint32_t entry)
-{
-	long long date;
-	uint32_t collection;
-	snap_entry_date(r->ctx->snap, entry, &date, &collection);
-	return date;
-}
-
-/*
- * sort=date or sort=-date over a dated collection's own entries needs no
- * sorting: the snapshot keeps them in date order (ties by entry number,
- * the order a stable sort keeps). Puts the first `first` items in that
- * order and returns true; false when it does not apply (other keys, an
- * entry without a date, entries from elsewhere).
- */
-static bool take_in_date_order(struct entries_req *r, uint32_t *items, size_t n, size_t first,
-                               const struct sort_spec *spec)
-{
-	const uint32_t *order = r->collection.by_date;
-	if (spec->n != 1 || !is_date_key(&spec->keys[0]) || !order || n < 2)
-		return false;
-	uint32_t base = r->collection.first_entry, count = r->collection.nentries;
-	char *in = xcalloc(count, 1);
-	if (!own_dated_entries(r, items, n, in)) {
-		free(in);
-		return false;
-	}
-	size_t taken = 0;
-	if (!spec->keys[0].descending) {
-		for (size_t j = 0; j < count && taken < first; j++)
-			if (in[order[j] - base])
-				items[taken++] = order[j];
-	} else {
-		/* Latest first, but equal dates keep their ascending order. */
-		for (size_t end = count; end > 0 && taken < first;) {
-			size_t start = end - 1;
-			long long date = date_of(r, order[start]);
-			while (start > 0 && date_of(r, order[start - 1]) == date)
-				start--;
-			for (size_t j = start; j < end && taken < first; j++)
-				if (in[order[j] - base])
-					items[taken++] = order[j];
-			end = start;
-		}
-	}
-	free(in);
-	return true;
-}
-
-/* --- dated collections' published entries, in date order --- */
-
-/* The first of order[lo..hi) (in date order) dated after `date` (after),
- * or at `date` or after it. */
-static size_t first_dated(const struct entries_req *r, const uint32_t *order, size_t lo,
-                          size_t hi, long long date, bool after)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		long long d = date_of(r, order[mid]);
-		if (after ? d <= date : d < date)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Whether a list of the whole collection can be taken from its published
- * entries in date order (snap_collection.published): the default status
- * filter, filters on the title alone that run no regex (so that the
- * regex budget does not depend on the order entries are tried in), one
- * sort key, the date, and a dated collection whose published entries all
- * have a date.
- */
-static bool published_order_applies(const struct entries_req *r, const struct entry_filters *f,
-                                    const struct sort_spec *sort)
-{
-	const struct snap_collection *c = &r->collection;
-	if (!c->published || c->published_undated > 0 || !f->default_published ||
-	    !title_filters_only(f) || sort->n != 1 || !is_date_key(&sort->keys[0]))
-		return false;
-	for (size_t i = 0; i < f->nfields; i++)
-		if (filter_uses_regex(&f->fields[i]))
-			return false;
-	return true;
-}
-
-/*
- * Which of published[lo..hi) pass f's title filters (published_order_
- * applies): pass[j - lo]. A filter of plain text runs over the
- * collection's lowered titles at once; any other is asked of each title.
- */
-static void titles_pass(const struct entries_req *r, const struct entry_filters *f, size_t lo,
-                        size_t hi, unsigned char *pass)
-{
-	const struct snap_collection *c = &r->collection;
-	unsigned char *one = xmalloc(hi - lo + 1);
-	memset(pass, 1, hi - lo);
-	for (size_t i = 0; i < f->nfields; i++) {
-		const struct filter *filter = &f->fields[i];
-		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, one))
-			for (size_t j = lo; j < hi; j++)
-				one[j - lo] = filter_match(filter, snap_entry_title(r->ctx->snap, c->published[j]));
-		for (size_t j = 0; j < hi - lo; j++)
-			pass[j] &= one[j];
-	}
-	free(one);
-}
-
-/*
- * The page of a list published_order_applies to. The entries published
- * at the request's moment are one run of the collection's published ones
- * (the scheduled come after it, the expired before), already in date
- * order: without a title filter that run is the list, and with one only
- * its titles are tried. The same page as filtering every entry and then
- * take_in_date_order, reading no more entries than the page shows.
- */
-static void published_list(struct entries_req *r, const struct entry_filters *f, bool descending,
-                           long limit, long page, const char *path)
-{
-	const struct snap_collection *c = &r->collection;
-	size_t lo = 0, hi = c->npublished;
-	if (c->future_private)
-		hi = first_dated(r, c->published, lo, hi, r->now, true);
-	if (c->past_private)
-		lo = first_dated(r, c->published, lo, hi, r->now, false);
-	unsigned char *pass = NULL; /* NULL: every one passes */
-	size_t kept = hi - lo;
-	if (f->nfields > 0) {
-		pass = xmalloc(hi - lo + 1);
-		titles_pass(r, f, lo, hi, pass);
-		kept = 0;
-		for (size_t j = 0; j < hi - lo; j++)
-			kept += pass[j];
-	}
-	/* Only the entries up to the page's end are needed, in order. */
-	size_t want = (size_t)page * (size_t)limit;
-	want = want < kept ? want : kept;
-	uint32_t *items = xmalloc((want + 1) * sizeof *items);
-	size_t taken = 0;
-	if (!descending) {
-		for (size_t j = lo; j < hi && taken < want; j++)
-			if (!pass || pass[j - lo])
-				items[taken++] = c->published[j];
-	} else {
-		/* Latest first, but equal dates keep their ascending order. */
-		for (size_t end = hi; end > lo && taken < want;) {
-			size_t start = end - 1;
-			long long date = date_of(r, c->published[start]);
-			while (start > lo && date_of(r, c->published[start - 1]) == date)
-				start--;
-			for (size_t j = start; j < end && taken < want; j++)
-				if (!pass || pass[j - lo])
-					items[taken++] = c->published[j];
-			end = start;
-		}
-	}
-	/* listing_write_page reads no item past the page's end: `taken`. */
-	listing_write_page(r->ctx, items, kept, limit, page, path, write_listed_entry, r);
-	free(items);
-	free(pass);
-}
-
-/* --- the endpoints --- */
-
-void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collection)
-{
-	memset(r, 0, sizeof *r);
-	r->ctx = ctx;
-	r->now = ctx->now;
-	r->scratch[0] = (struct value_builder)VALUE_BUILDER_INIT;
-	r->scratch[1] = (struct value_builder)VALUE_BUILDER_INIT;
-	r->collection_number = collection;
-	r->collection = snap_collection_at(ctx->snap, collection);
-}
-
-int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
-{
-	uint32_t n = snap_collection_find(ctx->snap, handle);
-	if (n == SNAP_NONE) {
-		memset(r, 0, sizeof *r);
-		response_not_found(ctx->res);
-		return -1;
-	}
-	entries_attach(ctx, r, n);
-	return 0;
-}
-
-void entries_close(struct entries_req *r)
-{
-	vb_release(&r->scratch[0]);
-	vb_release(&r->scratch[1]);
 }
 
 /* Filters, sorts and writes one page of the candidate entries (the whole
  * collection's when items is NULL), with the list's own URL (path, below
  * the API root) in links and meta. */
-void entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
+int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	long limit, page;
-	if (listing_read_paging(ctx, &limit, &page) != 0 || entries_read_filters(r, &filters) != 0) {
-		entries_free_filters(&filters);
-		return;
-	}
-	struct sort_spec sort;
-	sort_parse(request_param(ctx->req, "sort"), &sort);
-	uint32_t *own = NULL;
-	if (!items && published_order_applies(r, &filters, &sort)) {
-		published_list(r, &filters, sort.keys[0].descending, limit, page, path);
+	int status = listing_read_paging(ctx, &limit, &page);
+	if (status == 0)
+		status = entries_read_filters(r, &filters);
+	if (status == 0) {
+		struct sort_spec sort;
+		struct entries_page chosen;
+		sort_parse(request_param(ctx->req, "sort"), &sort);
+		entries_query_page(&r->q, &filters, &sort, items, n, limit, page, &chosen);
+		status = listing_check_budget(ctx);
+		if (status == 0)
+			listing_write_page(ctx, chosen.items, chosen.n, limit, page, path,
+			                   write_listed_entry, r);
+		entries_page_free(&chosen);
 		sort_free(&sort);
-		entries_free_filters(&filters);
-		return;
 	}
-	if (!items) {
-		items = own = xmalloc((r->collection.nentries + 1) * sizeof *items);
-		for (n = 0; n < r->collection.nentries; n++)
-			items[n] = r->collection.first_entry + (uint32_t)n;
-	}
-	size_t kept = 0;
-	bool titles_only = title_filters_only(&filters);
-	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
-		if (numbered_pass(r, &filters, items[i], titles_only))
-			items[kept++] = items[i];
-	if (!listing_refuse_over_budget(ctx)) {
-		/* Only the entries up to the page's end need their order; a page
-		 * past the last shows none. */
-		size_t page_end =
-			(size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
-		if (!take_in_date_order(r, items, kept, page_end, &sort))
-			listing_sort(items, kept, page_end, &sort, entry_sort_value, r);
-		listing_write_page(ctx, items, kept, limit, page, path, write_listed_entry, r);
-	}
-	free(own);
-	sort_free(&sort);
 	entries_free_filters(&filters);
+	return status;
 }
 
-void api_entries_index(struct api_ctx *ctx)
+int api_entries_index(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	if (entries_open(ctx, &r, ctx->params[0]) != 0)
-		return;
+	int status = entries_open(ctx, &r, ctx->params[0]);
+	if (status != 0)
+		return status;
 	/* ?site= keeps one site's entries (an unknown site has none). */
 	const char *site = request_param(ctx->req, "site");
 	uint32_t site_number = site ? snap_site_find(ctx->snap, site) : SNAP_NONE;
-	if (site && site_number == SNAP_NONE) {
-		response_not_found(ctx->res);
-	} else if (entries_check_allowed(&r) == 0) {
+	if (site && site_number == SNAP_NONE)
+		status = api_not_found(ctx);
+	else
+		status = entries_check_allowed(&r);
+	if (status == 0) {
 		uint32_t *items = NULL; /* without ?site=, the whole collection */
 		size_t n = 0;
 		if (site) {
-			items = xmalloc((r.collection.nentries + 1) * sizeof *items);
-			for (uint32_t i = 0; i < r.collection.nentries; i++) {
-				uint32_t number = r.collection.first_entry + i;
+			items = xmalloc((r.q.collection.nentries + 1) * sizeof *items);
+			for (uint32_t i = 0; i < r.q.collection.nentries; i++) {
+				uint32_t number = r.q.collection.first_entry + i;
 				if (snap_entry_brief_at(ctx->snap, number).site == site_number)
 					items[n++] = number;
 			}
 		}
 		struct strbuf path = STRBUF_INIT;
-		strbuf_addf(&path, "collections/%s/entries", r.collection.handle);
-		entries_list(&r, items, n, path.ptr);
+		strbuf_addf(&path, "collections/%s/entries", r.q.collection.handle);
+		status = entries_list(&r, items, n, path.ptr);
 		strbuf_release(&path);
 		free(items);
 	}
 	entries_close(&r);
+	return status;
 }
 
 /* The collection's first site: the first of its `sites` in a multi-site
  * layout, else the default site. */
 static uint32_t first_site(const struct entries_req *r)
 {
-	value_t first = value_array_get(value_map_getz(r->collection.settings, "sites"), 0);
+	value_t first = value_array_get(value_map_getz(r->q.collection.settings, "sites"), 0);
 	if (!snap_multisite(r->ctx->snap) || value_type(first) != VALUE_STRING)
 		return 0;
 	uint32_t n = snap_site_find(r->ctx->snap, value_str(first, NULL));
@@ -960,29 +232,29 @@ static uint32_t find_entry(struct entries_req *r, const char *key)
 {
 	const struct snapshot *s = r->ctx->snap;
 	uint32_t n = snap_entry_find(s, key);
-	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->collection_number)
+	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->q.collection_number)
 		return n;
 	const char *site = request_param(r->ctx->req, "site");
 	uint32_t want = site ? snap_site_find(s, site) : first_site(r);
 	if (want == SNAP_NONE)
 		return SNAP_NONE;
-	return snap_entry_find_slug(s, r->collection_number, want, key);
+	return snap_entry_find_slug(s, r->q.collection_number, want, key);
 }
 
-void api_entries_show(struct api_ctx *ctx)
+int api_entries_show(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	if (entries_open(ctx, &r, ctx->params[0]) != 0)
-		return;
+	int status = entries_open(ctx, &r, ctx->params[0]);
+	if (status != 0)
+		return status;
 	uint32_t n = find_entry(&r, ctx->params[1]);
 	struct snap_entry e;
 	if (n != SNAP_NONE)
 		e = snap_entry_at(ctx->snap, n);
 	/* Show hides drafts only, not scheduled or expired entries. */
 	if (n == SNAP_NONE || !e.published) {
-		response_not_found(ctx->res);
 		entries_close(&r);
-		return;
+		return api_not_found(ctx);
 	}
 	struct strlist fields;
 	listing_requested_fields(ctx->req, &fields);
@@ -992,4 +264,5 @@ void api_entries_show(struct api_ctx *ctx)
 	api_end_data(&w);
 	strlist_free(&fields);
 	entries_close(&r);
+	return 0;
 }

@@ -76,12 +76,13 @@ static void write_form(struct jsonw *w, value_t form)
 	jsonw_object_end(w);
 }
 
-void api_forms_index(struct api_ctx *ctx)
+int api_forms_index(struct api_ctx *ctx)
 {
 	api_extras_index(ctx, "forms", RES_FORMS, write_form);
+	return 0;
 }
 
-void api_forms_show(struct api_ctx *ctx)
+int api_forms_show(struct api_ctx *ctx)
 {
-	api_extras_show(ctx, "forms", write_form);
+	return api_extras_show(ctx, "forms", write_form);
 }

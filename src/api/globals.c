@@ -17,18 +17,16 @@
 
 #include "api/api.h"
 
-/* ?site=, else the default site; answers 404 and returns NULL for a site
- * the index does not know. */
-static const char *requested_site(struct api_ctx *ctx)
+/* ?site=, else the default site, into *site; returns 0, or 404 for a
+ * site the index does not know. */
+static int requested_site(struct api_ctx *ctx, const char **site)
 {
-	const char *site = request_param(ctx->req, "site");
-	if (!site)
-		return snap_site_at(ctx->snap, 0).handle;
-	if (snap_site_find(ctx->snap, site) == SNAP_NONE) {
-		response_not_found(ctx->res);
-		return NULL;
-	}
-	return site;
+	*site = request_param(ctx->req, "site");
+	if (!*site)
+		*site = snap_site_at(ctx->snap, 0).handle;
+	else if (snap_site_find(ctx->snap, *site) == SNAP_NONE)
+		return api_not_found(ctx);
+	return 0;
 }
 
 /* The set's variables in the site, or missing when it has none there. */
@@ -63,11 +61,12 @@ static void write_set(struct api_ctx *ctx, struct jsonw *w, value_t set, value_t
 	jsonw_object_end(w);
 }
 
-void api_globals_index(struct api_ctx *ctx)
+int api_globals_index(struct api_ctx *ctx)
 {
-	const char *site = requested_site(ctx);
-	if (!site)
-		return;
+	const char *site;
+	int status = requested_site(ctx, &site);
+	if (status != 0)
+		return status;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	jsonw_array_begin(&w);
@@ -81,21 +80,22 @@ void api_globals_index(struct api_ctx *ctx)
 	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
+	return 0;
 }
 
-void api_globals_show(struct api_ctx *ctx)
+int api_globals_show(struct api_ctx *ctx)
 {
-	const char *site = requested_site(ctx);
-	if (!site)
-		return;
+	const char *site;
+	int status = requested_site(ctx, &site);
+	if (status != 0)
+		return status;
 	value_t set = snap_extras_find(ctx->snap, "globals", ctx->params[0]);
 	value_t variables = variables_in(set, site);
-	if (value_is_missing(variables)) {
-		response_not_found(ctx->res);
-		return;
-	}
+	if (value_is_missing(variables))
+		return api_not_found(ctx);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	write_set(ctx, &w, set, variables);
 	api_end_data(&w);
+	return 0;
 }

@@ -4,12 +4,12 @@
 #include "api/listing.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "query/filter.h"
 #include "query/paginate.h"
+#include "query/sort.h"
 #include "lib/strbuf.h"
 
 /* --- parameters --- */
@@ -29,22 +29,15 @@ static bool positive_integer(const char *s, long max, long *out)
 int listing_read_paging(struct api_ctx *ctx, long *limit, long *page)
 {
 	const char *l = request_param(ctx->req, "limit"), *p = request_param(ctx->req, "page");
-	char message[300];
 	*limit = ctx->cfg->default_limit;
 	*page = 1;
-	if (l && !positive_integer(l, ctx->cfg->max_limit, limit)) {
-		snprintf(message, sizeof message,
-		         "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
-		         ctx->cfg->max_limit, l);
-		response_error(ctx->res, 400, message);
-		return -1;
-	}
-	if (p && !positive_integer(p, 1000000000L, page)) {
-		snprintf(message, sizeof message,
-		         "The page parameter must be a whole number from 1, not \"%.200s\".", p);
-		response_error(ctx->res, 400, message);
-		return -1;
-	}
+	if (l && !positive_integer(l, ctx->cfg->max_limit, limit))
+		return api_fail(ctx, 400,
+		                "The limit parameter must be a whole number from 1 to %ld, not \"%.200s\".",
+		                ctx->cfg->max_limit, l);
+	if (p && !positive_integer(p, 1000000000L, page))
+		return api_fail(ctx, 400,
+		                "The page parameter must be a whole number from 1, not \"%.200s\".", p);
 	return 0;
 }
 
@@ -83,10 +76,10 @@ int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *al
 	strbuf_addf(&msg, "Forbidden filter%s: ", forbidden.len > 1 ? "s" : "");
 	for (size_t i = 0; i < forbidden.len; i++)
 		strbuf_addf(&msg, "%s%s", i ? ", " : "", forbidden.items[i]);
-	response_error(ctx->res, 422, msg.ptr);
+	int status = api_fail(ctx, 422, "%s", msg.ptr);
 	strbuf_release(&msg);
 	strlist_free(&forbidden);
-	return -1;
+	return status;
 }
 
 /* The names fields= and fields[]= ask for, in order, repeats kept. */
@@ -126,24 +119,22 @@ static bool beyond(size_t count, long bound)
 }
 
 int listing_check_bounds(const struct config *cfg, const struct request *req,
-                         char message[LISTING_MESSAGE_LEN])
+                         struct http_error *e)
 {
 	if (beyond(strlen(req->query), cfg->max_query_length))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The query string is longer than %ld bytes (max_query_length).",
-		         cfg->max_query_length);
-	else if (beyond(filters_asked(req), cfg->max_filters))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The query has more than %ld filters (max_filters).", cfg->max_filters);
-	else if (beyond(sort_key_count(request_param(req, "sort")), cfg->max_sort_keys))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The sort parameter has more than %ld keys (max_sort_keys).", cfg->max_sort_keys);
-	else if (beyond(fields_asked(req), cfg->max_fields))
-		snprintf(message, LISTING_MESSAGE_LEN,
-		         "The query asks for more than %ld fields (max_fields).", cfg->max_fields);
-	else
-		return 0;
-	return -1;
+		return http_error_set(e, 400,
+		                      "The query string is longer than %ld bytes (max_query_length).",
+		                      cfg->max_query_length);
+	if (beyond(filters_asked(req), cfg->max_filters))
+		return http_error_set(e, 400, "The query has more than %ld filters (max_filters).",
+		                      cfg->max_filters);
+	if (beyond(sort_key_count(request_param(req, "sort")), cfg->max_sort_keys))
+		return http_error_set(e, 400, "The sort parameter has more than %ld keys (max_sort_keys).",
+		                      cfg->max_sort_keys);
+	if (beyond(fields_asked(req), cfg->max_fields))
+		return http_error_set(e, 400, "The query asks for more than %ld fields (max_fields).",
+		                      cfg->max_fields);
+	return 0;
 }
 
 void listing_requested_fields(const struct request *req, struct strlist *out)
@@ -156,69 +147,13 @@ void listing_requested_fields(const struct request *req, struct strlist *out)
 	strlist_free(&asked);
 }
 
-value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch)
-{
-	if (value_type(v) != VALUE_URL)
-		return v;
-	bool api = value_url_base(v) == URL_API;
-	struct strbuf text = STRBUF_INIT;
-	strbuf_addf(&text, "%s%s%s", api ? ctx->env.api_base : ctx->env.site_base, api ? "/" : "",
-	            value_str(v, NULL));
-	vb_reset(scratch);
-	vb_str(scratch, text.ptr, text.len);
-	strbuf_release(&text);
-	return vb_result(scratch);
-}
-
-bool listing_refuse_over_budget(struct api_ctx *ctx)
+int listing_check_budget(struct api_ctx *ctx)
 {
 	if (!ctx->regex_budget.spent)
-		return false;
-	char message[300];
-	snprintf(message, sizeof message,
-	         "The regex in %.200s needs more work than this API allows (regex_budget).",
-	         ctx->regex_budget.spent_by[0] ? ctx->regex_budget.spent_by : "a filter");
-	response_error(ctx->res, 400, message);
-	return true;
-}
-
-/* --- sorting --- */
-
-/* Each item's sort values are asked for once, not once per comparison
- * (a computed value may be a formatted string). */
-struct sort_cache {
-	struct value_builder values;
-	size_t *offsets; /* [position * nkeys + key] into values */
-	const struct sort_spec *spec;
-};
-
-static value_t cached_value(void *ctx, uint32_t position, const struct sort_key *key)
-{
-	struct sort_cache *c = ctx;
-	size_t k = (size_t)(key - c->spec->keys);
-	return (value_t){(const unsigned char *)c->values.buf.ptr +
-	                 c->offsets[position * c->spec->n + k]};
-}
-
-void listing_sort(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
-                  sort_value_fn get, void *get_ctx)
-{
-	if (spec->n == 0 || n < 2)
-		return;
-	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec};
-	uint32_t *positions = xmalloc(n * sizeof *positions);
-	for (size_t i = 0; i < n; i++) {
-		positions[i] = (uint32_t)i;
-		for (size_t k = 0; k < spec->n; k++) {
-			c.offsets[i * spec->n + k] = c.values.buf.len;
-			vb_value(&c.values, get(get_ctx, items[i], &spec->keys[k]));
-		}
-	}
-	sort_items_first(positions, n, first, spec, cached_value, &c);
-	sort_reorder(items, positions, first);
-	free(positions);
-	free(c.offsets);
-	vb_release(&c.values);
+		return 0;
+	return api_fail(ctx, 400,
+	                "The regex in %.200s needs more work than this API allows (regex_budget).",
+	                ctx->regex_budget.spent_by[0] ? ctx->regex_budget.spent_by : "a filter");
 }
 
 /* --- one page --- */
@@ -259,7 +194,7 @@ static value_t value_at(struct list_run *run, uint32_t item, char *const *path, 
 	value_t v = run->src->value(run->src->self, item, path[0], &run->scratch[0]);
 	for (size_t i = 1; i < npath; i++)
 		v = value_map_getz(v, path[i]);
-	return listing_absolute(run->ctx, v, &run->scratch[1]);
+	return filter_absolute(&run->ctx->env, v, &run->scratch[1]);
 }
 
 static value_t run_sort_value(void *ctx, uint32_t item, const struct sort_key *key)
@@ -275,7 +210,7 @@ static void free_filters(struct filter *filters, size_t n)
 	free(filters);
 }
 
-/* Every filter[...] of the request; 400 (returning -1) for a bad one. */
+/* Every filter[...] of the request; returns 0, or 400 for a bad one. */
 static int read_filters(struct api_ctx *ctx, struct filter **out, size_t *n)
 {
 	*out = NULL;
@@ -289,10 +224,8 @@ static int read_filters(struct api_ctx *ctx, struct filter **out, size_t *n)
 		char err[FILTER_ERR_LEN];
 		int rc = filter_parse(key, q->value, ctx->now, &ctx->regex_budget, &one, err);
 		free(key);
-		if (rc != 0) {
-			response_error(ctx->res, 400, err);
-			return -1;
-		}
+		if (rc != 0)
+			return api_fail(ctx, 400, "%s", err);
 		*out = xrealloc(*out, (*n + 1) * sizeof **out);
 		(*out)[(*n)++] = one;
 	}
@@ -307,51 +240,61 @@ static bool passes(struct list_run *run, const struct filter *filters, size_t n,
 	return true;
 }
 
-void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
-                    size_t n, const char *path)
+/* Sorts the items that passed (kept of them) as far as the page's end
+ * and answers that page. */
+static void answer_page(struct list_run *run, uint32_t *items, size_t kept, long limit,
+                        long page, const char *path)
+{
+	struct api_ctx *ctx = run->ctx;
+	/* Only the items up to the page's end need their order. */
+	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
+	struct sort_spec sort;
+	sort_parse(request_param(ctx->req, "sort"), &sort);
+	sort_items_first_cached(items, kept, page_end, &sort, run_sort_value, run);
+	listing_write_page(ctx, items, kept, limit, page, path, run->src->write, run->src->self);
+	sort_free(&sort);
+}
+
+int listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
+                   size_t n, const char *path)
 {
 	long limit, page;
 	struct filter *filters = NULL;
 	size_t nfilters = 0;
-	if (listing_read_paging(ctx, &limit, &page) != 0 ||
-	    read_filters(ctx, &filters, &nfilters) != 0) {
+	int status = listing_read_paging(ctx, &limit, &page);
+	if (status == 0)
+		status = read_filters(ctx, &filters, &nfilters);
+	if (status != 0) {
 		free_filters(filters, nfilters);
-		return;
+		return status;
 	}
 	struct list_run run = {ctx, src, {VALUE_BUILDER_INIT, VALUE_BUILDER_INIT}};
 	size_t kept = 0;
 	for (size_t i = 0; i < n && !ctx->regex_budget.spent; i++)
 		if (passes(&run, filters, nfilters, items[i]))
 			items[kept++] = items[i];
-	if (listing_refuse_over_budget(ctx)) {
-		free_filters(filters, nfilters);
-		vb_release(&run.scratch[0]);
-		vb_release(&run.scratch[1]);
-		return;
-	}
-	/* Only the items up to the page's end need their order. */
-	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
-	struct sort_spec sort;
-	sort_parse(request_param(ctx->req, "sort"), &sort);
-	listing_sort(items, kept, page_end, &sort, run_sort_value, &run);
-	listing_write_page(ctx, items, kept, limit, page, path, src->write, src->self);
-	sort_free(&sort);
+	status = listing_check_budget(ctx);
+	if (status == 0)
+		answer_page(&run, items, kept, limit, page, path);
 	free_filters(filters, nfilters);
 	vb_release(&run.scratch[0]);
 	vb_release(&run.scratch[1]);
+	return status;
 }
 
-void listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
-                        const struct listing_source *src, size_t n, const char *path)
+int listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
+                       const struct listing_source *src, size_t n, const char *path)
 {
 	struct strlist allowed;
 	bool on = allowed_filters(ctx->cfg, type, handle, &allowed);
-	if (listing_check_filters(ctx, on, &allowed) == 0) {
+	int status = listing_check_filters(ctx, on, &allowed);
+	if (status == 0) {
 		uint32_t *items = xmalloc((n + 1) * sizeof *items);
 		for (size_t i = 0; i < n; i++)
 			items[i] = (uint32_t)i;
-		listing_answer(ctx, src, items, n, path);
+		status = listing_answer(ctx, src, items, n, path);
 		free(items);
 	}
 	strlist_free(&allowed);
+	return status;
 }

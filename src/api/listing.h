@@ -5,8 +5,9 @@
  *
  * A list endpoint describes its items with a listing_source (how to read
  * one item's value of a key, how to write one item) and hands its
- * candidate item numbers to listing_answer, which answers the request:
- * one page, or the one error the parameters call for.
+ * candidate item numbers to listing_answer, which answers the request
+ * with one page, or returns the status of the one error the parameters
+ * call for (api_fail).
  */
 #ifndef CMS_API_LISTING_H
 #define CMS_API_LISTING_H
@@ -16,7 +17,6 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "query/sort.h"
 
 struct listing_source {
 	/* The item's value of key as a filter or a sort sees it: a value that
@@ -30,48 +30,37 @@ struct listing_source {
 	void *self;
 };
 
-#define LISTING_MESSAGE_LEN 160
-
 /*
  * The bounds of [api] on a query (max_query_length, max_filters,
  * max_sort_keys, max_fields; 0 is no bound), counted alike for every
- * endpoint before any reads the query: returns 0, or -1 with the 400's
- * message, which names the bound, in message. Filters count once per
- * name (a repeated one keeps its last value), sort keys and fields as
- * written, repeats included.
+ * endpoint before any reads the query: returns 0, or 400 with its
+ * message, which names the bound, in e. Filters count once per name (a
+ * repeated one keeps its last value), sort keys and fields as written,
+ * repeats included.
  */
 int listing_check_bounds(const struct config *cfg, const struct request *req,
-                         char message[LISTING_MESSAGE_LEN]);
+                         struct http_error *e);
 
 /* ?limit= (1..max_limit, default default_limit) and ?page= (from 1);
- * answers 400 naming the parameter and returns -1 when one is malformed. */
+ * returns 0, or 400 naming the parameter when one is malformed. */
 int listing_read_paging(struct api_ctx *ctx, long *limit, long *page);
 
 /* "filter[KEY]" -> KEY (newly allocated), NULL for any other name. */
 char *listing_filter_key(const char *name);
 
-/* Answers 422 "Forbidden filter(s): a, b" (query order, repeats kept) and
- * returns -1 when a filter names a field the allow-list lacks, or any
- * field when filtering is off (on == false); else returns 0. The field of
+/* Returns 422 "Forbidden filter(s): a, b" (query order, repeats kept)
+ * when a filter names a field the allow-list lacks, or any field when
+ * filtering is off (on == false); else returns 0. The field of
  * filter[a.b:c] is a; of filter[taxonomy:t:c] it is taxonomy:t. */
 int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *allowed);
 
-/* Answers 400 naming the filter and returns true when the request's
- * regex budget ran out: the list it was choosing from is not whole. */
-bool listing_refuse_over_budget(struct api_ctx *ctx);
+/* Returns 400 naming the filter when the request's regex budget ran out
+ * (the list it was choosing from is not whole), else 0. */
+int listing_check_budget(struct api_ctx *ctx);
 
 /* fields=a,b or fields[]=a&fields[]=b; a key asked for twice is kept
  * once, where it was first asked for. */
 void listing_requested_fields(const struct request *req, struct strlist *out);
-
-/* A URL value as a filter or a sort compares it: the absolute text a
- * client reads, written to scratch. Any other value is returned as is. */
-value_t listing_absolute(const struct api_ctx *ctx, value_t v, struct value_builder *scratch);
-
-/* Puts the first `first` of the n items in the order spec gives (stable),
- * asking get for each item's value of each key once. */
-void listing_sort(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
-                  sort_value_fn get, void *get_ctx);
 
 /* Where listing_write_page gets each item written. */
 typedef void (*listing_write_fn)(void *self, struct jsonw *w, uint32_t item,
@@ -87,14 +76,16 @@ void listing_write_page(struct api_ctx *ctx, const uint32_t *items, size_t n, lo
  * The whole list request over the candidates (reordered in place):
  * paging, every filter[...] (already allowed by the caller), sort, one
  * page. filter[site] reads the item's "site" key as the source gives it.
+ * Returns 0 (answered), or the status of the error the parameters call
+ * for.
  */
-void listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
-                    size_t n, const char *path);
+int listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
+                   size_t n, const char *path);
 
 /* The same over all n items of src (numbered 0..n-1), after the filter
  * allow-list of type and handle (handle NULL for users): 422 for a
  * filter it lacks. path is below the API root. */
-void listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
-                        const struct listing_source *src, size_t n, const char *path);
+int listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
+                       const struct listing_source *src, size_t n, const char *path);
 
 #endif

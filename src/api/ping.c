@@ -3,7 +3,7 @@
 
 #include "api/api.h"
 
-void api_ping(struct api_ctx *ctx)
+int api_ping(struct api_ctx *ctx)
 {
 	struct jsonw w;
 	api_begin_json(ctx, &w);
@@ -11,4 +11,5 @@ void api_ping(struct api_ctx *ctx)
 	jsonw_keyz(&w, "ping");
 	jsonw_stringz(&w, "pong");
 	jsonw_object_end(&w);
+	return 0;
 }

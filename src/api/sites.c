@@ -41,7 +41,7 @@ static void write_site(struct api_ctx *ctx, struct jsonw *w, const struct snap_s
 	jsonw_object_end(w);
 }
 
-void api_sites_index(struct api_ctx *ctx)
+int api_sites_index(struct api_ctx *ctx)
 {
 	struct jsonw w;
 	api_begin_data(ctx, &w);
@@ -52,4 +52,5 @@ void api_sites_index(struct api_ctx *ctx)
 	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
+	return 0;
 }

@@ -275,18 +275,16 @@ static void write_listed(void *self, struct jsonw *w, uint32_t item, const struc
 }
 
 /* Opens the taxonomy named by the first parameter and its terms (in the
- * site named, or all when site is NULL); answers 404 and returns -1 when
- * it does not exist. */
+ * site named, or all when site is NULL); returns 0, or 404 when it does
+ * not exist. */
 static int open_terms(struct api_ctx *ctx, struct term_list *l, const char *site)
 {
 	memset(l, 0, sizeof *l);
 	l->ctx = ctx;
 	l->handle = ctx->params[0];
 	l->taxonomy = snap_extras_find(ctx->snap, "taxonomies", l->handle);
-	if (value_is_missing(l->taxonomy)) {
-		response_not_found(ctx->res);
-		return -1;
-	}
+	if (value_is_missing(l->taxonomy))
+		return api_not_found(ctx);
 	value_t terms = value_map_getz(l->taxonomy, "terms");
 	l->terms = xmalloc((value_count(terms) + 1) * sizeof *l->terms);
 	struct value_iter it;
@@ -297,29 +295,31 @@ static int open_terms(struct api_ctx *ctx, struct term_list *l, const char *site
 	return 0;
 }
 
-/* ?site= must name a site; answers 404 and returns -1 otherwise. */
+/* ?site= must name a site; returns 0, or 404 otherwise. */
 static int read_site(struct api_ctx *ctx, const char **site)
 {
 	*site = request_param(ctx->req, "site");
-	if (*site && snap_site_find(ctx->snap, *site) == SNAP_NONE) {
-		response_not_found(ctx->res);
-		return -1;
-	}
+	if (*site && snap_site_find(ctx->snap, *site) == SNAP_NONE)
+		return api_not_found(ctx);
 	return 0;
 }
 
-void api_terms_index(struct api_ctx *ctx)
+int api_terms_index(struct api_ctx *ctx)
 {
 	const char *site;
 	struct term_list l;
-	if (read_site(ctx, &site) != 0 || open_terms(ctx, &l, site) != 0)
-		return;
+	int status = read_site(ctx, &site);
+	if (status == 0)
+		status = open_terms(ctx, &l, site);
+	if (status != 0)
+		return status;
 	struct listing_source src = {listed_value, write_listed, &l};
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
-	listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
+	status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
 	strbuf_release(&path);
 	free(l.terms);
+	return status;
 }
 
 /* The term with that slug (its own or its file's) in the site, or in the
@@ -342,15 +342,18 @@ static value_t find_term(const struct term_list *l, const char *slug, const char
 	return found;
 }
 
-void api_terms_show(struct api_ctx *ctx)
+int api_terms_show(struct api_ctx *ctx)
 {
 	const char *site;
 	struct term_list l;
-	if (read_site(ctx, &site) != 0 || open_terms(ctx, &l, NULL) != 0)
-		return;
+	int status = read_site(ctx, &site);
+	if (status == 0)
+		status = open_terms(ctx, &l, NULL);
+	if (status != 0)
+		return status;
 	value_t term = find_term(&l, ctx->params[1], site);
 	if (value_is_missing(term)) {
-		response_not_found(ctx->res);
+		status = api_not_found(ctx);
 	} else {
 		struct strlist fields;
 		listing_requested_fields(ctx->req, &fields);
@@ -361,6 +364,7 @@ void api_terms_show(struct api_ctx *ctx)
 		strlist_free(&fields);
 	}
 	free(l.terms);
+	return status;
 }
 
 /* --- taxonomies --- */
@@ -370,12 +374,13 @@ static void write_taxonomy(struct jsonw *w, value_t taxonomy)
 	api_write_titled(w, taxonomy, "taxonomies");
 }
 
-void api_taxonomies_index(struct api_ctx *ctx)
+int api_taxonomies_index(struct api_ctx *ctx)
 {
 	api_extras_index(ctx, "taxonomies", RES_TAXONOMIES, write_taxonomy);
+	return 0;
 }
 
-void api_taxonomies_show(struct api_ctx *ctx)
+int api_taxonomies_show(struct api_ctx *ctx)
 {
-	api_extras_show(ctx, "taxonomies", write_taxonomy);
+	return api_extras_show(ctx, "taxonomies", write_taxonomy);
 }

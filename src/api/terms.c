@@ -78,7 +78,7 @@ static bool common_filters(struct api_ctx *ctx, const uint32_t *items, size_t n,
 	return on;
 }
 
-void api_term_entries(struct api_ctx *ctx)
+int api_term_entries(struct api_ctx *ctx)
 {
 	const char *taxonomy_handle = ctx->params[0], *slug = ctx->params[1];
 	value_t taxonomy = snap_extras_find(ctx->snap, "taxonomies", taxonomy_handle);
@@ -87,21 +87,22 @@ void api_term_entries(struct api_ctx *ctx)
 	if (!value_is_missing(taxonomy))
 		n = term_entries(ctx, taxonomy, slug, &items);
 	if (n < 0) {
-		response_not_found(ctx->res);
 		free(items);
-		return;
+		return api_not_found(ctx);
 	}
 	struct entries_req r;
 	entries_attach(ctx, &r, n > 0 ? snap_entry_at(ctx->snap, items[0]).collection : 0);
 	struct strlist allowed;
 	bool on = common_filters(ctx, items, (size_t)n, &allowed);
-	if (entries_check_filters(&r, on, &allowed) == 0) {
+	int status = entries_check_filters(&r, on, &allowed);
+	if (status == 0) {
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "taxonomies/%s/terms/%s/entries", taxonomy_handle, slug);
-		entries_list(&r, items, (size_t)n, path.ptr);
+		status = entries_list(&r, items, (size_t)n, path.ptr);
 		strbuf_release(&path);
 	}
 	strlist_free(&allowed);
 	entries_close(&r);
 	free(items);
+	return status;
 }

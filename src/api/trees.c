@@ -8,7 +8,6 @@
 #include "autoconfig.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,29 +34,24 @@ static bool at_depth_limit(const struct tree_req *t, int depth)
 }
 
 /* ?site= (default: the first site) and ?max_depth= (a positive whole
- * number); 404 or 400 answered here, returning -1. */
+ * number); returns 0, or 404 for an unknown site, 400 for a bad depth
+ * (t then holds nothing to free). */
 static int read_tree_params(struct api_ctx *ctx, struct tree_req *t)
 {
 	memset(t, 0, sizeof *t);
 	t->ctx = ctx;
 	const char *site = request_param(ctx->req, "site");
 	t->site = site ? snap_site_find(ctx->snap, site) : 0;
-	if (t->site == SNAP_NONE) {
-		response_not_found(ctx->res);
-		return -1;
-	}
+	if (t->site == SNAP_NONE)
+		return api_not_found(ctx);
 	const char *depth = request_param(ctx->req, "max_depth");
 	if (depth) {
 		char *end;
 		long v = isdigit((unsigned char)*depth) ? strtol(depth, &end, 10) : 0;
-		if (v < 1 || *end) {
-			char message[300];
-			snprintf(message, sizeof message,
-			         "The max_depth parameter must be a whole number from 1, not \"%.200s\".",
-			         depth);
-			response_error(ctx->res, 400, message);
-			return -1;
-		}
+		if (v < 1 || *end)
+			return api_fail(ctx, 400,
+			                "The max_depth parameter must be a whole number from 1, not \"%.200s\".",
+			                depth);
 		t->max_depth = v;
 	}
 	listing_requested_fields(ctx->req, &t->fields);
@@ -158,7 +152,7 @@ static void choose_level(struct collection_tree *ct, uint32_t slot, int depth)
 		if (ct->t->ctx->regex_budget.spent)
 			return;
 		struct snap_entry e = snap_entry_at(s, ct->children.kids[k]);
-		ct->shown[k] = entries_pass(ct->r, ct->filters, &e);
+		ct->shown[k] = entries_pass(&ct->r->q, ct->filters, &e);
 		if (ct->shown[k] && !at_depth_limit(ct->t, depth))
 			choose_level(ct, e.number - ct->children.base, depth + 1);
 	}
@@ -177,7 +171,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
-		entries_build_item(ct->r, &e, vb_result(&extras), &item);
+		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
 		begin_node(w);
 		entries_write_item(w, vb_result(&item), &ct->t->fields);
 		jsonw_keyz(w, "depth");
@@ -209,14 +203,17 @@ static bool collection_in_site(const struct api_ctx *ctx, const struct snap_coll
 	return false;
 }
 
-static void write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct entries_req *r,
-                                  struct entry_filters *filters)
+/* Answers the tree of the pages that pass the filters; returns 0, or 400
+ * when the regex budget ran out choosing them. */
+static int write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct entries_req *r,
+                                 struct entry_filters *filters)
 {
 	struct collection_tree ct = {t, r, filters, {NULL, NULL, 0, 0}, NULL};
-	tree_children_build(&ct.children, ctx->snap, &r->collection, t->site);
+	tree_children_build(&ct.children, ctx->snap, &r->q.collection, t->site);
 	ct.shown = xcalloc((size_t)ct.children.n + 1, sizeof *ct.shown);
 	choose_level(&ct, ct.children.n, 1);
-	if (!listing_refuse_over_budget(ctx)) {
+	int status = listing_check_budget(ctx);
+	if (status == 0) {
 		struct jsonw w;
 		api_begin_data(ctx, &w);
 		write_level(&ct, &w, ct.children.n, 1);
@@ -224,26 +221,42 @@ static void write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struc
 	}
 	free(ct.shown);
 	tree_children_free(&ct.children);
+	return status;
 }
 
-void api_collection_tree(struct api_ctx *ctx)
+/* The tree of r's structured collection in the site t names, its pages
+ * filtered. */
+static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, struct tree_req *t)
+{
+	if (!collection_in_site(ctx, &r->q.collection, t->site))
+		return api_not_found(ctx);
+	struct entry_filters filters = {0};
+	int status = entries_check_allowed(r);
+	if (status == 0)
+		status = entries_read_filters(r, &filters);
+	if (status == 0)
+		status = write_collection_tree(ctx, t, r, &filters);
+	entries_free_filters(&filters);
+	return status;
+}
+
+int api_collection_tree(struct api_ctx *ctx)
 {
 	struct entries_req r;
-	struct entry_filters filters = {0};
 	struct tree_req t;
-	if (entries_open(ctx, &r, ctx->params[0]) != 0)
-		return;
-	if (!r.collection.structured) {
-		response_not_found(ctx->res);
-	} else if (read_tree_params(ctx, &t) == 0) {
-		if (!collection_in_site(ctx, &r.collection, t.site))
-			response_not_found(ctx->res);
-		else if (entries_check_allowed(&r) == 0 && entries_read_filters(&r, &filters) == 0)
-			write_collection_tree(ctx, &t, &r, &filters);
+	int status = entries_open(ctx, &r, ctx->params[0]);
+	if (status != 0)
+		return status;
+	if (!r.q.collection.structured)
+		status = api_not_found(ctx);
+	else
+		status = read_tree_params(ctx, &t);
+	if (status == 0) {
+		status = answer_collection_tree(ctx, &r, &t);
 		strlist_free(&t.fields);
 	}
-	entries_free_filters(&filters);
 	entries_close(&r);
+	return status;
 }
 
 /* --- navigations --- */
@@ -265,24 +278,15 @@ static void write_nav(struct jsonw *w, value_t nav)
 	jsonw_object_end(w);
 }
 
-void api_navs_index(struct api_ctx *ctx)
+int api_navs_index(struct api_ctx *ctx)
 {
 	api_extras_index(ctx, "navs", RES_NAVS, write_nav);
+	return 0;
 }
 
-/* The navigation the route names (the gate found it enabled), or missing
- * with the 404 answered. */
-static value_t find_nav(struct api_ctx *ctx)
+int api_navs_show(struct api_ctx *ctx)
 {
-	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
-	if (value_is_missing(nav))
-		response_not_found(ctx->res);
-	return nav;
-}
-
-void api_navs_show(struct api_ctx *ctx)
-{
-	api_extras_show(ctx, "navs", write_nav);
+	return api_extras_show(ctx, "navs", write_nav);
 }
 
 /* The item's own keys for its page: entry_id, id, title (when it sets
@@ -393,11 +397,11 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	struct snap_entry e = snap_entry_at(s, n);
 	struct entries_req r;
 	entries_attach(t->ctx, &r, e.collection);
-	bool shown = entries_status(&r, &e) == ENTRY_PUBLISHED;
+	bool shown = entries_status(&r.q, &e) == ENTRY_PUBLISHED;
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
-		entries_build_item(&r, &e, vb_result(&extras), out);
+		entries_build_item(&r.q, &e, vb_result(&extras), out);
 		vb_release(&extras);
 	}
 	entries_close(&r);
@@ -429,15 +433,19 @@ static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, 
 	jsonw_array_end(w);
 }
 
-void api_navs_tree(struct api_ctx *ctx)
+int api_navs_tree(struct api_ctx *ctx)
 {
-	value_t nav = find_nav(ctx);
+	/* The gate found the navigation the route names enabled. */
+	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
+	if (value_is_missing(nav))
+		return api_not_found(ctx);
 	struct tree_req t;
-	if (value_is_missing(nav) || read_tree_params(ctx, &t) != 0)
-		return;
+	int status = read_tree_params(ctx, &t);
+	if (status != 0)
+		return status;
 	value_t tree = value_map_getz(value_map_getz(nav, "trees"), snap_site_at(ctx->snap, t.site).handle);
 	if (value_is_missing(tree)) {
-		response_not_found(ctx->res);
+		status = api_not_found(ctx);
 	} else {
 		struct jsonw w;
 		api_begin_data(ctx, &w);
@@ -445,4 +453,5 @@ void api_navs_tree(struct api_ctx *ctx)
 		api_end_data(&w);
 	}
 	strlist_free(&t.fields);
+	return status;
 }

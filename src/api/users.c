@@ -127,16 +127,17 @@ static void open_users(struct api_ctx *ctx, struct user_list *l)
 		l->users[l->n++] = it.value;
 }
 
-void api_users_index(struct api_ctx *ctx)
+int api_users_index(struct api_ctx *ctx)
 {
 	struct user_list l;
 	open_users(ctx, &l);
 	struct listing_source src = {listed_value, write_listed, &l};
-	listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
+	int status = listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
 	free(l.users);
+	return status;
 }
 
-void api_users_show(struct api_ctx *ctx)
+int api_users_show(struct api_ctx *ctx)
 {
 	struct user_list l;
 	open_users(ctx, &l);
@@ -147,8 +148,9 @@ void api_users_show(struct api_ctx *ctx)
 		if (strcmp(strbuf_str(&id), ctx->params[0]) == 0)
 			found = l.users[i];
 	}
+	int status = 0;
 	if (value_is_missing(found)) {
-		response_not_found(ctx->res);
+		status = api_not_found(ctx);
 	} else {
 		struct strlist fields;
 		listing_requested_fields(ctx->req, &fields);
@@ -160,4 +162,5 @@ void api_users_show(struct api_ctx *ctx)
 	}
 	strbuf_release(&id);
 	free(l.users);
+	return status;
 }

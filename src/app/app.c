@@ -79,6 +79,7 @@ void exchange_init(struct exchange *x)
 {
 	memset(x, 0, sizeof *x);
 	token_grant_init(&x->grant);
+	x->error = (struct http_error)HTTP_ERROR_INIT;
 }
 
 void exchange_begin(struct exchange *x, const struct request *req, struct response *res)
@@ -87,6 +88,7 @@ void exchange_begin(struct exchange *x, const struct request *req, struct respon
 	x->res = res;
 	x->cache_use = APP_CACHE_UNASKED;
 	x->put_pending = false;
+	http_error_clear(&x->error);
 	token_grant_free(&x->grant);
 }
 
@@ -94,6 +96,7 @@ void exchange_free(struct exchange *x)
 {
 	cache_ask_release(&x->ask);
 	token_grant_free(&x->grant);
+	http_error_free(&x->error);
 	memset(x, 0, sizeof *x);
 }
 
@@ -229,8 +232,9 @@ static bool route_request(const struct app *app, const struct exchange *x, const
 }
 
 /* Runs the route's handler, with the request's environment (bases,
- * moment, reference writer) set once for every handler. */
-static void run_handler(struct app *app, struct exchange *x, struct routed *r, const char *mount)
+ * moment, reference writer) set once for every handler. Returns 0 when
+ * it answered, else the status of its failure in x->error. */
+static int run_handler(struct app *app, struct exchange *x, struct routed *r, const char *mount)
 {
 	char *base = base_url(&app->cfg, x->req);
 	char *api_base = api_base_url(&app->cfg, base, mount);
@@ -242,32 +246,34 @@ static void run_handler(struct app *app, struct exchange *x, struct routed *r, c
 	ctx->now = (long long)time(NULL);
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
+	ctx->error = &x->error;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
-	r->route->handler(ctx);
-	if (!response_answered(x->res)) {
+	int status = r->route->handler(ctx);
+	if (status == 0 && !response_answered(x->res)) {
 		log_error("programming error: %s left the request without an answer", x->req->path);
-		response_server_error(x->res);
+		status = http_error_server(&x->error);
+	} else if (status != 0 && status != x->error.status) {
+		log_error("programming error: %s failed (%d) without its message", x->req->path, status);
+		status = http_error_server(&x->error);
 	}
 	free(api_base);
 	free(base);
+	return status;
 }
 
 /* Refuses (400) a request that encodes a NUL byte, whose name or value
- * would read cut short, or that asks more than [api]'s bounds allow.
- * Before the cache: a 400 is never cached, and a query too long or too
- * big is not worth hashing. */
-static bool acceptable(const struct app *app, const struct request *req, struct response *res)
+ * would read cut short, or that asks more than [api]'s bounds allow:
+ * returns 0, or 400 with its message in e. Before the cache: a 400 is
+ * never cached, and a query too long or too big is not worth hashing. */
+static int check_acceptable(const struct app *app, const struct request *req,
+                            struct http_error *e)
 {
-	char message[LISTING_MESSAGE_LEN];
-	if (listing_check_bounds(&app->cfg, req, message) != 0) {
-		response_error(res, 400, message);
-		return false;
-	}
-	if (req->holds_nul) {
-		response_error(res, 400, "The request holds a NUL byte (%00).");
-		return false;
-	}
-	return true;
+	int status = listing_check_bounds(&app->cfg, req, e);
+	if (status != 0)
+		return status;
+	if (req->holds_nul)
+		return http_error_set(e, 400, "The request holds a NUL byte (%%00).");
+	return 0;
 }
 
 /* Answers from the cache when it holds the request; otherwise leaves the
@@ -323,68 +329,75 @@ void app_finish(struct app *app, struct exchange *x)
 
 /* The answer of a request that passed the guard and the rate limit: a 400
  * for a query out of bounds, a 404 when no route or gate lets it through,
- * else from the cache or from the index. */
-static void answer(struct app *app, struct exchange *x, const char *rest, const char *mount)
+ * else from the cache or from the index. Returns 0 when x->res holds it,
+ * else the status of the failure in x->error. */
+static int answer(struct app *app, struct exchange *x, const char *rest, const char *mount)
 {
-	if (!acceptable(app, x->req, x->res))
-		return;
+	int status = check_acceptable(app, x->req, &x->error);
+	if (status != 0)
+		return status;
 	struct routed r;
-	if (!route_request(app, x, rest, &r)) {
-		response_not_found(x->res);
-		return;
-	}
+	if (!route_request(app, x, rest, &r))
+		return http_error_not_found(&x->error);
 	if (answer_from_cache(app, x)) {
 		release_routed(&r);
-		return;
+		return 0;
 	}
 	if (follow_has_good_index(&app->follow)) {
-		run_handler(app, x, &r, mount);
+		status = run_handler(app, x, &r, mount);
 	} else {
 		/* Never an empty site in place of one that cannot be read. */
 		log_every_minute(LOG_LEVEL_ERROR, "no good index of %s to answer from: the site "
 		                 "cannot be read whole (cms-api check says why)",
 		                 app->cfg.content_root);
-		response_server_error(x->res);
+		status = http_error_server(&x->error);
 	}
 	release_routed(&r);
+	return status;
 }
 
-/* The answer itself, before what HTTP caching adds to it. */
-static void respond(struct app *app, struct exchange *x)
+/* The answer itself, before the rate limit's headers and what HTTP caching
+ * adds to it: each check of DESIGN.md's pipeline in turn, the first that
+ * refuses the request ending it. Returns 0 when x->res holds the answer,
+ * else the status of the failure in x->error. verdict: what the rate
+ * limit said, once the request got that far (else it does not apply). */
+static int respond(struct app *app, struct exchange *x, struct rate_verdict *verdict)
 {
 	const struct request *req = x->req;
-	struct response *res = x->res;
-	response_reset(res);
+	memset(verdict, 0, sizeof *verdict);
 	app_refresh(app);
 	const char *mount;
 	const char *rest = below_route(req, app->cfg.route ? app->cfg.route : "", &mount);
 	/* A disabled API has no routes at all, so even a POST is a 404. */
-	if (!app->cfg.enabled || !rest) {
-		response_not_found(res);
-		return;
-	}
+	if (!app->cfg.enabled || !rest)
+		return http_error_not_found(&x->error);
 	/* Absolute URLs and the cache key are made from the Host header. */
-	if (!request_host_valid(req->host)) {
-		response_error(res, 400, "The Host header is not a host name.");
-		return;
-	}
-	if (!guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
-	                 (long long)time(NULL), &x->grant, res))
-		return;
-	if (!method_allowed(req->method)) {
-		response_method_not_allowed(res);
-		return;
-	}
+	if (!request_host_valid(req->host))
+		return http_error_set(&x->error, 400, "The Host header is not a host name.");
+	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
+	                         (long long)time(NULL), &x->grant, &x->error);
+	if (status != 0)
+		return status;
+	if (!method_allowed(req->method))
+		return http_error_set(&x->error, 405, "Method Not Allowed.");
 	/* Counted before the cache: a cached answer costs the client the
-	 * same. Its headers go on whatever the answer turns out to be. */
-	struct rate_verdict verdict;
-	rate_limiter_hit(&app->rate, req, (long long)time(NULL), &verdict);
-	if (verdict.applies && !verdict.allowed) {
-		rate_verdict_refuse(&verdict, res);
-		return;
-	}
-	answer(app, x, rest, mount);
-	rate_verdict_headers(&verdict, res);
+	 * same. */
+	rate_limiter_hit(&app->rate, req, (long long)time(NULL), verdict);
+	status = rate_verdict_refusal(verdict, &x->error);
+	if (status != 0)
+		return status;
+	return answer(app, x, rest, mount);
+}
+
+void app_answer_error(struct response *res, const struct http_error *e)
+{
+	response_error(res, e->status, strbuf_str(&e->message));
+	/* Spec §5: a 401 names the scheme it wants, a 405 the methods there
+	 * are. (A 429's headers are the rate limit's: rate_verdict_headers.) */
+	if (e->status == 401)
+		response_set_header(res, "WWW-Authenticate", "Bearer");
+	else if (e->status == 405)
+		response_set_header(res, "Allow", "GET, HEAD");
 }
 
 /* What the HTTP caching of the answer depends on (http_cache.h): whether
@@ -403,7 +416,13 @@ void app_handle(struct app *app, struct exchange *x)
 {
 	x->cache_use = APP_CACHE_UNASKED;
 	x->put_pending = false;
-	respond(app, x);
+	http_error_clear(&x->error);
+	response_reset(x->res);
+	struct rate_verdict verdict;
+	if (respond(app, x, &verdict) != 0)
+		app_answer_error(x->res, &x->error);
+	/* The limit's headers go on whatever the answer turned out to be. */
+	rate_verdict_headers(&verdict, x->res);
 	struct http_cache_policy policy;
 	http_policy(app, x, &policy);
 	http_cache_answer(&policy, x->req, x->res);

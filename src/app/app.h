@@ -20,6 +20,7 @@
 #include "guard/guard.h"
 #include "guard/ratelimit.h"
 #include "guard/tokens.h"
+#include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
 
@@ -52,6 +53,8 @@ struct exchange {
 	bool put_pending;              /* app_finish stores the answer under ask */
 	struct cache_ask ask;          /* owned: the request's cache key and parts */
 	struct token_grant grant;      /* owned: the per-user token it carried (id 0: none) */
+	struct http_error error;       /* owned: why it failed, when it did (status 0: it did
+	                                * not); app_handle answers it */
 };
 
 void exchange_init(struct exchange *x);
@@ -87,8 +90,17 @@ void app_refresh(struct app *app);
 void app_close(struct app *app);
 
 /* Answers x's request into x->res. Never fails: anything unexpected
- * becomes a 500 and a log line. */
+ * becomes a 500 and a log line. Every step of the pipeline, the handler
+ * and its helpers included, reports a failure in x->error and returns
+ * its status; app_handle alone makes the error answer of it
+ * (app_answer_error). */
 void app_handle(struct app *app, struct exchange *x);
+
+/* Makes res the error answer of e (spec §5): {"message": ...} with e's
+ * status, and the header a 401 or a 405 carries. The one writer of error
+ * bodies (DESIGN.md "One answer per request"): app_handle's, and the
+ * server's for a request it could not read. */
+void app_answer_error(struct response *res, const struct http_error *e);
 
 /* Finishes x, answered by app_handle: stores the answer in the response
  * cache when it was computed (not itself a hit) and may be cached,

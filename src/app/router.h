@@ -9,9 +9,10 @@
  * route.
  *
  * Each route names the resource type it reads and which of its
- * parameters (if any) names a handle of that type; the gate answers 404
- * unless the type, then the handle, is enabled (spec §3). A handler is
- * never called for a disabled resource, so it cannot leak one.
+ * parameters (if any) names a handle of that type; the gate stays shut
+ * (the app answers 404) unless the type, then the handle, is enabled
+ * (spec §3). A handler is never called for a disabled resource, so it
+ * cannot leak one.
  *
  * A per-user token's abilities (abilities.h) are a second gate of the
  * same shape: a route that names a handle needs "*", the type or

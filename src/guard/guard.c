@@ -65,11 +65,9 @@ static bool shared_token_matches(const struct config *cfg, const char *token, si
 	       constant_time_equal(token, len, cfg->auth_token, strlen(cfg->auth_token));
 }
 
-static bool unauthenticated(struct response *res)
+static int unauthenticated(struct http_error *e)
 {
-	response_error(res, 401, "Unauthenticated.");
-	response_set_header(res, "WWW-Authenticate", "Bearer");
-	return false;
+	return http_error_set(e, 401, "Unauthenticated.");
 }
 
 void guard_state_init(struct guard_state *g, const char *database)
@@ -115,33 +113,32 @@ static bool owner_is_user(struct guard_state *g, const struct snapshot *snap,
 	return found;
 }
 
-bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
-                 uint64_t index_serial, const struct request *req, long long now,
-                 struct token_grant *grant, struct response *res)
+int guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
+                uint64_t index_serial, const struct request *req, long long now,
+                struct token_grant *grant, struct http_error *e)
 {
 	token_grant_free(grant);
 	if (!guard_token_required(cfg))
-		return true;
+		return 0;
 	bool per_user = guard_per_user(cfg);
 	size_t len = 0;
 	const char *token = bearer_token(req->authorization, &len);
 	if (shared_token_matches(cfg, token, len))
-		return true;
+		return 0;
 	if (!per_user || !token)
-		return unauthenticated(res);
+		return unauthenticated(e);
 	switch (token_check(&g->tokens, token, len, now, grant)) {
 	case TOKEN_VALID:
 		if (owner_is_user(g, snap, index_serial, grant->owner)) {
 			token_reader_used(&g->tokens, grant->id, now);
-			return true;
+			return 0;
 		}
 		token_grant_free(grant);
-		return unauthenticated(res);
+		return unauthenticated(e);
 	case TOKEN_UNAVAILABLE:
-		response_error(res, 503, "Service Unavailable");
-		return false;
+		return http_error_set(e, 503, "Service Unavailable");
 	case TOKEN_INVALID:
 		break;
 	}
-	return unauthenticated(res);
+	return unauthenticated(e);
 }

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "http/error.h"
 #include "http/request.h"
-#include "http/response.h"
 #include "site/snapshot.h"
 #include "guard/tokens.h"
 
@@ -47,20 +47,20 @@ void guard_state_init(struct guard_state *g, const char *database);
 void guard_state_free(struct guard_state *g);
 
 /*
- * True when the request may pass the token check; grant (the caller's,
- * initialised, emptied first) then holds the per-user token it carried
- * (grant->id 0: none, or the shared token).
- * Otherwise res is the answer: 401 `Unauthenticated.` with
- * `WWW-Authenticate: Bearer` (no token, a wrong one, or one whose owner
- * is not a user in snap, the site's index, whose serial index_serial
- * changes whenever another index takes its place; NULL: no index, no
- * user), or 503 `Service Unavailable` when the token database cannot be
- * read (never an open door). now is the moment expiries are measured
- * against.
+ * Returns 0 when the request may pass the token check; grant (the
+ * caller's, initialised, emptied first) then holds the per-user token it
+ * carried (grant->id 0: none, or the shared token).
+ * Otherwise returns the refusal's status with its message in e: 401
+ * `Unauthenticated.` (no token, a wrong one, or one whose owner is not a
+ * user in snap, the site's index, whose serial index_serial changes
+ * whenever another index takes its place; NULL: no index, no user; its
+ * answer carries `WWW-Authenticate: Bearer`), or 503 `Service
+ * Unavailable` when the token database cannot be read (never an open
+ * door). now is the moment expiries are measured against.
  */
-bool guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
-                 uint64_t index_serial, const struct request *req, long long now,
-                 struct token_grant *grant, struct response *res);
+int guard_token(struct guard_state *g, const struct config *cfg, const struct snapshot *snap,
+                uint64_t index_serial, const struct request *req, long long now,
+                struct token_grant *grant, struct http_error *e);
 
 /* The token of an "Authorization: Bearer <token>" header. The header must
  * be exactly the scheme word Bearer (any case), one or more spaces and

@@ -158,12 +158,16 @@ void rate_verdict_headers(const struct rate_verdict *v, struct response *res)
 		return;
 	set_number_header(res, "X-RateLimit-Limit", v->limit);
 	set_number_header(res, "X-RateLimit-Remaining", v->remaining);
-}
-
-void rate_verdict_refuse(const struct rate_verdict *v, struct response *res)
-{
-	response_error(res, 429, "Too Many Attempts.");
-	rate_verdict_headers(v, res);
+	if (v->allowed)
+		return;
+	/* The refusal's own: when the client may come back. */
 	set_number_header(res, "Retry-After", v->retry_after);
 	set_number_header(res, "X-RateLimit-Reset", v->reset);
+}
+
+int rate_verdict_refusal(const struct rate_verdict *v, struct http_error *e)
+{
+	if (!v->applies || v->allowed)
+		return 0;
+	return http_error_set(e, 429, "Too Many Attempts.");
 }

@@ -46,6 +46,7 @@
 #include "lib/netaddr.h"
 #include "guard/ratelimit_redis.h"
 #include "guard/ratelimit_table.h"
+#include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "lib/strbuf.h"
@@ -89,11 +90,13 @@ void rate_limiter_hit(struct rate_limiter *rl, const struct request *req, long l
 void rate_limiter_client_key(const struct rate_limiter *rl, const struct request *req,
                              struct strbuf *out);
 
-/* Makes res the 429 answer of a verdict that refuses. */
-void rate_verdict_refuse(const struct rate_verdict *v, struct response *res);
+/* Returns 0 when v lets the request through, else 429 with its message,
+ * `Too Many Attempts.`, in e. */
+int rate_verdict_refusal(const struct rate_verdict *v, struct http_error *e);
 
 /* Adds X-RateLimit-Limit and X-RateLimit-Remaining to an answer when the
- * limit applies. The cache never stores them (cache.h). */
+ * limit applies, and to the 429 of a verdict that refuses Retry-After and
+ * X-RateLimit-Reset after them. The cache never stores them (cache.h). */
 void rate_verdict_headers(const struct rate_verdict *v, struct response *res);
 
 #endif

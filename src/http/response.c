@@ -129,22 +129,6 @@ void response_error(struct response *res, int status, const char *message)
 	jsonw_object_end(&w);
 }
 
-void response_not_found(struct response *res)
-{
-	response_error(res, 404, "Not found.");
-}
-
-void response_server_error(struct response *res)
-{
-	response_error(res, 500, "Server Error");
-}
-
-void response_method_not_allowed(struct response *res)
-{
-	response_error(res, 405, "Method Not Allowed.");
-	response_set_header(res, "Allow", "GET, HEAD");
-}
-
 const char *status_reason(int status)
 {
 	switch (status) {

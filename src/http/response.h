@@ -4,7 +4,9 @@
  * (later) stored in the cache after the request is finished.
  *
  * Every error the API sends goes through response_error(), so each status
- * has exactly one body shape: {"message":"..."} as application/json.
+ * has exactly one body shape: {"message":"..."} as application/json; the
+ * app calls it in one place (app_answer_error), for a failure reported
+ * up to it (http/error.h).
  *
  * A request gets exactly one answer: a response takes one status and one
  * body, through response_begin() or response_error(). A second of either
@@ -83,10 +85,6 @@ void response_error(struct response *res, int status, const char *message);
 
 /* Whether an answer has been chosen (or refused). */
 bool response_answered(const struct response *res);
-/* Shorthands for the spec §5 errors with fixed messages. */
-void response_not_found(struct response *res);
-void response_server_error(struct response *res);
-void response_method_not_allowed(struct response *res);
 
 /* The status and the body length that response_render sends for res
  * (500 and its body for a response left open or broken; 304 and 0 for

@@ -694,3 +694,17 @@ void filter_free(struct filter *f)
 	free(f->needle);
 	memset(f, 0, sizeof *f);
 }
+
+value_t filter_absolute(const struct jsonw_env *env, value_t v, struct value_builder *scratch)
+{
+	if (value_type(v) != VALUE_URL)
+		return v;
+	bool api = value_url_base(v) == URL_API;
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%s%s%s", api ? env->api_base : env->site_base, api ? "/" : "",
+	            value_str(v, NULL));
+	vb_reset(scratch);
+	vb_str(scratch, text.ptr, text.len);
+	strbuf_release(&text);
+	return vb_result(scratch);
+}

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/jsonw.h"
 #include "query/regex.h"
 #include "lib/value.h"
 
@@ -86,6 +87,11 @@ bool filter_match_lowered(const struct filter *f, const char *lowered, const uin
 
 /* Whether matching f runs its regex (and so draws on the budget). */
 bool filter_uses_regex(const struct filter *f);
+
+/* A URL value as a filter or a sort compares it: the absolute text a
+ * client reads (env's bases), written to scratch. Any other value is
+ * returned as is. */
+value_t filter_absolute(const struct jsonw_env *env, value_t v, struct value_builder *scratch);
 
 /* The value of f's (possibly dotted) field in a map. */
 value_t filter_field_value(const struct filter *f, value_t map);

@@ -319,3 +319,40 @@ void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_va
 {
 	sort_items_first(items, n, n, spec, get, ctx);
 }
+
+/* Each item's sort values are asked for once, not once per comparison
+ * (a computed value may be a formatted string). */
+struct sort_cache {
+	struct value_builder values;
+	size_t *offsets; /* [position * nkeys + key] into values */
+	const struct sort_spec *spec;
+};
+
+static value_t cached_value(void *ctx, uint32_t position, const struct sort_key *key)
+{
+	struct sort_cache *c = ctx;
+	size_t k = (size_t)(key - c->spec->keys);
+	return (value_t){(const unsigned char *)c->values.buf.ptr +
+	                 c->offsets[position * c->spec->n + k]};
+}
+
+void sort_items_first_cached(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
+                             sort_value_fn get, void *get_ctx)
+{
+	if (spec->n == 0 || n < 2)
+		return;
+	struct sort_cache c = {VALUE_BUILDER_INIT, xmalloc(n * spec->n * sizeof(size_t)), spec};
+	uint32_t *positions = xmalloc(n * sizeof *positions);
+	for (size_t i = 0; i < n; i++) {
+		positions[i] = (uint32_t)i;
+		for (size_t k = 0; k < spec->n; k++) {
+			c.offsets[i * spec->n + k] = c.values.buf.len;
+			vb_value(&c.values, get(get_ctx, items[i], &spec->keys[k]));
+		}
+	}
+	sort_items_first(positions, n, first, spec, cached_value, &c);
+	sort_reorder(items, positions, first);
+	free(positions);
+	free(c.offsets);
+	vb_release(&c.values);
+}

@@ -54,6 +54,11 @@ void sort_items(uint32_t *items, size_t n, const struct sort_spec *spec, sort_va
 void sort_items_first(uint32_t *items, size_t n, size_t first, const struct sort_spec *spec,
                       sort_value_fn get, void *ctx);
 
+/* sort_items_first asking get for each item's value of each key once,
+ * not once per comparison (a computed value may be a formatted string). */
+void sort_items_first_cached(uint32_t *items, size_t n, size_t first,
+                             const struct sort_spec *spec, sort_value_fn get, void *get_ctx);
+
 /* Makes items[i] what items[order[i]] was, for i < n (order holds
  * positions in items). */
 void sort_reorder(uint32_t *items, const uint32_t *order, size_t n);

@@ -198,15 +198,19 @@ static void send_answer(struct fcgi_conn *conn, const char *uri, bool head,
 }
 
 /* A request whose FastCGI params could not be taken (fcgi.h): a 400, with
- * no request to hand to the app nor to write an access line for. */
+ * no request to hand to the app's pipeline nor to write an access line
+ * for, answered by the app's one writer of errors all the same. */
 static void refuse_bad_params(struct fcgi_conn *conn, struct response *res, struct strbuf *out)
 {
 	bool large = conn->bad == FCGI_BAD_TOO_LARGE;
 	log_warning("FastCGI: refused a request with %s (400)",
 	            large ? "more parameters than a worker takes" : "malformed parameters");
+	struct http_error e = HTTP_ERROR_INIT;
+	http_error_set(&e, 400, "%s", large ? "The request's headers are too large."
+	                                    : "The request's parameters are malformed.");
 	response_reset(res);
-	response_error(res, 400, large ? "The request's headers are too large."
-	                               : "The request's parameters are malformed.");
+	app_answer_error(res, &e);
+	http_error_free(&e);
 	send_answer(conn, "a refused request", false, res, out);
 }
 

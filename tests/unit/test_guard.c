@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/app.h"
+#include "http/error.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "guard/guard.h"
@@ -126,15 +128,16 @@ static void test_what_needs_a_token(void)
 /* --- the guard's verdict ---------------------------------------------------
  *
  * guard() and refused_as() are the only places that know how guard_token
- * reports a refusal (today: the answer it writes into the response it is
- * given); every test below goes through them. */
+ * reports a refusal (a status, its message in an http_error, made into
+ * the answer by the pipeline's one writer, app_answer_error); every test
+ * below goes through them. */
 
 struct verdict {
 	bool passed;
 	int status;          /* of the refusal; 0 when passed */
 	char body[128];      /* of the refusal */
 	char challenge[32];  /* WWW-Authenticate, "" when none */
-	bool res_untouched;  /* a pass left the response open */
+	bool res_untouched;  /* a pass left no failure behind */
 };
 
 static struct verdict guard(struct guard_state *g, const struct config *cfg,
@@ -146,18 +149,22 @@ static struct verdict guard(struct guard_state *g, const struct config *cfg,
 	if (authorization)
 		req.authorization = xstrdup(authorization);
 	struct response res;
+	struct http_error e = HTTP_ERROR_INIT;
 	response_init(&res);
 	struct verdict v;
 	memset(&v, 0, sizeof v);
-	v.passed = guard_token(g, cfg, snap, serial, &req, now, grant, &res);
-	v.res_untouched = !response_answered(&res);
+	int status = guard_token(g, cfg, snap, serial, &req, now, grant, &e);
+	v.passed = status == 0;
+	v.res_untouched = e.status == 0;
 	if (!v.passed) {
+		app_answer_error(&res, &e);
 		const char *challenge = response_header(&res, "WWW-Authenticate");
 		v.status = res.status;
 		snprintf(v.body, sizeof v.body, "%s", strbuf_str(&res.body));
 		snprintf(v.challenge, sizeof v.challenge, "%s", challenge ? challenge : "");
 	}
 	response_free(&res);
+	http_error_free(&e);
 	request_free(&req);
 	return v;
 }

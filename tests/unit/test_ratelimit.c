@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/app.h"
 #include "cache/cache.h"
 #include "core/log.h"
 #include "guard/ratelimit.h"
@@ -432,7 +433,11 @@ static void test_verdicts(void)
 	/* The 429 and its headers, in Laravel's order. */
 	struct response res;
 	response_init(&res);
-	rate_verdict_refuse(&v, &res);
+	struct http_error refusal = HTTP_ERROR_INIT;
+	CU_ASSERT_EQUAL(rate_verdict_refusal(&v, &refusal), 429);
+	app_answer_error(&res, &refusal);
+	rate_verdict_headers(&v, &res);
+	http_error_free(&refusal);
 	struct strbuf out = STRBUF_INIT;
 	response_render(&res, true, "\n", &out);
 	char want[512];

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "app/app.h"
+#include "http/error.h"
 #include "core/log.h"
 #include "http/response.h"
 #include "lib/strbuf.h"
@@ -69,7 +71,7 @@ static void test_error_bodies(void)
 {
 	struct response r;
 	response_init(&r);
-	response_server_error(&r);
+	response_error(&r, 500, "Server Error");
 	CU_ASSERT_EQUAL(r.status, 500);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Server Error\"}");
 	response_reset(&r);
@@ -84,18 +86,22 @@ static void test_error_bodies(void)
 	response_free(&r);
 }
 
-/* The fixed errors of spec §5, each with its own header if it has one. */
+/* The fixed errors of spec §5, each with its own header if it has one, as
+ * the pipeline's one writer of errors (app_answer_error) makes them. */
 static void test_fixed_errors(void)
 {
 	struct response r;
+	struct http_error e = HTTP_ERROR_INIT;
 	response_init(&r);
-	response_not_found(&r);
+	http_error_not_found(&e);
+	app_answer_error(&r, &e);
 	CU_ASSERT_EQUAL(r.status, 404);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Not found.\"}");
 	CU_ASSERT_STRING_EQUAL(response_header(&r, "Content-Type"), "application/json");
 	CU_ASSERT_EQUAL(r.nheaders, 1);
 	response_reset(&r);
-	response_method_not_allowed(&r);
+	http_error_set(&e, 405, "Method Not Allowed.");
+	app_answer_error(&r, &e);
 	CU_ASSERT_EQUAL(r.status, 405);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Method Not Allowed.\"}");
 	CU_ASSERT_STRING_EQUAL(response_header(&r, "Allow"), "GET, HEAD");
@@ -106,6 +112,7 @@ static void test_fixed_errors(void)
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&r.body), "{\"message\":\"Forbidden filter: title\"}");
 	CU_ASSERT_PTR_NULL(response_header(&r, "Allow"));
 	response_free(&r);
+	http_error_free(&e);
 }
 
 /* One answer per request: a second one (a handler that answered 404 and
@@ -121,7 +128,7 @@ static void test_a_second_answer_is_refused(void)
 	struct response r;
 	response_init(&r);
 	CU_ASSERT_FALSE(response_answered(&r));
-	response_not_found(&r);
+	response_error(&r, 404, "Not found.");
 	CU_ASSERT_EQUAL(r.state, RESPONSE_ANSWERED);
 	struct strbuf *body = response_begin(&r, 200, "application/json");
 	strbuf_addstr(body, "{\"data\":\"secret\"}");
@@ -138,7 +145,7 @@ static void test_a_second_answer_is_refused(void)
 	strbuf_release(&out);
 	/* Reset, the response takes an answer again. */
 	response_reset(&r);
-	response_not_found(&r);
+	response_error(&r, 404, "Not found.");
 	CU_ASSERT_EQUAL(r.status, 404);
 	response_free(&r);
 	log_open("stderr", LOG_LEVEL_WARNING);
@@ -201,7 +208,7 @@ static void test_a_second_answer_in_any_order(void)
 	/* Two errors. */
 	log_to_file();
 	response_init(&r);
-	response_not_found(&r);
+	response_error(&r, 404, "Not found.");
 	response_error(&r, 400, "limit");
 	CU_ASSERT_EQUAL(response_sent_status(&r), 500);
 	out = rendered(&r, true, "\n");
