@@ -453,11 +453,14 @@ static void add_token_row(const struct token_row *row, void *ctx)
 	strlist_add(&table->cells, row->owner);
 	strlist_add(&table->cells, row->name);
 	abilities_init(&abilities);
-	abilities_from_json(&abilities, row->abilities);
+	/* What a worker grants: nothing for a list it cannot read (tokens.h). */
+	bool readable = abilities_from_json(&abilities, row->abilities) == 0;
 	strbuf_reset(&text);
 	for (size_t i = 0; i < abilities.items.len; i++)
 		strbuf_addf(&text, "%s%s", i ? "," : "", abilities.items.items[i]);
-	strlist_add(&table->cells, abilities.items.len ? text.ptr : "(none)");
+	strlist_add(&table->cells, !readable             ? "(unreadable)"
+	                           : abilities.items.len ? text.ptr
+	                                                 : "(none)");
 	abilities_free(&abilities);
 	strbuf_release(&text);
 	add_time(&table->cells, row->created_at, table->now, false);
