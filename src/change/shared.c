@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "lib/hash.h"
 
 static char *joinf(const char *dir, const char *name, const char *site, const char *suffix)
@@ -169,10 +170,23 @@ char *shared_newest_snapshot(const struct shared_paths *p, uint64_t *generation)
 	return newest;
 }
 
+/* An old file that stays takes disk space until someone notices: said,
+ * once a minute at most. ENOENT is another process that removed it
+ * first. */
+static void complain_kept(const char *path)
+{
+	if (errno != ENOENT)
+		log_every_minute(LOG_LEVEL_WARNING, "cannot remove %s (%s): it takes space until it "
+		                 "can be removed", path, strerror(errno));
+}
+
 static size_t unlink_file(const char *path)
 {
 	/* Workers that still map a snapshot keep their mapping; the name goes. */
-	return unlink(path) == 0;
+	if (unlink(path) == 0)
+		return 1;
+	complain_kept(path);
+	return 0;
 }
 
 /* Removes a response directory: its entries (and any temporary files of
@@ -193,12 +207,17 @@ static size_t remove_responses(const char *dir)
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
 		bool answer = e->d_name[0] != '.' && !strstr(e->d_name, ".tmp-");
-		if (unlink(path.ptr) == 0 && answer)
-			removed++;
+		if (unlink(path.ptr) == 0)
+			removed += answer;
+		else
+			complain_kept(path.ptr);
 		strbuf_release(&path);
 	}
 	closedir(d);
-	rmdir(dir);
+	/* ENOTEMPTY: a write in flight made a file since; the next removal
+	 * takes it. */
+	if (rmdir(dir) != 0 && errno != ENOTEMPTY)
+		complain_kept(dir);
 	return removed;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "autoconfig.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "core/log.h"
 #include "server/pool.h"
 #include "lib/progress.h"
+#include "lib/publish.h"
 #include "server/server.h"
 #include "site/people.h"
 #include "lib/strbuf.h"
@@ -334,6 +336,53 @@ static char *site_user_id(struct config *cfg, const char *who)
 	return strbuf_detach(&id, NULL);
 }
 
+/* Writes "ID|SECRET\n" to standard output with write(2), not stdio: no
+ * copy of the secret is left in stdio's buffer, and a failure is known
+ * while the token can still be revoked. Returns 0, or -1 with errno set. */
+static int show_secret(long long id, const char *secret)
+{
+	char line[32 + TOKEN_SECRET_LEN];
+	int n = snprintf(line, sizeof line, "%lld|%s\n", id, secret);
+	int rc = fflush(stdout) == 0 ? publish_write_all(STDOUT_FILENO, line, (size_t)n) : -1;
+	int saved = errno;
+	explicit_bzero(line, sizeof line);
+	errno = saved;
+	return rc;
+}
+
+/* Stores a new token in db and shows its secret, once. A token whose
+ * secret could not be shown (a full disk, a closed output) is revoked at
+ * once: nobody could ever use it, and it would look like one in use.
+ * Returns EXIT_SUCCESS, or EXIT_FAILURE having said why. */
+static int create_and_show(struct token_db *db, const char *owner, const char *name,
+                           const char *abilities_json, long long now, long long expires_at)
+{
+	char err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
+	long long id;
+	if (token_db_create(db, owner, name, abilities_json, now, expires_at, &id, secret,
+	                    err) != 0) {
+		fprintf(stderr, "cms-api: %s\n", err);
+		return EXIT_FAILURE;
+	}
+	int shown = show_secret(id, secret);
+	int saved = errno;
+	explicit_bzero(secret, sizeof secret);
+	if (shown != 0) {
+		fprintf(stderr, "cms-api: cannot write the new token to standard output (%s): ",
+		        strerror(saved));
+		if (token_db_revoke(db, id, err) == 1)
+			fprintf(stderr, "token %lld revoked, since nobody could use it\n", id);
+		else
+			fprintf(stderr, "token %lld is stored but cannot be revoked (%s): revoke it "
+			        "with 'cms-api token revoke %lld'\n", id, err, id);
+		return EXIT_FAILURE;
+	}
+	fprintf(stderr, "Token %lld of %s%s: it is not shown again. Send it as the header "
+	        "'Authorization: Bearer %lld|...'\n", id, owner,
+	        expires_at && expires_at <= now ? " (already expired)" : "", id);
+	return EXIT_SUCCESS;
+}
+
 static int token_create(struct config *cfg, int argc, char **argv)
 {
 	struct token_create_args a;
@@ -356,21 +405,12 @@ static int token_create(struct config *cfg, int argc, char **argv)
 		if (owner) {
 			struct strbuf json = STRBUF_INIT;
 			abilities_to_json(&abilities, &json);
-			char err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
-			long long id;
+			char err[TOKEN_ERR_LEN];
 			struct token_db *db = token_db_open(path, err);
-			if (db && token_db_create(db, owner, a.name, json.ptr, now, expires_at, &id,
-			                          secret, err) == 0) {
-				printf("%lld|%s\n", id, secret);
-				fflush(stdout);
-				explicit_bzero(secret, sizeof secret);
-				fprintf(stderr, "Token %lld of %s%s: it is not shown again. Send it as the "
-				        "header 'Authorization: Bearer %lld|...'\n", id, owner,
-				        expires_at && expires_at <= now ? " (already expired)" : "", id);
-				rc = EXIT_SUCCESS;
-			} else {
+			if (db)
+				rc = create_and_show(db, owner, a.name, json.ptr, now, expires_at);
+			else
 				fprintf(stderr, "cms-api: %s\n", err);
-			}
 			token_db_close(db);
 			strbuf_release(&json);
 			free(owner);
@@ -413,11 +453,14 @@ static void add_token_row(const struct token_row *row, void *ctx)
 	strlist_add(&table->cells, row->owner);
 	strlist_add(&table->cells, row->name);
 	abilities_init(&abilities);
-	abilities_from_json(&abilities, row->abilities);
+	/* What a worker grants: nothing for a list it cannot read (tokens.h). */
+	bool readable = abilities_from_json(&abilities, row->abilities) == 0;
 	strbuf_reset(&text);
 	for (size_t i = 0; i < abilities.items.len; i++)
 		strbuf_addf(&text, "%s%s", i ? "," : "", abilities.items.items[i]);
-	strlist_add(&table->cells, abilities.items.len ? text.ptr : "(none)");
+	strlist_add(&table->cells, !readable             ? "(unreadable)"
+	                           : abilities.items.len ? text.ptr
+	                                                 : "(none)");
 	abilities_free(&abilities);
 	strbuf_release(&text);
 	add_time(&table->cells, row->created_at, table->now, false);
@@ -590,7 +633,7 @@ static int print_version(void)
 	return EXIT_SUCCESS;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli cli;
 	char err[CLI_ERR_LEN];
@@ -628,4 +671,22 @@ int main(int argc, char **argv)
 	app_close(&app);
 	log_close();
 	return rc;
+}
+
+/* rc, unless what the command printed did not all reach standard output
+ * (a full disk, a closed descriptor): then a failure that says so, not a
+ * success with half an answer (`cms-api get URI >file`, `token list`). */
+static int checked_stdout(int rc)
+{
+	int saved = fflush(stdout) != 0 ? errno : 0;
+	if (saved == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "cms-api: cannot write to standard output%s%s\n", saved ? ": " : "",
+	        saved ? strerror(saved) : "");
+	return rc == EXIT_SUCCESS ? EXIT_FAILURE : rc;
+}
+
+int main(int argc, char **argv)
+{
+	return checked_stdout(run(argc, argv));
 }

@@ -17,6 +17,7 @@
 
 /* Where syslog is asked for a connection again after it refused one. */
 #define RECONNECT_SECONDS 1
+#define DEFAULT_SYSLOG_PATH "/dev/log"
 
 static struct {
 	enum { ACCESS_OFF, ACCESS_SYSLOG, ACCESS_STDERR, ACCESS_FILE } to;
@@ -25,7 +26,7 @@ static struct {
 	long long next_connect;     /* syslog: monotonic seconds */
 	unsigned long dropped, dropped_told;
 	char syslog_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-} access_log = {ACCESS_OFF, NULL, -1, 0, 0, 0, "/dev/log"};
+} access_log = {ACCESS_OFF, NULL, -1, 0, 0, 0, DEFAULT_SYSLOG_PATH};
 
 static const char *cache_word(enum access_cache c)
 {
@@ -145,6 +146,9 @@ void access_close(void)
 	free(access_log.target);
 	access_log.target = NULL;
 	access_log.to = ACCESS_OFF;
+	access_log.next_connect = 0;
+	access_log.dropped = access_log.dropped_told = 0;
+	access_set_syslog_path(DEFAULT_SYSLOG_PATH);
 }
 
 bool access_enabled(void)

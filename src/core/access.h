@@ -52,6 +52,9 @@ int access_open(const char *target);
 /* The same target again (after logrotate's SIGHUP). */
 void access_reopen(void);
 
+/* Closes the log: off, and the module as a process starts with it (the
+ * drop counts zero, the syslog socket's path /dev/log again), so that a
+ * unit test that pointed it elsewhere leaves nothing to the next. */
 void access_close(void);
 
 /* Whether lines are written: callers skip measuring when not. */

@@ -28,6 +28,19 @@ static void add_jit(struct strbuf *out)
 		strbuf_addstr(out, jit ? "regex JIT: yes\n" : "regex JIT: no\n");
 }
 
+/* Whether the hooks only the tests use (configure --enable-test-hooks) are
+ * in this binary: tests/http needs them and checks this line; a build
+ * that has them is not one to install. */
+static void add_test_hooks(struct strbuf *out)
+{
+#ifdef CMS_API_TEST_HOOKS
+	strbuf_addstr(out, "test hooks: yes (--enable-test-hooks: a build for tests, not for "
+	              "production)\n");
+#else
+	strbuf_addstr(out, "test hooks: no\n");
+#endif
+}
+
 void buildinfo_describe(struct strbuf *out)
 {
 	char pcre2[64] = "?";
@@ -40,6 +53,7 @@ void buildinfo_describe(struct strbuf *out)
 	            HIREDIS_MINOR, HIREDIS_PATCH);
 	add_jit(out);
 	strbuf_addstr(out, "worker pool: yes (-n, --listen)\n");
+	add_test_hooks(out);
 	unsigned xxhash = XXH_versionNumber();
 	strbuf_addf(out, "libraries: json-c %s, inih %s, libyaml %s, cmark-gfm %s, "
 	            "PCRE2 %s, zlib %s, SQLite %s, hiredis %d.%d.%d, xxHash %u.%u.%u\n",

@@ -23,6 +23,10 @@ enum log_level log_threshold = LOG_LEVEL_WARNING;
 static enum { TO_STDERR, TO_SYSLOG, TO_FILE } destination = TO_STDERR;
 static FILE *log_file;
 static char *opened_target; /* what log_open was given, for log_reopen */
+/* How many times log_reset ran: a throttle last used under another count
+ * starts afresh. The throttles of log_every_minute are static at their
+ * call sites, where nothing else could reach them. */
+static unsigned throttle_epoch;
 
 static const char *level_name(enum log_level level)
 {
@@ -51,6 +55,13 @@ void log_close(void)
 	close_destination();
 	free(opened_target);
 	opened_target = NULL;
+}
+
+void log_reset(void)
+{
+	log_close();
+	log_threshold = LOG_LEVEL_WARNING;
+	throttle_epoch++;
 }
 
 static void open_syslog(void)
@@ -140,6 +151,8 @@ static long long monotonic_seconds(void)
 void log_throttled(struct log_throttle *t, enum log_level level, const char *file, int line,
                    const char *fmt, ...)
 {
+	if (t->epoch != throttle_epoch)
+		*t = (struct log_throttle){.epoch = throttle_epoch};
 	long long now = monotonic_seconds();
 	if (now < t->next) {
 		t->suppressed++;

@@ -18,6 +18,12 @@ int log_open(const char *target, enum log_level level);
  * (SIGHUP), or in a forked process that closed its descriptors. */
 int log_reopen(void);
 void log_close(void);
+/* Puts the log back as a process starts with it: to stderr, at the
+ * warning level, no target for log_reopen, and every throttle (below)
+ * fresh, so that the next message of each is logged at once. For the
+ * unit tests, which share one process: a test that opened a file, set
+ * a level or set off a throttle leaves nothing to the next. */
+void log_reset(void);
 /* The descriptor of the log file, or -1 (syslog, stderr). */
 int log_file_fd(void);
 void log_msg(enum log_level level, const char *file, int line, const char *fmt, ...)
@@ -44,6 +50,7 @@ extern enum log_level log_threshold;
 struct log_throttle {
 	long long next;           /* monotonic seconds before which it is counted, not logged */
 	unsigned long suppressed; /* times counted since it was last logged */
+	unsigned epoch;           /* log_reset's count when last used: older is fresh */
 };
 
 void log_throttled(struct log_throttle *t, enum log_level level, const char *file, int line,

@@ -39,7 +39,9 @@ void abilities_free(struct abilities *a);
 int abilities_parse_list(struct abilities *a, const char *csv, char err[ABILITIES_ERR_LEN]);
 
 /* Adds the abilities of a stored JSON list. Returns 0, or -1 when the text
- * is not a JSON list of strings (a has then granted nothing more). */
+ * is not a JSON list of strings; the strings of a list with another item
+ * among them were added all the same, so a caller that must fail closed
+ * (tokens.c) empties a on -1. */
 int abilities_from_json(struct abilities *a, const char *json);
 
 /* The JSON list of a's items, e.g. ["collections:blog","navs"]. */

@@ -403,9 +403,28 @@ static struct token_usage *usage_of(struct token_reader *r, long long id)
 	return &r->usage[r->nusage++];
 }
 
+/* The abilities stored for token id: all of them, or none when the text
+ * is not a JSON list of strings. Fails closed: a list with one item that
+ * is not a string and a "*" beside it grants nothing, not everything.
+ * Said in the log, with the id: all the token's owner sees is a 404 for
+ * every resource. */
+static void read_abilities(struct token_reader *r, long long id, const char *json,
+                           struct abilities *a)
+{
+	if (abilities_from_json(a, json) == 0)
+		return;
+	abilities_free(a);
+	abilities_init(a);
+	if (LOG_LEVEL_WARNING <= log_threshold)
+		log_throttled(&r->abilities_log, LOG_LEVEL_WARNING, __FILE__, __LINE__,
+		              "token %lld: its abilities in %s are not a JSON list of strings; it "
+		              "grants nothing until they are (cms-api token revoke, then create)", id,
+		              r->path);
+}
+
 /* The row found for id: the secret's hash must match, the token must not
  * have expired. */
-static enum token_verdict verify_row(struct token_reader *r, const char *secret,
+static enum token_verdict verify_row(struct token_reader *r, long long id, const char *secret,
                                      size_t secret_len, long long now, struct token_grant *grant)
 {
 	char hash[SHA256_HEX_LEN + 1];
@@ -419,8 +438,7 @@ static enum token_verdict verify_row(struct token_reader *r, const char *secret,
 	if (!match || expired)
 		return TOKEN_INVALID;
 	grant->owner = xstrdup(column_text(r->find, 1));
-	/* Abilities that do not parse grant nothing: fail closed. */
-	abilities_from_json(&grant->abilities, column_text(r->find, 2));
+	read_abilities(r, id, column_text(r->find, 2), &grant->abilities);
 	return TOKEN_VALID;
 }
 
@@ -439,7 +457,7 @@ enum token_verdict token_check(struct token_reader *r, const char *token, size_t
 		sqlite3_bind_int64(r->find, 1, id);
 		int rc = sqlite3_step(r->find);
 		if (rc == SQLITE_ROW)
-			v = verify_row(r, secret, secret_len, now, grant);
+			v = verify_row(r, id, secret, secret_len, now, grant);
 		else if (rc == SQLITE_DONE)
 			v = TOKEN_INVALID;
 		else

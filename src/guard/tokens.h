@@ -113,6 +113,7 @@ struct token_reader {
 	size_t nusage;
 	long long pending;         /* the token whose last_used_at the flush writes, or 0 */
 	struct log_throttle unavailable_log; /* a 503 is said once a minute, not per request */
+	struct log_throttle abilities_log;   /* so is a row whose abilities do not parse */
 };
 
 void token_reader_init(struct token_reader *r, const char *path);
@@ -122,7 +123,11 @@ void token_reader_free(struct token_reader *r);
  * wrong form, an unknown id, a wrong secret (compared in constant time
  * through its SHA-256) or an expiry at or before now is TOKEN_INVALID;
  * a database that is missing, unreadable, corrupt or locked is
- * TOKEN_UNAVAILABLE. On TOKEN_VALID the caller owns what grant holds. */
+ * TOKEN_UNAVAILABLE. On TOKEN_VALID the caller owns what grant holds.
+ * A valid token whose stored abilities are not a JSON list of strings
+ * grants none at all (the router's second gate then refuses it every
+ * resource, a 404 as if disabled), and a warning naming its id is
+ * logged, once a minute at most. */
 enum token_verdict token_check(struct token_reader *r, const char *token, size_t len,
                                long long now, struct token_grant *grant);
 

@@ -80,7 +80,12 @@ unsigned long progress_end(void)
 		fputc('\n', progress.out);
 		fflush(progress.out);
 	}
+	progress_reset();
+	return n;
+}
+
+void progress_reset(void)
+{
 	free(progress.label);
 	memset(&progress, 0, sizeof progress);
-	return n;
 }

@@ -29,4 +29,11 @@ unsigned long progress_end(void);
  * terminal (a log line); the next tick draws it again. */
 void progress_suspend(void);
 
+/* Stops counting without drawing anything or touching the stream (which
+ * may be closed by now): the counter is as a process starts with it. For
+ * the unit tests, which share one process: a test that failed between
+ * progress_begin and progress_end leaves no counter behind for the log's
+ * next line on stderr to erase through a dead stream. */
+void progress_reset(void);
+
 #endif

@@ -103,7 +103,9 @@ static int move_to_stdin(int fd)
 }
 
 /* A socket file at path that nobody listens on any more (a pool that was
- * killed) is removed; a live one, or anything else, is left alone. */
+ * killed) is removed; a live one, or anything else, is left alone. One
+ * that cannot be removed is said as such: bind would only say the address
+ * is in use. */
 static int clear_stale_socket(const char *path, char err[LISTEN_ERR_LEN])
 {
 	struct stat st;
@@ -132,7 +134,11 @@ static int clear_stale_socket(const char *path, char err[LISTEN_ERR_LEN])
 		snprintf(err, LISTEN_ERR_LEN, "--listen: %s: %s", path, strerror(saved));
 		return -1;
 	}
-	unlink(path);
+	if (unlink(path) != 0 && errno != ENOENT) {
+		snprintf(err, LISTEN_ERR_LEN, "--listen: cannot remove the stale socket %s: %s", path,
+		         strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 

@@ -147,10 +147,11 @@ static void log_access(const struct exchange *x, long long started_us)
 	access_write(&e);
 }
 
-/* CMS_API_TEST_DELAY_MS, for the tests only: every request is held that
- * long before its answer is sent (a stop signal waits for the answer), so
- * that a test can signal a worker while it is sure a request is in
- * flight. */
+#ifdef CMS_API_TEST_HOOKS
+/* CMS_API_TEST_DELAY_MS, for the tests only (configure --enable-test-hooks):
+ * every request is held that long before its answer is sent (a stop
+ * signal waits for the answer), so that a test can signal a worker while
+ * it is sure a request is in flight. */
 static long test_delay_ms(void)
 {
 	const char *v = getenv("CMS_API_TEST_DELAY_MS");
@@ -166,6 +167,19 @@ static void hold_for_test(long ms, const struct request *req)
 	while (nanosleep(&left, &left) != 0 && errno == EINTR)
 		;
 }
+#else
+/* A build without the test hooks reads no such variable: mod_fcgid hands
+ * the web server's environment to the workers, and a stray one must not
+ * hold a production request. The compiler drops the call. */
+static long test_delay_ms(void)
+{
+	return 0;
+}
+
+static void hold_for_test(long ms, const struct request *req)
+{
+}
+#endif
 
 /* Tells the pool (pool.h) that this worker accepts requests now. */
 static void say_ready(int fd)

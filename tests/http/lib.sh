@@ -137,6 +137,18 @@ TOP="$HERE/../.."
 # that uses no web server (t_cli, t_corpora): it runs once, not per server.
 once_for_all_servers() { [ "${FIRST_PASS:-yes}" = yes ]; }
 
+# needs_test_hooks WHAT: whether $CMS_API_BIN has the hooks only the tests
+# use (configure --enable-test-hooks; its --version says so). When it has
+# not, WHAT is not run and counts as a failure that says why: a test that
+# needs a hook never passes by being skipped (scripts/test, distcheck and
+# make check as the README gives it all configure with the hooks).
+needs_test_hooks() {
+	"$CMS_API_BIN" --version 2>/dev/null | grep -q '^test hooks: yes' && return 0
+	fail "$1: not run: $CMS_API_BIN was built without --enable-test-hooks" \
+		"(configure --enable-test-hooks for make check; a build to install has no hooks)"
+	return 1
+}
+
 # only_under SERVER: whether this pass is through that server, for a
 # test that depends on one (each use says why).
 only_under() { [ "$SERVER" = "$1" ]; }

@@ -14,13 +14,14 @@ INI
 # --- --version -------------------------------------------------------------------
 ops_version=$("$CMS_API_BIN" --version)
 ops_rc=$?
-ops_shape=$(printf '%s\n' "$ops_version" | sed -E 's/ [0-9]+(\.[0-9a-z]+)*( [0-9]{4}-[0-9]{2}-[0-9]{2})?/ V/g; s/^regex JIT: (yes \(.*\)|no)$/regex JIT: YES-OR-NO/')
+ops_shape=$(printf '%s\n' "$ops_version" | sed -E 's/ [0-9]+(\.[0-9a-z]+)*( [0-9]{4}-[0-9]{2}-[0-9]{2})?/ V/g; s/^regex JIT: (yes \(.*\)|no)$/regex JIT: YES-OR-NO/; s/^test hooks: (yes \(.*\)|no)$/test hooks: YES-OR-NO/')
 ops_want="cms-api V
 cache drivers: file, redis (hiredis V), none, plug-ins (ABI V)
 per-user tokens: yes (SQLite V)
 rate-limit drivers: file, redis (hiredis V)
 regex JIT: YES-OR-NO
 worker pool: yes (-n, --listen)
+test hooks: YES-OR-NO
 libraries: json-c V, inih V, libyaml V, cmark-gfm V, PCRE2 V, zlib V, SQLite V, hiredis V, xxHash V"
 if [ "$ops_rc" = 0 ] && [ "$ops_shape" = "$ops_want" ] &&
 	[ "$(printf '%s\n' "$ops_version" | head -n 1)" = "cms-api $CMS_API_VERSION" ]; then

@@ -241,3 +241,18 @@ n=$(tku_lines)
 [ ! -e "$TKU/nothing-here.sqlite" ] && pass || fail "tokens: workers never create the database"
 run_workers_as_tester
 stop_server
+
+# --- a secret that cannot be shown ----------------------------------------------
+# A full standard output: the new token is revoked at once (nobody could
+# use it) and the command fails saying so, rather than succeed silently
+# with the secret lost.
+TKF_INI=$(SITE="$TKD/site" CACHE="$TKD/cache" site_ini tokens-full <<INI
+[auth]
+database = $TKD/full.sqlite
+INI
+)
+expect_cmd "tokens: create to a full output fails" 1 \
+	"cms-api: cannot write the new token to standard output (No space left on device): token 1 revoked, since nobody could use it" \
+	sh -c '"$1" -c "$2" token create user-ada lost >/dev/full' sh "$CMS_API_BIN" "$TKF_INI"
+expect_cmd "tokens: the token that could not be shown is gone" 0 "no tokens in $TKD/full.sqlite" \
+	"$CMS_API_BIN" -c "$TKF_INI" token list

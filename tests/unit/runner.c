@@ -182,6 +182,7 @@ int main(int argc, char **argv)
 	suite_value();
 	suite_php();
 	suite_log();
+	suite_progress();
 	suite_jsonw();
 	suite_yaml();
 	suite_frontmatter();

@@ -1,5 +1,7 @@
-/* Unit tests: log (the file target, its fallback, throttled messages)
- * and the config's log settings read from a file that fails to load. */
+/* Unit tests: log (the file target, its fallback, throttled messages,
+ * log_reset) and the config's log settings read from a file that fails to
+ * load. Each test that opens the log ends with log_reset, so that the
+ * next finds it as a process starts with it. */
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
@@ -39,13 +41,13 @@ static void test_throttled_messages(void)
 	char path[512];
 	snprintf(path, sizeof path, "%s/log", dir);
 	CU_ASSERT_EQUAL(log_open(path, LOG_LEVEL_WARNING), 0);
-	struct log_throttle t = {0, 0};
+	struct log_throttle t = {0};
 	for (int i = 0; i < 100; i++)
 		log_throttled(&t, LOG_LEVEL_WARNING, "f.c", 1, "disk full (%d)", i);
 	CU_ASSERT_EQUAL(t.suppressed, 99);
 	t.next = 0; /* a minute has gone by */
 	log_throttled(&t, LOG_LEVEL_WARNING, "f.c", 1, "disk full (%d)", 100);
-	log_open("stderr", LOG_LEVEL_WARNING);
+	log_reset();
 	char *text = read_text(path);
 	CU_ASSERT_EQUAL(count_lines(text, "disk full"), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "warning: disk full (0) (f.c:1)"));
@@ -63,7 +65,7 @@ static void test_unwritable_log_file(void)
 	CU_ASSERT_EQUAL(log_file_fd(), -1);
 	/* Reopening (SIGHUP) tries the file again. */
 	CU_ASSERT_EQUAL(log_reopen(), -1);
-	log_open("stderr", LOG_LEVEL_WARNING);
+	log_reset();
 }
 
 /* log_reopen after the file was moved away (logrotate) writes to a new
@@ -79,13 +81,54 @@ static void test_reopen_after_rotation(void)
 	CU_ASSERT_EQUAL(rename(path, rotated), 0);
 	CU_ASSERT_EQUAL(log_reopen(), 0);
 	log_warning("after");
-	log_open("stderr", LOG_LEVEL_WARNING);
+	log_reset();
 	char *old = read_text(rotated), *now = read_text(path);
 	CU_ASSERT_PTR_NOT_NULL(strstr(old, "before"));
 	CU_ASSERT_PTR_NULL(strstr(old, "after"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(now, "after"));
 	free(old);
 	free(now);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* One call site of log_every_minute: its throttle is static there. */
+static void say_full(int i)
+{
+	log_every_minute(LOG_LEVEL_WARNING, "call site full (%d)", i);
+}
+
+/* log_reset: stderr at the warning level, no target left for log_reopen,
+ * every throttle fresh, those of the call sites too. */
+static void test_reset(void)
+{
+	char *dir = unit_tempdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/log", dir);
+	CU_ASSERT_EQUAL(log_open(path, LOG_LEVEL_INFO), 0);
+	CU_ASSERT_NOT_EQUAL(log_file_fd(), -1);
+	struct log_throttle t = {0};
+	log_throttled(&t, LOG_LEVEL_WARNING, "f.c", 1, "own throttle (%d)", 1);
+	say_full(1);
+	say_full(2); /* within the minute: counted, not logged */
+	log_reset();
+	CU_ASSERT_EQUAL(log_threshold, LOG_LEVEL_WARNING);
+	CU_ASSERT_EQUAL(log_file_fd(), -1);
+	/* Nothing to open again: stderr, not the file. */
+	CU_ASSERT_EQUAL(log_reopen(), 0);
+	CU_ASSERT_EQUAL(log_file_fd(), -1);
+	CU_ASSERT_EQUAL(log_open(path, LOG_LEVEL_WARNING), 0);
+	/* Logged at once, with no count of what came before the reset. */
+	say_full(3);
+	log_throttled(&t, LOG_LEVEL_WARNING, "f.c", 1, "own throttle (%d)", 2);
+	log_reset();
+	char *text = read_text(path);
+	CU_ASSERT_EQUAL(count_lines(text, "call site full"), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "call site full (1) ("));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "call site full (3) ("));
+	CU_ASSERT_EQUAL(count_lines(text, "own throttle"), 2);
+	CU_ASSERT_PTR_NULL(strstr(text, "more times"));
+	free(text);
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -123,5 +166,6 @@ void suite_log(void)
 	unit_add_test(s, "throttled messages", test_throttled_messages);
 	unit_add_test(s, "an unwritable log file", test_unwritable_log_file);
 	unit_add_test(s, "reopen after rotation", test_reopen_after_rotation);
+	unit_add_test(s, "log_reset", test_reset);
 	unit_add_test(s, "log settings of a broken config", test_log_settings_of_a_broken_config);
 }

@@ -411,7 +411,69 @@ static void test_unavailable(void)
 	CU_ASSERT_EQUAL(check(&none, token, 500), TOKEN_UNAVAILABLE);
 	token_reader_free(&none);
 	token_reader_free(&r);
-	log_open("stderr", LOG_LEVEL_WARNING);
+	log_reset();
+	drop_db(db);
+}
+
+/* Whether the grant of a valid token allows nothing at all. */
+static bool grants_nothing(const struct token_grant *g)
+{
+	bool none = !g->abilities.all && g->abilities.items.len == 0;
+	for (int t = 0; t < RES_TYPE_COUNT; t++)
+		none = none && !abilities_cover_type(&g->abilities, (enum resource_type)t) &&
+		       !abilities_cover_handle(&g->abilities, (enum resource_type)t, "blog");
+	return none;
+}
+
+/* Checks token with r: valid, granting nothing. */
+static void expect_refused_everything(struct token_reader *r, const char *token)
+{
+	struct token_grant g;
+	token_grant_init(&g);
+	CU_ASSERT_EQUAL(token_check(r, token, strlen(token), 500, &g), TOKEN_VALID);
+	CU_ASSERT_TRUE(grants_nothing(&g));
+	token_grant_free(&g);
+}
+
+/* Stored abilities that are not a JSON list of strings (a row edited by
+ * hand): the token grants nothing, not even what a "*" beside a bad item
+ * would, and the log names the token, once a minute at most per worker. */
+static void test_abilities_unreadable(void)
+{
+	char token[64], mixed[64], err[TOKEN_ERR_LEN], secret[TOKEN_SECRET_LEN + 1];
+	struct token_db *db = fresh_db(token, "not JSON", 0);
+	long long id;
+	CU_ASSERT_EQUAL_FATAL(token_db_create(db, "user-bob", "mixed", "[\"*\",1]", 100, 0, &id,
+	                                      secret, err), 0);
+	snprintf(mixed, sizeof mixed, "%lld|%s", id, secret);
+	char log_path[PATH_MAX];
+	snprintf(log_path, sizeof log_path, "%s/log", db_dir);
+	log_reset();
+	CU_ASSERT_EQUAL(log_open(log_path, LOG_LEVEL_WARNING), 0);
+
+	struct token_reader r;
+	token_reader_init(&r, db_path);
+	expect_refused_everything(&r, token);
+	expect_refused_everything(&r, token); /* refused again, not logged again */
+	token_reader_free(&r);
+	token_reader_init(&r, db_path); /* another worker */
+	expect_refused_everything(&r, mixed);
+	token_reader_free(&r);
+	log_reset();
+
+	CU_ASSERT_EQUAL(lines_of(log_path), 2);
+	char want[PATH_MAX + 200];
+	FILE *f = fopen(log_path, "r");
+	char text[4096] = "";
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+	snprintf(want, sizeof want, "warning: token 1: its abilities in %s are not a JSON list of "
+	         "strings; it grants nothing", db_path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+	snprintf(want, sizeof want, "warning: token %lld: its abilities in %s", id, db_path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
 	drop_db(db);
 }
 
@@ -456,4 +518,5 @@ void suite_tokens(void)
 	unit_add_test(s, "last_used_at batched", test_last_used_batched);
 	unit_add_test(s, "database unavailable", test_unavailable);
 	unit_add_test(s, "database unreadable", test_unreadable);
+	unit_add_test(s, "abilities that do not parse", test_abilities_unreadable);
 }

@@ -12,6 +12,7 @@
 void suite_value(void);
 void suite_php(void);
 void suite_log(void);
+void suite_progress(void);
 void suite_jsonw(void);
 void suite_yaml(void);
 void suite_frontmatter(void);
