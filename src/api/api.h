@@ -13,11 +13,11 @@
 #include <stddef.h>
 
 #include "core/config.h"
-#include "lib/jsonw.h"
-#include "query/regex.h"
 #include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "lib/jsonw.h"
+#include "query/regex.h"
 #include "site/snapshot.h"
 #include "site/status.h"
 

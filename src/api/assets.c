@@ -56,10 +56,10 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/augment.h"
 #include "site/media.h"
-#include "lib/strbuf.h"
 
 /* One request's view of a container and its files. */
 struct asset_list {

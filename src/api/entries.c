@@ -14,8 +14,8 @@
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
-#include "query/sort.h"
 #include "lib/strbuf.h"
+#include "query/sort.h"
 
 /* --- writing entries --- */
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "query/filter.h"
 #include "query/paginate.h"
 #include "query/sort.h"
-#include "lib/strbuf.h"
 
 /* --- parameters --- */
 

@@ -27,8 +27,8 @@
 #include <stdint.h>
 
 #include "lib/jsonw.h"
-#include "site/status.h"
 #include "lib/strbuf.h"
+#include "site/status.h"
 
 /* The bound of a worker's renders (about 4,000 entries of 2 KB): the app
  * uses it; no config key sets another yet. */

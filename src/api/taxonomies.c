@@ -20,8 +20,8 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
-#include "site/augment.h"
 #include "lib/strbuf.h"
+#include "site/augment.h"
 
 /* The keys Statamic computes for every term, sorted. */
 static const char *const computed_keys[] = {

@@ -29,8 +29,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "guard/abilities.h"
 #include "api/api.h"
+#include "guard/abilities.h"
 
 #define ROUTER_MAX_SEGMENTS 32
 

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "cache/cache_options.h"
 #include "cache/cache_entry.h"
 #include "cache/cache_file.h"
+#include "cache/cache_options.h"
 #include "cache/cache_redis.h"
-#include "lib/hash.h"
 #include "core/log.h"
+#include "lib/hash.h"
 #include "lib/url.h"
 
 /* A worker keeps its scratch buffer for entries unless one was larger. */

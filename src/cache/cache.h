@@ -40,15 +40,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cms-api/cache-driver.h"
 #include "cache/cache_entry.h"
 #include "cache/cache_file.h"
 #include "cache/cache_plugin.h"
 #include "cache/cache_stats.h"
+#include "change/shared.h"
+#include "cms-api/cache-driver.h"
 #include "core/config.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "change/shared.h"
 #include "lib/strbuf.h"
 
 struct cache {

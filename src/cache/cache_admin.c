@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "cache/cache.h"
-#include "cache/cache_options.h"
 #include "cache/cache_file.h"
+#include "cache/cache_options.h"
 #include "cache/cache_plugin.h"
 #include "cache/cache_redis.h"
 #include "cache/cache_stats.h"

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "change/shared.h"
 #include "cms-api/cache-driver.h"
 #include "core/config.h"
-#include "change/shared.h"
 #include "lib/strbuf.h"
 
 /* Whether cfg has workers store answers in files (cache on, file driver,

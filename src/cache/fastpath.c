@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/hash.h"
-#include "lib/publish.h"
-#include "core/log.h"
 #include "change/generation.h"
 #include "change/shared.h"
+#include "core/log.h"
+#include "lib/hash.h"
+#include "lib/publish.h"
 
 /* --- names ------------------------------------------------------------- */
 

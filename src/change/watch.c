@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/hash.h"
-#include "core/log.h"
 #include "change/shared.h"
+#include "core/log.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 
 /* The folders of a site that Statamic reads. */

@@ -23,8 +23,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/config.h"
 #include "change/generation.h"
+#include "core/config.h"
 
 /* Statamic's event for a change to the file at rel (relative to the site
  * root), e.g. "EntrySaved"; NULL for files Statamic does not read (dot

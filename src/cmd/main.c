@@ -16,21 +16,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guard/abilities.h"
 #include "app/app.h"
-#include "cache/cache_plugin.h"
 #include "cache/cache_admin.h"
+#include "cache/cache_plugin.h"
 #include "cmd/cli.h"
 #include "core/buildinfo.h"
-#include "server/listen.h"
 #include "core/log.h"
-#include "server/pool.h"
+#include "guard/abilities.h"
+#include "guard/tokens.h"
 #include "lib/progress.h"
 #include "lib/publish.h"
+#include "lib/strbuf.h"
+#include "server/listen.h"
+#include "server/pool.h"
 #include "server/server.h"
 #include "site/people.h"
-#include "lib/strbuf.h"
-#include "guard/tokens.h"
 
 /* Exit statuses beyond success/failure: a config that cannot be used. */
 #define EXIT_CONFIG 2

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "site/people.h"
-#include "lib/strbuf.h"
 #include "lib/consttime.h"
+#include "lib/strbuf.h"
+#include "site/people.h"
 
 static bool is_ows(char c)
 {

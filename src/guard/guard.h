@@ -18,10 +18,10 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "guard/tokens.h"
 #include "http/error.h"
 #include "http/request.h"
 #include "site/snapshot.h"
-#include "guard/tokens.h"
 
 /* Whether cfg asks for per-user tokens. */
 bool guard_per_user(const struct config *cfg);

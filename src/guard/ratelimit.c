@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard/guard.h"
-#include "core/log.h"
 #include "change/shared.h"
+#include "core/log.h"
+#include "guard/guard.h"
 
 void rate_limiter_init(struct rate_limiter *rl, const struct config *cfg, bool serving)
 {

@@ -43,12 +43,12 @@
 #include <stddef.h>
 
 #include "core/config.h"
-#include "lib/netaddr.h"
 #include "guard/ratelimit_redis.h"
 #include "guard/ratelimit_table.h"
 #include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "lib/netaddr.h"
 #include "lib/strbuf.h"
 
 /* What the limit says of one request. */

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/consttime.h"
 #include "core/log.h"
+#include "lib/consttime.h"
 #include "lib/sha256.h"
 #include "lib/strbuf.h"
 

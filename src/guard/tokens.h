@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "guard/abilities.h"
 #include "core/log.h"
+#include "guard/abilities.h"
 
 #define TOKEN_SECRET_LEN 40
 #define TOKEN_ERR_LEN 512

@@ -8,8 +8,8 @@
 #include <strings.h>
 #include <xxhash.h>
 
-#include "lib/jsonw.h"
 #include "core/log.h"
+#include "lib/jsonw.h"
 
 #define SERVER_ERROR_BODY "{\"message\":\"Server Error\"}"
 

@@ -12,9 +12,9 @@
 #include "lib/ascii.h"
 #include "lib/jsonw.h"
 #include "lib/php.h"
+#include "lib/strbuf.h"
 #include "query/regex.h"
 #include "site/yaml.h"
-#include "lib/strbuf.h"
 
 /* --- the conditions --- */
 

@@ -31,8 +31,8 @@
 #include <stdint.h>
 
 #include "lib/jsonw.h"
-#include "query/regex.h"
 #include "lib/value.h"
+#include "query/regex.h"
 
 #define FILTER_ERR_LEN 256
 

@@ -1,8 +1,8 @@
 /* paginate: Laravel's pagination links and meta; see paginate.h. */
 #include "autoconfig.h"
 
-#include "query/paginate.h"
 #include "lib/url.h"
+#include "query/paginate.h"
 
 #include <stdio.h>
 #include <string.h>

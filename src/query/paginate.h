@@ -9,8 +9,8 @@
 #ifndef CMS_API_PAGINATE_H
 #define CMS_API_PAGINATE_H
 
-#include "lib/jsonw.h"
 #include "http/request.h"
+#include "lib/jsonw.h"
 
 struct page {
 	long total;    /* items in the whole list */

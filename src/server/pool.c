@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "lib/strbuf.h"
 #include "server/pool_policy.h"
 #include "server/server.h"
-#include "lib/strbuf.h"
 
 #define RESEND_TERM_MS 1000 /* stopping: how often a worker is told again */
 

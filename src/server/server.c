@@ -32,13 +32,13 @@
 #include <unistd.h>
 
 #include "core/access.h"
-#include "server/fcgi.h"
-#include "server/listen.h"
 #include "core/log.h"
-#include "server/pool_policy.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "lib/strbuf.h"
+#include "server/fcgi.h"
+#include "server/listen.h"
+#include "server/pool_policy.h"
 
 static volatile sig_atomic_t stop_requested, reopen_requested;
 

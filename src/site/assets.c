@@ -33,13 +33,13 @@
 #include <sys/stat.h>
 
 #include "lib/progress.h"
+#include "lib/strbuf.h"
+#include "lib/url.h"
 #include "site/blueprints.h"
 #include "site/files.h"
 #include "site/frontmatter.h"
 #include "site/media.h"
 #include "site/withheld.h"
-#include "lib/strbuf.h"
-#include "lib/url.h"
 
 /* A walk that reaches this deep stops: a loop of linked folders inside
  * the disk would otherwise never end. */

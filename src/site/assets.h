@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "site/model.h"
 #include "lib/strbuf.h"
 #include "lib/value.h"
+#include "site/model.h"
 
 /* Appends "assets" and its list (shape in assets.c) to the open
  * idx->extras map; a container's files are listed from its disk's root

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/strbuf.h"
+#include "lib/strmap.h"
 #include "site/assets.h"
 #include "site/bard.h"
 #include "site/entries.h"
-#include "lib/strmap.h"
 #include "site/markdown.h"
 #include "site/yaml.h"
-#include "lib/strbuf.h"
 
 static const char *field_type(value_t field)
 {

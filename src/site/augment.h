@@ -32,8 +32,8 @@
 
 #include <stddef.h>
 
-#include "site/model.h"
 #include "lib/value.h"
+#include "site/model.h"
 
 /* Lookups made once per index for the relations: terms, users, assets. */
 struct augment_tables;

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/strbuf.h"
 #include "site/entries.h"
 #include "site/files.h"
-#include "lib/strbuf.h"
 
 #define MAX_IMPORT_DEPTH 8
 /* Field lists inside fields (grid, group, replicator and bard sets) are

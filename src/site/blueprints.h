@@ -9,8 +9,8 @@
 #ifndef CMS_API_BLUEPRINTS_H
 #define CMS_API_BLUEPRINTS_H
 
-#include "site/model.h"
 #include "lib/value.h"
+#include "site/model.h"
 
 /* Appends a map handle -> field config, in blueprint order, for the
  * blueprint file at rel (relative to the site root) to out. A missing file

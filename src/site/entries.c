@@ -15,11 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/hash.h"
+#include "lib/strbuf.h"
 #include "site/files.h"
 #include "site/withheld.h"
 #include "site/yaml.h"
-#include "lib/hash.h"
-#include "lib/strbuf.h"
 
 /* --- the file-name grammar: [DATE "."] SLUG ["." N] "." EXT --- */
 

@@ -6,8 +6,8 @@
 #ifndef CMS_API_SITE_ENTRIES_H
 #define CMS_API_SITE_ENTRIES_H
 
-#include "site/model.h"
 #include "lib/value.h"
+#include "site/model.h"
 
 /* Reads every collection's entries into idx->entries (sorted by collection
  * then path), fills the id table, links origins and settles dates, and

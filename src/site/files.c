@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "lib/progress.h"
+#include "lib/strbuf.h"
 #include "site/frontmatter.h"
 #include "site/withheld.h"
-#include "lib/strbuf.h"
 
 #define YAML_SUFFIX ".yaml"
 

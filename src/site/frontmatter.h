@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "site/yaml.h"
 #include "lib/value.h"
+#include "site/yaml.h"
 
 /* Parses text[0..len) and appends the resulting map to out. Returns 0, or
  * -1 with err filled (line numbers are lines of the file) and out as it

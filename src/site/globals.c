@@ -17,10 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/strbuf.h"
 #include "site/blueprints.h"
 #include "site/files.h"
 #include "site/withheld.h"
-#include "lib/strbuf.h"
 
 #define MAX_ORIGIN_DEPTH 8
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
@@ -25,7 +26,6 @@
 #include "site/people.h"
 #include "site/taxonomies.h"
 #include "site/trees.h"
-#include "lib/strbuf.h"
 
 /* --- sites --- */
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "site/files.h"
 #include "site/withheld.h"
-#include "lib/strbuf.h"
 
 /* Copies tree items as written, but for the keys never served in their
  * data. A list stays a list; anything else is copied as it is. */

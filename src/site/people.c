@@ -19,9 +19,9 @@
 
 #include "lib/hash.h"
 #include "lib/php.h"
+#include "lib/strbuf.h"
 #include "site/blueprints.h"
 #include "site/files.h"
-#include "lib/strbuf.h"
 
 static void load_form(void *ctx, const char *handle, value_t form)
 {

@@ -5,9 +5,9 @@
 #ifndef CMS_API_SITE_PEOPLE_H
 #define CMS_API_SITE_PEOPLE_H
 
-#include "site/model.h"
 #include "lib/strbuf.h"
 #include "lib/value.h"
+#include "site/model.h"
 
 /* Appends "forms" and its list (shape in people.c) to the open
  * idx->extras map. */

@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "site/model.h"
 #include "lib/strbuf.h"
 #include "lib/value.h"
+#include "site/model.h"
 
 #define SNAP_NONE UINT32_MAX
 #define SNAP_ERR_LEN 256

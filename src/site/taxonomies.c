@@ -19,11 +19,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/strbuf.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
 #include "site/withheld.h"
-#include "lib/strbuf.h"
 
 struct term {
 	char *slug;            /* owned: in its site (a localization may rename it) */

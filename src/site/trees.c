@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/strbuf.h"
 #include "site/entries.h"
 #include "site/files.h"
-#include "lib/strbuf.h"
 
 struct tree_walk {
 	struct site_index *idx;

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "server/fcgi.h"
 #include "core/log.h"
+#include "server/fcgi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,13 +16,13 @@
 
 #include "cache/cache.h"
 #include "core/config.h"
+#include "http/request.h"
+#include "lib/strbuf.h"
+#include "lib/url.h"
+#include "lib/value.h"
 #include "query/filter.h"
 #include "query/regex.h"
 #include "query/sort.h"
-#include "http/request.h"
-#include "lib/strbuf.h"
-#include "lib/value.h"
-#include "lib/url.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "cache/cache.h"
-#include "core/config.h"
-#include "redis_server.h"
 #include "change/shared.h"
+#include "core/config.h"
 #include "lib/strbuf.h"
+#include "redis_server.h"
 
 #define WRITERS 8
 #define KEYS 16

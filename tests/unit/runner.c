@@ -23,9 +23,9 @@
 #include "app/app.h"
 #include "core/config.h"
 #include "lib/jsonw.h"
+#include "site/index.h"
 #include "site/snapshot.h"
 #include "unit.h"
-#include "site/index.h"
 
 CU_pSuite unit_add_suite(const char *name)
 {

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "app/app.h"
-#include "guard/guard.h"
-#include "core/log.h"
 #include "app/router.h"
+#include "core/log.h"
+#include "guard/guard.h"
 #include "guard/tokens.h"
 
 /* More segments than the router takes. */

@@ -14,10 +14,10 @@
 #include "site/bard.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
+#include "site/index.h"
 #include "site/snapshot.h"
 #include "site/yaml.h"
 #include "unit.h"
-#include "site/index.h"
 
 /* The delivered data of one fixture entry as JSON, at a fixed moment:
  * which related entries are published must not depend on the day the

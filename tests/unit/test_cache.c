@@ -15,11 +15,11 @@
 
 #include "cache/cache.h"
 #include "cache/cache_admin.h"
-#include "change/generation.h"
 #include "cache/cache_entry.h"
 #include "cache/cache_file.h"
-#include "lib/hash.h"
+#include "change/generation.h"
 #include "change/shared.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "unit.h"
 

@@ -16,10 +16,10 @@
 #include "cache/cache_admin.h"
 #include "cache/cache_redis.h"
 #include "cache/cache_stats.h"
-#include "lib/hash.h"
-#include "redis_server.h"
 #include "change/shared.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
+#include "redis_server.h"
 #include "unit.h"
 
 /* --- options --------------------------------------------------------------- */

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 
 #include "core/config.h"
+#include "lib/strbuf.h"
 #include "site/entries.h"
 #include "site/index.h"
-#include "lib/strbuf.h"
 #include "unit.h"
 
 static struct config cfg;

@@ -7,8 +7,8 @@
 
 #include "core/config.h"
 #include "site/entries.h"
-#include "site/status.h"
 #include "site/index.h"
+#include "site/status.h"
 #include "unit.h"
 
 static struct config cfg;

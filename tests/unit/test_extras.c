@@ -12,10 +12,10 @@
 #include "core/config.h"
 #include "site/assets.h"
 #include "site/files.h"
+#include "site/index.h"
 #include "site/media.h"
 #include "site/snapshot.h"
 #include "unit.h"
-#include "site/index.h"
 
 static struct snapshot *snap;
 static struct strbuf bytes = STRBUF_INIT;

@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/config.h"
 #include "cache/fastpath.h"
-#include "http/request.h"
-#include "http/response.h"
 #include "change/generation.h"
 #include "change/shared.h"
+#include "core/config.h"
+#include "http/request.h"
+#include "http/response.h"
 #include "lib/strbuf.h"
 #include "unit.h"
 

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "server/fcgi.h"
 #include "lib/strbuf.h"
+#include "server/fcgi.h"
 #include "unit.h"
 
 /* --- the web server's side ------------------------------------------------ */

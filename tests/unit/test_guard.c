@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "app/app.h"
-#include "http/error.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "guard/guard.h"
 #include "guard/tokens.h"
+#include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "site/snapshot.h"

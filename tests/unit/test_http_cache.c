@@ -10,8 +10,8 @@
 
 #include "app/app.h"
 #include "cache/cache_entry.h"
-#include "lib/gzip.h"
 #include "http/http_cache.h"
+#include "lib/gzip.h"
 #include "unit.h"
 
 static void test_accept_encoding(void)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/url.h"
 #include "query/paginate.h"
 #include "unit.h"
-#include "lib/url.h"
 
 static void render(const char *uri, long total, long per_page, long current, struct strbuf *out)
 {

@@ -17,12 +17,12 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "core/buildinfo.h"
 #include "cmd/cli.h"
+#include "core/buildinfo.h"
 #include "core/config.h"
+#include "lib/strbuf.h"
 #include "server/listen.h"
 #include "server/pool_policy.h"
-#include "lib/strbuf.h"
 #include "unit.h"
 
 /* --- pool_policy -------------------------------------------------------------- */

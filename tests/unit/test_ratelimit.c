@@ -18,11 +18,11 @@
 
 #include "app/app.h"
 #include "cache/cache.h"
+#include "change/shared.h"
 #include "core/log.h"
 #include "guard/ratelimit.h"
 #include "guard/ratelimit_table.h"
 #include "lib/siphash.h"
-#include "change/shared.h"
 #include "unit.h"
 
 #define T0 1700000000LL /* the tests' clock starts here */

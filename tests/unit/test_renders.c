@@ -10,10 +10,10 @@
 
 #include "api/renders.h"
 #include "app/app.h"
-#include "lib/jsonw.h"
 #include "change/generation.h"
 #include "change/shared.h"
 #include "change/watch.h"
+#include "lib/jsonw.h"
 #include "unit.h"
 
 /* --- status spans --- */

@@ -8,8 +8,8 @@
 
 #include "http/request.h"
 #include "lib/strbuf.h"
-#include "unit.h"
 #include "lib/url.h"
+#include "unit.h"
 
 struct fake_env {
 	const char *names[8];

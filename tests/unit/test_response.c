@@ -9,8 +9,8 @@
 #include <xxhash.h>
 
 #include "app/app.h"
-#include "http/error.h"
 #include "core/log.h"
+#include "http/error.h"
 #include "http/response.h"
 #include "lib/strbuf.h"
 #include "unit.h"

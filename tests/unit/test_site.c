@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "site/index.h"
 #include "lib/strbuf.h"
+#include "site/index.h"
 #include "unit.h"
 
 static struct site_index *load(const char *root, struct config *cfg)

@@ -7,9 +7,9 @@
 
 #include "core/config.h"
 #include "lib/php.h"
+#include "site/index.h"
 #include "site/snapshot.h"
 #include "unit.h"
-#include "site/index.h"
 
 /* Builds the fixture site's snapshot bytes into out. */
 static void fixture_bytes(struct strbuf *out)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "query/sort.h"
 #include "site/yaml.h"
-#include "lib/strbuf.h"
 #include "unit.h"
 
 static value_t item_value(void *ctx, uint32_t item, const struct sort_key *key)

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "guard/abilities.h"
 #include "core/log.h"
-#include "lib/sha256.h"
+#include "guard/abilities.h"
 #include "guard/tokens.h"
+#include "lib/sha256.h"
 #include "unit.h"
 
 /* --- abilities ------------------------------------------------------------ */

@@ -4,8 +4,8 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "unit.h"
 #include "lib/value.h"
+#include "unit.h"
 
 static void test_scalars(void)
 {

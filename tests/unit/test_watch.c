@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/config.h"
 #include "change/generation.h"
 #include "change/shared.h"
 #include "change/watch.h"
+#include "core/config.h"
 #include "unit.h"
 
 static void test_event_names(void)

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "site/yaml.h"
 #include "lib/strbuf.h"
+#include "site/yaml.h"
 #include "unit.h"
 
 /* Parses text into b (emptied first) and returns the root, failing the
