@@ -19,6 +19,7 @@
 
 #include "change/generation.h"
 #include "core/log.h"
+#include "lib/mapfile.h"
 #include "lib/publish.h"
 
 bool cache_file_in_use(const struct config *cfg)
@@ -77,22 +78,14 @@ static char *budget_path(const struct shared_paths *paths, uint64_t generation)
 	return strbuf_detach(&b, NULL);
 }
 
-/* The generation's shared counter, mapped (made when missing), or NULL. */
+/* The generation's shared counter, mapped (made when missing, allocated
+ * in full: mapfile.h), or NULL. */
 static uint64_t *map_counter(const struct shared_paths *paths, uint64_t generation)
 {
 	char *path = budget_path(paths, generation);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	uint64_t *map = mapfile_open(path, 8, true);
 	free(path);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	void *map = MAP_FAILED;
-	/* Several writers may make it at once: growing it to 8 bytes keeps
-	 * whatever another wrote there. */
-	if (fstat(fd, &st) == 0 && (st.st_size >= 8 || ftruncate(fd, 8) == 0))
-		map = mmap(NULL, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	return map == MAP_FAILED ? NULL : map;
+	return map;
 }
 
 void cache_budget_release(struct cache_budget *budget)
