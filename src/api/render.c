@@ -16,7 +16,7 @@ static bool shown(const struct api_ctx *ctx, value_t ref)
 {
 	if (value_ref_kind(ref) != REF_ENTRY)
 		return true;
-	uint32_t n = value_ref_target(ref);
+	uint32_t n = snap_ref_target(ctx->snap, ref);
 	if (n >= snap_entry_count(ctx->snap))
 		return false;
 	struct snap_entry e = snap_entry_at(ctx->snap, n);
@@ -33,7 +33,7 @@ bool api_write_ref(struct jsonw *w, value_t ref, const void *c)
 	const struct api_ctx *ctx = c;
 	if (!shown(ctx, ref))
 		return false;
-	value_t object = value_ref_object(ref);
+	value_t object = snap_ref_object(ctx->snap, ref);
 	struct value_iter it;
 	size_t nkept = 0;
 	value_iter_init(&it, object);

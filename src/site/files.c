@@ -75,6 +75,7 @@ void files_problem(struct site_files *files, bool warning, const char *rel, int 
 	p->path = xstrdup(rel);
 	p->line = line;
 	p->warning = warning;
+	p->left_out = false;
 	p->message = strbuf_detach(&message, NULL);
 }
 
@@ -120,6 +121,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	value_t last = value_map_getz(files->previous, rel);
 	if (value_is_missing(last)) {
 		files_problem(files, false, rel, err.line, "%s", err.message);
+		files->problems[files->nproblems - 1].left_out = true;
 		return -1;
 	}
 	files_problem(files, false, rel, err.line, "%s (its last good version is served)",

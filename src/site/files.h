@@ -21,6 +21,7 @@ struct problem {
 	char *path; /* owned, relative to the content root */
 	int line;
 	bool warning;
+	bool left_out; /* the file is not served for it */
 	char *message; /* owned */
 };
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "lib/ascii.h"
 #include "lib/hash.h"
@@ -21,9 +22,10 @@
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
+#include "site/segment.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 10
+#define SNAP_VERSION 11
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -40,13 +42,18 @@ struct rec_header {
 	uint64_t slug_slots_off; /* entry number + 1 by (collection, site, slug) */
 	uint32_t nslug_slots, pad;
 	uint64_t by_date_off; /* nentries entry numbers: each collection's, by date */
-	uint64_t sources;     /* blob offset of the map rel path -> parsed file */
+	uint64_t sources;     /* blob offset of the map rel path -> parsed file (entries' files
+	                       * aside: the builder that keeps its index holds those) */
 	uint32_t incomplete;  /* a folder could not be read: not the whole site */
 	uint32_t pad2;
 	uint64_t published_off; /* nentries slots: each dated collection's published dated
 	                         * entries in date order, from its first entry's slot */
 	uint64_t title_ends_off; /* nentries slots: where each of those entries' titles ends
 	                         * in its collection's `titles` */
+	uint64_t prints_off;   /* nentries fingerprints: what each entry was rendered from */
+	uint64_t segments_off; /* nsegments rec_segment: where the entries' blobs are */
+	uint64_t refs_off;     /* nrefs rec_ref: the short objects of the entries' relations */
+	uint32_t nsegments, nrefs;
 };
 
 struct rec_site {
@@ -67,36 +74,69 @@ struct rec_collection {
 
 enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
 
+/* An entry: what it renders to (its blob: its strings and data) sits in a
+ * segment, at offsets of that segment; what the next build may change
+ * without rendering it again (its URI, its place) sits in the head. */
 struct rec_entry {
-	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
-	uint32_t blueprint, blueprint_title;
-	uint32_t title; /* blob offset of the data's title value, SNAP_NONE without one */
+	uint32_t segment;    /* which of the head's segments holds its blob */
+	uint32_t blob, blob_len; /* the blob: id first, data last */
+	uint32_t path, slug, blueprint, blueprint_title, data; /* in the segment */
+	uint32_t uri;        /* in the head's blob */
+	uint32_t title;      /* head blob offset of the data's title value, SNAP_NONE without one */
+	uint32_t collection, site, origin, parent;
 	int32_t order, depth;
 	uint32_t flags;
+	uint32_t pad;
 	int64_t date, mtime;
 };
 
 struct rec_problem {
 	uint32_t path, message;
 	int32_t line;
-	uint32_t warning;
+	uint32_t warning; /* P_WARNING, P_LEFT_OUT */
+};
+
+enum { P_WARNING = 1, P_LEFT_OUT = 2 };
+
+/* A segment the head names: a file beside it, or bytes of its own block. */
+struct rec_segment {
+	uint32_t name;   /* head blob: the file's name; SNAP_NONE: embedded */
+	uint32_t pad;
+	uint64_t offset; /* embedded: where the segment starts in the snapshot's bytes */
+	uint64_t size;   /* its bytes */
+	uint64_t live;   /* bytes of it that the entries' blobs take */
+};
+
+/* A relation's short object, kept once for every entry that has it: an
+ * entry's data holds references whose object is null and whose target is
+ * a number in this table. */
+struct rec_ref {
+	uint32_t kind;   /* enum ref_kind */
+	uint32_t target; /* REF_ENTRY: the entry's number in this snapshot, else SNAP_NONE */
+	uint32_t object; /* head blob offset of the object */
+	uint32_t pad;
 };
 
 struct snapshot {
 	char *bytes;
 	size_t len;
 	bool mapped;
+	char *dir; /* owned: where its segment files are, NULL when all are embedded */
 	const struct rec_header *h;
 	const struct rec_site *sites;
 	const struct rec_collection *collections;
 	const struct rec_entry *entries;
 	const struct rec_problem *problems;
+	const struct rec_segment *segrecs;
+	const struct rec_ref *refs;
+	const uint64_t *prints;
 	const uint32_t *slots;
 	const uint32_t *slug_slots;
 	const uint32_t *by_date;
 	const uint32_t *published;
 	const uint32_t *title_ends;
 	const char *blob;
+	struct segment_in *segs; /* owned: nsegments, open */
 };
 
 /* --- writing --- */
@@ -470,85 +510,375 @@ static void augmented_extras(const struct augment_ctx *ctx, struct value_builder
 	copy_map(ctx, vb_result(&ctx->idx->extras), rewrite_kind, out);
 }
 
-/* Where the title of data written at data_at sits in the blob: filters
- * and sorts on title then skip the walk through the map. */
-static uint32_t title_offset(uint32_t data_at, value_t data)
-{
-	value_t title = value_map_getz(data, "title");
-	if (value_is_missing(title))
-		return SNAP_NONE;
-	return data_at + (uint32_t)(title.p - data.p);
-}
+/* --- what rendering an entry reads: its fingerprint --- */
 
 /*
- * Copies every entry's title next to the others and points the records at
- * the copies. A title filter or sort reads every title: side by side they
- * share cache lines and pages, where inside each entry's data they cost a
- * cache miss each (10 ms on 100,000 entries).
+ * An entry's data (resolved_data) is made from its own values and its
+ * origins', its collection's settings (inject, taxonomies), the fields of
+ * its blueprint (entry_fields), its site and the sites' URLs, and, where
+ * its fields relate (augment.h), from what the related items show: other
+ * entries (ids, titles, URIs, sites, localizations, places in a tree:
+ * entries, link and bard fields), terms (titles), users and assets. Its
+ * fingerprint hashes all of that and the renderer (this build of
+ * cms-api): an entry whose fingerprint did not change renders to the same
+ * bytes, so a build takes its blob from the last snapshot instead.
  */
-static void gather_titles(size_t n, struct rec_entry *recs, struct strbuf *blob)
+
+enum relates { RELATES_ENTRIES = 1, RELATES_TERMS = 2, RELATES_USERS = 4, RELATES_ASSETS = 8 };
+
+static bool is_key(const struct value_iter *it, const char *key)
 {
-	struct value_builder copy = VALUE_BUILDER_INIT;
-	for (size_t i = 0; i < n; i++) {
-		if (recs[i].title == SNAP_NONE)
-			continue;
-		/* The blob may move while it grows: copy the title aside first. */
-		vb_reset(&copy);
-		vb_value(&copy, (value_t){(const unsigned char *)blob->ptr + recs[i].title});
-		recs[i].title = put_value(blob, vb_result(&copy));
+	return it->key && it->key_len == strlen(key) && memcmp(it->key, key, it->key_len) == 0;
+}
+
+/* The kinds of items fields relate to: the type of every field in them,
+ * nested fields (replicator sets, grids, groups) included. */
+static unsigned relates_of(value_t fields)
+{
+	unsigned kinds = 0;
+	struct value_iter it;
+	value_iter_init(&it, fields);
+	while (value_iter_next(&it)) {
+		const char *type = value_type(it.value) == VALUE_STRING && is_key(&it, "type")
+		                           ? value_str(it.value, NULL)
+		                           : "";
+		if (strcmp(type, "entries") == 0)
+			kinds |= RELATES_ENTRIES;
+		else if (strcmp(type, "terms") == 0)
+			kinds |= RELATES_TERMS;
+		else if (strcmp(type, "users") == 0)
+			kinds |= RELATES_USERS;
+		else if (strcmp(type, "assets") == 0)
+			kinds |= RELATES_ASSETS;
+		else if (strcmp(type, "link") == 0 || strcmp(type, "bard") == 0)
+			kinds |= RELATES_ENTRIES | RELATES_ASSETS;
+		kinds |= relates_of(it.value);
 	}
-	vb_release(&copy);
+	return kinds;
 }
 
-static uint32_t entry_number_or_none(const struct site_index *idx, const struct entry *e)
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
-	return e ? (uint32_t)(e - idx->entries) : SNAP_NONE;
+	return XXH3_64bits_withSeed(p, n, h);
 }
 
-static void write_entries(const struct site_index *idx, const struct augment_tables *tables,
-                          struct rec_entry *recs, struct strbuf *blob)
+static uint64_t hash_str(uint64_t h, const char *s)
 {
-	struct value_builder data = VALUE_BUILDER_INIT;
-	struct entry_fields fields;
-	entry_fields_build(idx, &fields);
+	return s ? hash_bytes(h, s, strlen(s) + 1) : hash_bytes(h, "", 0) ^ 0x9e3779b97f4a7c15ULL;
+}
+
+static uint64_t hash_value(uint64_t h, value_t v)
+{
+	return value_is_missing(v) ? hash_str(h, NULL) : hash_bytes(h, v.p, value_size(v));
+}
+
+/* What renders: this program. An entry rendered by another build of
+ * cms-api is rendered again. */
+static uint64_t renderer(void)
+{
+	static uint64_t id;
+	if (id)
+		return id;
+	id = 0x5eed;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *map = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0
+	                    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+	                    : MAP_FAILED;
+	if (map != MAP_FAILED) {
+		id = hash_bytes(id, map, (size_t)st.st_size);
+		munmap(map, (size_t)st.st_size);
+	} else {
+		id = hash_str(id, __DATE__ " " __TIME__); /* no /proc: this file's build */
+	}
+	if (fd >= 0)
+		close(fd);
+	return id;
+}
+
+/* What entry relations show of every entry. */
+static uint64_t entries_shown(const struct site_index *idx)
+{
+	uint64_t h = 1;
 	for (size_t i = 0; i < idx->nentries; i++) {
 		const struct entry *e = &idx->entries[i];
-		struct rec_entry *r = &recs[i];
-		struct augment_ctx ctx = {idx, tables, e->site, e};
-		resolved_data(&ctx, &fields, e, &data);
-		/* Statamic's fallback blueprint is the collection's singular. */
-		const struct blueprint *bp = entry_blueprint(idx, e);
-		char *fallback = bp ? NULL : singular_handle(idx->collections[e->collection].handle);
-		char *fallback_title = fallback ? files_title(VALUE_MISSING, fallback) : NULL;
-		const char *bp_handle = bp ? bp->handle : fallback;
-		const char *bp_title = bp ? bp->title : fallback_title;
-		uint32_t data_at = put_value(blob, vb_result(&data));
-		uint32_t title_at = title_offset(data_at, vb_result(&data));
-		*r = (struct rec_entry){
-			.id = put_string(blob, e->id),
-			.path = put_string(blob, e->path),
-			.slug = put_string(blob, e->slug),
-			.uri = put_string(blob, e->uri),
-			.collection = (uint32_t)e->collection,
-			.site = (uint32_t)e->site,
-			.origin = entry_number_or_none(idx, e->origin),
-			.parent = entry_number_or_none(idx, e->parent),
-			.data = data_at,
-			.title = title_at,
-			.blueprint = put_string(blob, bp_handle),
-			.blueprint_title = put_string(blob, bp_title),
-			.order = (int32_t)e->order,
-			.depth = e->depth,
-			.flags = (e->published ? E_PUBLISHED : 0) | (e->has_date ? E_HAS_DATE : 0),
-			.date = e->date,
-			.mtime = e->mtime,
-		};
-		free(fallback);
-		free(fallback_title);
+		h = hash_str(h, e->id);
+		h = hash_str(h, idx->collections[e->collection].handle);
+		h = hash_str(h, e->uri);
+		h = hash_value(h, entry_field(idx, e, "title"));
+		uint64_t place[4] = {e->site, e->origin ? (uint64_t)(e->origin - idx->entries) : ~0ULL,
+		                     e->parent ? (uint64_t)(e->parent - idx->entries) : ~0ULL,
+		                     (uint64_t)e->order};
+		h = hash_bytes(h, place, sizeof place);
 	}
-	vb_release(&data);
-	entry_fields_free(idx, &fields);
-	gather_titles(idx->nentries, recs, blob);
+	return h;
+}
+
+/* What term relations show: every term but the entries that use it. */
+static uint64_t terms_shown(value_t taxonomies)
+{
+	uint64_t h = 2;
+	struct value_iter tax, term, part;
+	value_iter_init(&tax, taxonomies);
+	while (value_iter_next(&tax)) {
+		h = hash_value(h, value_map_getz(tax.value, "handle"));
+		value_iter_init(&term, value_map_getz(tax.value, "terms"));
+		while (value_iter_next(&term)) {
+			value_iter_init(&part, term.value);
+			while (value_iter_next(&part))
+				if (!is_key(&part, "entries"))
+					h = hash_value(hash_bytes(h, part.key, part.key_len), part.value);
+		}
+	}
+	return h;
+}
+
+/* Everything an entry's fingerprint takes from the whole site. */
+struct render_inputs {
+	uint64_t common;      /* the renderer and the sites */
+	uint64_t *collection; /* per collection: its settings */
+	uint64_t **fields;    /* per collection and blueprint slot (entry_fields) */
+	unsigned **relates;   /* per collection and blueprint slot */
+	uint64_t shown[4];    /* what relations show: entries, terms, users, assets */
+};
+
+static void render_inputs_build(const struct site_index *idx, const struct entry_fields *ef,
+                                struct render_inputs *in)
+{
+	memset(in, 0, sizeof *in);
+	in->common = renderer();
+	for (size_t s = 0; s < idx->nsites; s++) {
+		const struct site_info *si = &idx->sites[s];
+		const char *parts[] = {si->handle, si->name, si->locale, si->short_locale, si->lang,
+		                       si->url};
+		for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+			in->common = hash_str(in->common, parts[i]);
+	}
+	in->common = hash_bytes(in->common, &idx->multisite, sizeof idx->multisite);
+	size_t n = idx->ncollections ? idx->ncollections : 1;
+	in->collection = xcalloc(n, sizeof *in->collection);
+	in->fields = xcalloc(n, sizeof *in->fields);
+	in->relates = xcalloc(n, sizeof *in->relates);
+	unsigned all = RELATES_USERS; /* updated_by is a user whatever the blueprint says */
+	for (size_t c = 0; c < idx->ncollections; c++) {
+		const struct collection_info *col = &idx->collections[c];
+		in->collection[c] = hash_value(hash_str(in->common, col->handle),
+		                               vb_result(&col->settings));
+		in->fields[c] = xcalloc(col->nblueprints + 1, sizeof **in->fields);
+		in->relates[c] = xcalloc(col->nblueprints + 1, sizeof **in->relates);
+		for (size_t b = 0; b <= col->nblueprints; b++) {
+			value_t fields = vb_result(&ef->of[c][b]);
+			const char *handle = b < col->nblueprints ? col->blueprints[b].handle : NULL;
+			const char *title = b < col->nblueprints ? col->blueprints[b].title : NULL;
+			in->fields[c][b] = hash_value(hash_str(hash_str(7, handle), title), fields);
+			in->relates[c][b] = relates_of(fields) | RELATES_USERS;
+			all |= in->relates[c][b];
+		}
+	}
+	value_t extras = vb_result(&idx->extras);
+	in->shown[0] = all & RELATES_ENTRIES ? entries_shown(idx) : 0;
+	in->shown[1] = all & RELATES_TERMS ? terms_shown(value_map_getz(extras, "taxonomies")) : 0;
+	in->shown[2] = hash_value(3, value_map_getz(extras, "users"));
+	in->shown[3] = all & RELATES_ASSETS ? hash_value(4, value_map_getz(extras, "assets")) : 0;
+}
+
+static void render_inputs_free(const struct site_index *idx, struct render_inputs *in)
+{
+	for (size_t c = 0; c < idx->ncollections; c++) {
+		free(in->fields[c]);
+		free(in->relates[c]);
+	}
+	free(in->collection);
+	free(in->fields);
+	free(in->relates);
+}
+
+/* The fingerprint of entry e: see above. */
+static uint64_t fingerprint(const struct site_index *idx, const struct render_inputs *in,
+                            const struct entry *e)
+{
+	const struct collection_info *c = &idx->collections[e->collection];
+	const struct blueprint *bp = entry_blueprint(idx, e);
+	size_t b = bp ? (size_t)(bp - c->blueprints) : c->nblueprints;
+	uint64_t h = hash_str(in->collection[e->collection] ^ in->fields[e->collection][b], e->path);
+	h = hash_bytes(h, &e->site, sizeof e->site);
+	for (const struct entry *x = e; x; x = x->origin)
+		h = hash_value(hash_str(h, x->id), vb_result(&x->own));
+	unsigned kinds = in->relates[e->collection][b];
+	for (int k = 0; k < 4; k++)
+		if (kinds & (1u << k))
+			h = hash_bytes(h, &in->shown[k], sizeof in->shown[k]);
+	return h;
+}
+
+/* --- relations: their short objects kept once --- */
+
+/*
+ * The short objects of the entries' relations, each kept once in the
+ * head (the tags of 100,000 entries took 43 MB when every entry held its
+ * own copies). A number, once given, names the same object for as long
+ * as a build goes on from the last: reused blobs hold those numbers.
+ */
+struct interner {
+	struct strbuf objects; /* owned: every object, one after another */
+	uint32_t *at;          /* owned: where object i starts in objects */
+	uint32_t *kind;        /* owned: its enum ref_kind */
+	uint32_t n, cap;
+	uint32_t *slots;       /* owned: object number + 1, by hash */
+	uint32_t nslots;       /* a power of two, at least twice n */
+};
+
+static value_t interned(const struct interner *in, uint32_t i)
+{
+	return (value_t){(const unsigned char *)in->objects.ptr + in->at[i]};
+}
+
+static uint64_t object_hash(uint32_t kind, value_t object)
+{
+	return hash_value(kind, object);
+}
+
+static void intern_slot(struct interner *in, uint32_t i)
+{
+	uint32_t at = (uint32_t)(object_hash(in->kind[i], interned(in, i)) & (in->nslots - 1));
+	while (in->slots[at])
+		at = (at + 1) & (in->nslots - 1);
+	in->slots[at] = i + 1;
+}
+
+static void intern_grow(struct interner *in)
+{
+	in->cap = in->cap ? in->cap * 2 : 256;
+	in->at = xrealloc(in->at, in->cap * sizeof *in->at);
+	in->kind = xrealloc(in->kind, in->cap * sizeof *in->kind);
+	free(in->slots);
+	in->nslots = in->cap * 2;
+	in->slots = xcalloc(in->nslots, sizeof *in->slots);
+	for (uint32_t i = 0; i < in->n; i++)
+		intern_slot(in, i);
+}
+
+/* Adds object (of a relation of kind) under the next number. */
+static uint32_t intern_add(struct interner *in, uint32_t kind, value_t object)
+{
+	if (in->n == in->cap)
+		intern_grow(in);
+	uint32_t i = in->n++;
+	in->at[i] = (uint32_t)in->objects.len;
+	in->kind[i] = kind;
+	if (value_is_missing(object))
+		strbuf_addch(&in->objects, VALUE_NULL);
+	else
+		strbuf_add(&in->objects, object.p, value_size(object));
+	intern_slot(in, i);
+	return i;
+}
+
+/* The number of object (of a relation of kind), kept once. */
+static uint32_t intern(struct interner *in, uint32_t kind, value_t object)
+{
+	uint32_t mask = in->nslots ? in->nslots - 1 : 0;
+	for (uint32_t at = (uint32_t)(object_hash(kind, object) & mask); in->nslots && in->slots[at];
+	     at = (at + 1) & mask) {
+		uint32_t v = in->slots[at];
+		if (in->kind[v - 1] == kind && value_equal(interned(in, v - 1), object))
+			return v - 1;
+	}
+	return intern_add(in, kind, object);
+}
+
+static void interner_free(struct interner *in)
+{
+	strbuf_release(&in->objects);
+	free(in->at);
+	free(in->kind);
+	free(in->slots);
+	memset(in, 0, sizeof *in);
+}
+
+static bool holds_ref(value_t v)
+{
+	if (value_type(v) == VALUE_REF)
+		return true;
+	struct value_iter it;
+	value_iter_init(&it, v);
+	while (value_iter_next(&it))
+		if (holds_ref(it.value))
+			return true;
+	return false;
+}
+
+/* Copies v into out, every relation's short object replaced by its
+ * number in in (the reference's target; its object is null). */
+static void intern_copy(struct interner *in, value_t v, struct value_builder *out)
+{
+	struct value_iter it;
+	if (!holds_ref(v)) {
+		vb_value(out, v);
+		return;
+	}
+	switch (value_type(v)) {
+	case VALUE_REF:
+		vb_ref_begin(out, value_ref_kind(v),
+		             intern(in, (uint32_t)value_ref_kind(v), value_ref_object(v)));
+		vb_value(out, value_ref_raw(v));
+		vb_null(out);
+		vb_ref_end(out);
+		return;
+	case VALUE_ARRAY:
+		vb_array_begin(out);
+		value_iter_init(&it, v);
+		while (value_iter_next(&it))
+			intern_copy(in, it.value, out);
+		vb_array_end(out);
+		return;
+	default: /* a map: nothing else holds values */
+		vb_map_begin(out);
+		value_iter_init(&it, v);
+		while (value_iter_next(&it)) {
+			vb_key(out, it.key, it.key_len);
+			intern_copy(in, it.value, out);
+		}
+		vb_map_end(out);
+	}
+}
+
+/* --- entries' blobs --- */
+
+/* Where the parts of a blob are, from its start. */
+struct blob_parts {
+	uint32_t path, slug, blueprint, blueprint_title, data, len;
+};
+
+static uint32_t blob_string(struct strbuf *b, const char *s)
+{
+	if (!s)
+		return SNAP_NONE;
+	uint32_t at = (uint32_t)b->len;
+	strbuf_add(b, s, strlen(s) + 1);
+	return at;
+}
+
+/* An entry's blob: id, path, slug, blueprint and its title, then data. */
+static void entry_blob(const char *id, const char *path, const char *slug, const char *bp,
+                       const char *bp_title, value_t data, struct strbuf *out,
+                       struct blob_parts *parts)
+{
+	strbuf_reset(out);
+	blob_string(out, id);
+	parts->path = blob_string(out, path);
+	parts->slug = blob_string(out, slug);
+	parts->blueprint = blob_string(out, bp);
+	parts->blueprint_title = blob_string(out, bp_title);
+	parts->data = (uint32_t)out->len;
+	strbuf_add(out, data.p, value_size(data));
+	parts->len = (uint32_t)out->len;
+}
+
+/* A record's blob parts moved to start at `at`: */
+static uint32_t rebased(uint32_t off, uint32_t old_blob, uint32_t new_blob)
+{
+	return off == SNAP_NONE ? SNAP_NONE : off - old_blob + new_blob;
 }
 
 /* Orders entry numbers by date, then number (a stable sort's order);
@@ -657,56 +987,361 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out)
+/* --- a build --- */
+
+/* A segment of the last snapshot, as this build sees it. */
+struct old_segment {
+	uint64_t live;    /* bytes of it the entries reused from it take */
+	uint32_t number;  /* kept as it is: its number in the new head; else SNAP_NONE (its
+	                   * reused blobs are copied into the new segments) */
+};
+
+/* Everything one build makes and reads. */
+struct build {
+	const struct site_index *idx;
+	const struct snapshot *prev;   /* may be NULL */
+	struct segment_writer segw;
+	struct strbuf blob;            /* the head's */
+	struct interner refs;
+	struct render_inputs inputs;
+	uint64_t *prints;              /* per entry */
+	uint32_t *reused;              /* per entry: its number in prev, or SNAP_NONE */
+	struct old_segment *old;       /* per segment of prev */
+	uint32_t nkept;                /* segments of prev kept: numbers [0, nkept) */
+	struct rec_entry *recs;
+	struct snapshot_build_stats stats;
+};
+
+/* Entries of the last snapshot by fingerprint: their numbers + 1. */
+static uint32_t *prints_table(const struct snapshot *prev, uint32_t *nslots)
 {
+	uint32_t n = 16;
+	while (n < prev->h->nentries * 2)
+		n *= 2;
+	uint32_t *slots = xcalloc(n, sizeof *slots);
+	for (uint32_t i = 0; i < prev->h->nentries; i++) {
+		uint32_t at = (uint32_t)(prev->prints[i] & (n - 1));
+		while (slots[at])
+			at = (at + 1) & (n - 1);
+		slots[at] = i + 1;
+	}
+	*nslots = n;
+	return slots;
+}
+
+/* Which entries can take their blob from the last snapshot: those whose
+ * fingerprint it has. */
+static void find_reusable(struct build *b)
+{
+	const struct snapshot *prev = b->prev;
+	for (size_t i = 0; i < b->idx->nentries; i++)
+		b->reused[i] = SNAP_NONE;
+	if (!prev || prev->h->nentries == 0)
+		return;
+	uint32_t nslots;
+	uint32_t *slots = prints_table(prev, &nslots);
+	for (size_t i = 0; i < b->idx->nentries; i++) {
+		for (uint32_t at = (uint32_t)(b->prints[i] & (nslots - 1)); slots[at];
+		     at = (at + 1) & (nslots - 1)) {
+			if (prev->prints[slots[at] - 1] == b->prints[i]) {
+				b->reused[i] = slots[at] - 1;
+				b->old[prev->entries[slots[at] - 1].segment].live +=
+				        prev->entries[slots[at] - 1].blob_len;
+				break;
+			}
+		}
+	}
+	free(slots);
+}
+
+/*
+ * Which segments of the last snapshot the new head names as they are.
+ * One with nothing reused goes; in memory nothing is kept (the blobs
+ * reused are copied). Then, while more than a fifth of what the kept
+ * segments take is dead (blobs no entry uses any more), the one with the
+ * least alive is given up, its live blobs copied into the new segments:
+ * the snapshot stays within about 1.25 times what its entries take.
+ */
+static void choose_kept(struct build *b)
+{
+	const struct snapshot *prev = b->prev;
+	uint32_t n = prev ? prev->h->nsegments : 0;
+	uint64_t size = 0, live = 0;
+	for (uint32_t s = 0; s < n; s++) {
+		bool keep = b->segw.dir && prev->segrecs[s].name != SNAP_NONE && b->old[s].live > 0;
+		b->old[s].number = keep ? 0 : SNAP_NONE;
+		if (keep) {
+			size += prev->segrecs[s].size;
+			live += b->old[s].live;
+		}
+	}
+	while (size - live > live / 4) {
+		uint32_t worst = SNAP_NONE;
+		for (uint32_t s = 0; s < n; s++)
+			if (b->old[s].number != SNAP_NONE &&
+			    (worst == SNAP_NONE || b->old[s].live * prev->segrecs[worst].size <
+			                                   b->old[worst].live * prev->segrecs[s].size))
+				worst = s;
+		if (worst == SNAP_NONE)
+			break;
+		b->old[worst].number = SNAP_NONE;
+		size -= prev->segrecs[worst].size;
+		live -= b->old[worst].live;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		if (b->old[s].number != SNAP_NONE)
+			b->old[s].number = b->nkept++;
+}
+
+/* The interner of a build that goes on from prev: prev's objects under
+ * the same numbers, which the blobs it reuses hold. */
+static void interner_seed(struct interner *in, const struct snapshot *prev)
+{
+	for (uint32_t i = 0; prev && i < prev->h->nrefs; i++)
+		intern_add(in, prev->refs[i].kind,
+		           (value_t){(const unsigned char *)prev->blob + prev->refs[i].object});
+}
+
+/* The record of entry i reused from the last snapshot: as it was where
+ * its segment is kept, else its blob copied into the new segments. */
+static struct rec_entry reuse_entry(struct build *b, uint32_t j, value_t *data)
+{
+	const struct snapshot *prev = b->prev;
+	struct rec_entry r = prev->entries[j];
+	const struct segment_in *seg = &prev->segs[r.segment];
+	*data = (value_t){(const unsigned char *)seg->base + r.data};
+	uint32_t number = b->old[r.segment].number;
+	b->stats.reused++;
+	if (number != SNAP_NONE) {
+		r.segment = number;
+		return r;
+	}
+	uint32_t segment, at;
+	segment_append(&b->segw, seg->base + r.blob, r.blob_len, &segment, &at);
+	r.path = rebased(r.path, r.blob, at);
+	r.slug = rebased(r.slug, r.blob, at);
+	r.blueprint = rebased(r.blueprint, r.blob, at);
+	r.blueprint_title = rebased(r.blueprint_title, r.blob, at);
+	r.data = rebased(r.data, r.blob, at);
+	r.blob = at;
+	r.segment = b->nkept + segment;
+	b->stats.moved++;
+	return r;
+}
+
+/* The record of entry e, rendered now into the new segments; *data is
+ * its data as written (in scratch). */
+static struct rec_entry render_entry(struct build *b, const struct augment_tables *tables,
+                                     const struct entry_fields *ef, const struct entry *e,
+                                     struct value_builder *scratch, value_t *data)
+{
+	const struct site_index *idx = b->idx;
+	struct value_builder resolved = VALUE_BUILDER_INIT;
+	struct augment_ctx ctx = {idx, tables, e->site, e};
+	resolved_data(&ctx, ef, e, &resolved);
+	vb_reset(scratch);
+	intern_copy(&b->refs, vb_result(&resolved), scratch);
+	vb_release(&resolved);
+	/* Statamic's fallback blueprint is the collection's singular. */
+	const struct blueprint *bp = entry_blueprint(idx, e);
+	char *fallback = bp ? NULL : singular_handle(idx->collections[e->collection].handle);
+	char *fallback_title = fallback ? files_title(VALUE_MISSING, fallback) : NULL;
 	struct strbuf blob = STRBUF_INIT;
-	strbuf_addch(&blob, '\0'); /* offset 0 is "", never a real string */
-	struct rec_site *sites = xcalloc(idx->nsites, sizeof *sites);
+	struct blob_parts parts;
+	entry_blob(e->id, e->path, e->slug, bp ? bp->handle : fallback,
+	           bp ? bp->title : fallback_title, vb_result(scratch), &blob, &parts);
+	uint32_t segment, at;
+	segment_append(&b->segw, blob.ptr, blob.len, &segment, &at);
+	strbuf_release(&blob);
+	free(fallback);
+	free(fallback_title);
+	*data = vb_result(scratch);
+	b->stats.rendered++;
+	return (struct rec_entry){
+		.segment = b->nkept + segment,
+		.blob = at,
+		.blob_len = parts.len,
+		.path = at + parts.path,
+		.slug = rebased(parts.slug, 0, at),
+		.blueprint = at + parts.blueprint,
+		.blueprint_title = at + parts.blueprint_title,
+		.data = at + parts.data,
+	};
+}
+
+static uint32_t entry_number_or_none(const struct site_index *idx, const struct entry *e)
+{
+	return e ? (uint32_t)(e - idx->entries) : SNAP_NONE;
+}
+
+/* What a record says of the entry that a later build may change without
+ * rendering it: its place and status, its URI, its title (copied beside
+ * the other entries' titles: a title filter or sort reads every title,
+ * and side by side they share cache lines and pages). */
+static void place_entry(struct build *b, const struct entry *e, value_t data, struct rec_entry *r)
+{
+	const struct site_index *idx = b->idx;
+	value_t title = value_map_getz(data, "title");
+	r->uri = put_string(&b->blob, e->uri);
+	r->title = value_is_missing(title) ? SNAP_NONE : put_value(&b->blob, title);
+	r->collection = (uint32_t)e->collection;
+	r->site = (uint32_t)e->site;
+	r->origin = entry_number_or_none(idx, e->origin);
+	r->parent = entry_number_or_none(idx, e->parent);
+	r->order = (int32_t)e->order;
+	r->depth = e->depth;
+	r->flags = (e->published ? E_PUBLISHED : 0) | (e->has_date ? E_HAS_DATE : 0);
+	r->pad = 0;
+	r->date = e->date;
+	r->mtime = e->mtime;
+}
+
+/* Every entry's record and blob: taken from the last snapshot where it
+ * can be, else rendered. */
+static void write_entries(struct build *b)
+{
+	const struct site_index *idx = b->idx;
+	struct augment_tables *tables = augment_tables_build(idx);
+	struct entry_fields ef;
+	entry_fields_build(idx, &ef);
+	render_inputs_build(idx, &ef, &b->inputs);
+	for (size_t i = 0; i < idx->nentries; i++)
+		b->prints[i] = fingerprint(idx, &b->inputs, &idx->entries[i]);
+	find_reusable(b);
+	choose_kept(b);
+	interner_seed(&b->refs, b->prev);
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	for (size_t i = 0; i < idx->nentries; i++) {
+		value_t data;
+		b->recs[i] = b->reused[i] != SNAP_NONE
+		                     ? reuse_entry(b, b->reused[i], &data)
+		                     : render_entry(b, tables, &ef, &idx->entries[i], &scratch, &data);
+		place_entry(b, &idx->entries[i], data, &b->recs[i]);
+	}
+	vb_release(&scratch);
+	render_inputs_free(idx, &b->inputs);
+	entry_fields_free(idx, &ef);
+	augment_tables_free(tables);
+}
+
+/* The relations' objects, and the entry each of an entry relation names
+ * now (by its id: numbers move as entries come and go). */
+static struct rec_ref *write_refs(struct build *b)
+{
+	struct rec_ref *refs = xcalloc(b->refs.n ? b->refs.n : 1, sizeof *refs);
+	for (uint32_t i = 0; i < b->refs.n; i++) {
+		value_t object = interned(&b->refs, i);
+		const struct entry *target =
+		        b->refs.kind[i] == REF_ENTRY
+		                ? site_index_entry(b->idx, value_str(value_map_getz(object, "id"), NULL))
+		                : NULL;
+		refs[i] = (struct rec_ref){b->refs.kind[i], entry_number_or_none(b->idx, target),
+		                           put_value(&b->blob, object), 0};
+	}
+	return refs;
+}
+
+/* The head's table of segments: those of prev kept, then the new ones.
+ * live is what the entries' blobs take in each. */
+static struct rec_segment *write_segments(struct build *b, uint32_t *count)
+{
+	uint32_t n = b->nkept + (uint32_t)b->segw.nouts;
+	struct rec_segment *segs = xcalloc(n ? n : 1, sizeof *segs);
+	for (uint32_t s = 0; b->prev && s < b->prev->h->nsegments; s++) {
+		uint32_t k = b->old[s].number;
+		if (k == SNAP_NONE)
+			continue;
+		const struct rec_segment *old = &b->prev->segrecs[s];
+		segs[k] = (struct rec_segment){put_string(&b->blob, b->prev->blob + old->name), 0, 0,
+		                               old->size, 0};
+	}
+	for (size_t i = 0; i < b->segw.nouts; i++) {
+		const struct segment_out *o = &b->segw.outs[i];
+		segs[b->nkept + i] =
+		        (struct rec_segment){o->name ? put_string(&b->blob, o->name) : SNAP_NONE, 0, 0,
+		                             o->size, 0};
+	}
+	for (size_t i = 0; i < b->idx->nentries; i++)
+		segs[b->recs[i].segment].live += b->recs[i].blob_len;
+	*count = n;
+	return segs;
+}
+
+/* One section of the head: count items of size bytes, at *off. */
+struct section {
+	const void *data;
+	size_t bytes;
+	uint64_t *off;
+};
+
+/* Lays the sections out after the header, each on 8 bytes, then the
+ * blob; returns the head's size. */
+static size_t lay_out(struct rec_header *h, struct section *s, size_t n, size_t blob_len)
+{
+	size_t at = align8(sizeof *h);
+	for (size_t i = 0; i < n; i++) {
+		*s[i].off = at;
+		at = align8(at + s[i].bytes);
+	}
+	h->blob_off = at;
+	h->blob_size = blob_len;
+	return at + blob_len;
+}
+
+/* The head of the build appended to out (and, in memory, the one
+ * segment after it). */
+static void write_head(struct build *b, uint64_t signature, struct strbuf *out)
+{
+	const struct site_index *idx = b->idx;
+	struct strbuf *blob = &b->blob;
+	struct rec_site *sites = xcalloc(idx->nsites ? idx->nsites : 1, sizeof *sites);
 	for (size_t i = 0; i < idx->nsites; i++) {
 		const struct site_info *s = &idx->sites[i];
-		sites[i] = (struct rec_site){put_string(&blob, s->handle), put_string(&blob, s->name),
-		                             put_string(&blob, s->locale),
-		                             put_string(&blob, s->short_locale),
-		                             put_string(&blob, s->lang), put_string(&blob, s->url)};
+		sites[i] = (struct rec_site){put_string(blob, s->handle), put_string(blob, s->name),
+		                             put_string(blob, s->locale), put_string(blob, s->short_locale),
+		                             put_string(blob, s->lang), put_string(blob, s->url)};
 	}
-	struct rec_collection *cols = xcalloc(idx->ncollections, sizeof *cols);
+	struct rec_collection *cols = xcalloc(idx->ncollections ? idx->ncollections : 1, sizeof *cols);
 	for (size_t i = 0; i < idx->ncollections; i++) {
 		const struct collection_info *c = &idx->collections[i];
 		cols[i] = (struct rec_collection){
-			put_string(&blob, c->handle), put_string(&blob, c->title), put_string(&blob, c->mount),
-			collection_flags(c), (int32_t)c->max_depth, put_value(&blob, vb_result(&c->settings)),
+			put_string(blob, c->handle), put_string(blob, c->title), put_string(blob, c->mount),
+			collection_flags(c), (int32_t)c->max_depth, put_value(blob, vb_result(&c->settings)),
 			c->nentries ? entry_number_or_none(idx, c->entries[0]) : 0, (uint32_t)c->nentries,
 			0, 0, 0, 0}; /* set by published_orders and published_titles */
 	}
-	struct augment_tables *tables = augment_tables_build(idx);
-	struct rec_entry *entries = xcalloc(idx->nentries, sizeof *entries);
-	write_entries(idx, tables, entries, &blob);
-	struct rec_problem *problems = xcalloc(idx->files.nproblems, sizeof *problems);
+	struct rec_problem *problems = xcalloc(idx->files.nproblems ? idx->files.nproblems : 1,
+	                                       sizeof *problems);
 	for (size_t i = 0; i < idx->files.nproblems; i++) {
 		const struct problem *p = &idx->files.problems[i];
-		problems[i] = (struct rec_problem){put_string(&blob, p->path), put_string(&blob, p->message),
-		                                   p->line, p->warning};
+		problems[i] = (struct rec_problem){put_string(blob, p->path), put_string(blob, p->message),
+		                                   p->line, (p->warning ? P_WARNING : 0) |
+		                                                    (p->left_out ? P_LEFT_OUT : 0)};
 	}
+	struct augment_tables *tables = augment_tables_build(idx);
 	struct value_builder augmented = VALUE_BUILDER_INIT;
 	struct augment_ctx ctx = {idx, tables, 0, NULL};
 	augmented_extras(&ctx, &augmented);
-	uint64_t extras = put_value(&blob, vb_result(&augmented));
-	vb_release(&augmented);
 	augment_tables_free(tables);
-	uint64_t sources = put_value(&blob, vb_result(&idx->files.sources));
+	struct rec_header h;
+	memset(&h, 0, sizeof h);
+	h.extras = put_value(blob, vb_result(&augmented));
+	vb_release(&augmented);
+	h.sources = put_value(blob, vb_result(&idx->files.sources));
+	struct rec_ref *refs = write_refs(b);
+	uint32_t nsegments;
+	struct rec_segment *segs = write_segments(b, &nsegments);
 	size_t nslug_slots;
 	uint32_t *slug_slots = slug_table(idx, &nslug_slots);
-	uint32_t *slots = xcalloc(idx->nslots, sizeof *slots);
+	uint32_t *slots = xcalloc(idx->nslots ? idx->nslots : 1, sizeof *slots);
 	for (size_t i = 0; i < idx->nslots; i++)
 		slots[i] = (uint32_t)idx->entry_slots[i];
 	uint32_t *by_date = date_orders(idx);
 	uint32_t *published = published_orders(idx, by_date, cols);
 	uint32_t *title_ends = xcalloc(idx->nentries ? idx->nentries : 1, sizeof *title_ends);
-	published_titles(idx, published, entries, cols, title_ends, &blob);
-	strbuf_addch(&blob, '\0'); /* every string ends inside the blob */
+	published_titles(idx, published, b->recs, cols, title_ends, blob);
+	strbuf_addch(blob, '\0'); /* every string ends inside the blob */
 
-	struct rec_header h;
-	memset(&h, 0, sizeof h);
 	memcpy(h.magic, SNAP_MAGIC, 8);
 	h.version = SNAP_VERSION;
 	h.header_size = sizeof h;
@@ -717,50 +1352,146 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	h.nentries = (uint32_t)idx->nentries;
 	h.nproblems = (uint32_t)idx->files.nproblems;
 	h.nslots = (uint32_t)idx->nslots;
-	h.multisite = idx->multisite;
-	h.sites_off = align8(sizeof h);
-	h.collections_off = align8(h.sites_off + idx->nsites * sizeof *sites);
-	h.entries_off = align8(h.collections_off + idx->ncollections * sizeof *cols);
-	h.problems_off = align8(h.entries_off + idx->nentries * sizeof *entries);
-	h.slots_off = align8(h.problems_off + idx->files.nproblems * sizeof *problems);
-	h.slug_slots_off = align8(h.slots_off + idx->nslots * sizeof *slots);
 	h.nslug_slots = (uint32_t)nslug_slots;
-	h.by_date_off = align8(h.slug_slots_off + nslug_slots * sizeof *slug_slots);
-	h.published_off = align8(h.by_date_off + idx->nentries * sizeof *by_date);
-	h.title_ends_off = align8(h.published_off + idx->nentries * sizeof *published);
-	h.blob_off = align8(h.title_ends_off + idx->nentries * sizeof *title_ends);
-	h.blob_size = blob.len;
-	h.extras = extras;
-	h.sources = sources;
+	h.multisite = idx->multisite;
 	h.incomplete = idx->files.unreadable != NULL;
-	h.total_size = h.blob_off + blob.len;
-
+	h.nsegments = nsegments;
+	h.nrefs = b->refs.n;
+	size_t n = idx->nentries;
+	struct section sections[] = {
+		{sites, idx->nsites * sizeof *sites, &h.sites_off},
+		{cols, idx->ncollections * sizeof *cols, &h.collections_off},
+		{b->recs, n * sizeof *b->recs, &h.entries_off},
+		{problems, idx->files.nproblems * sizeof *problems, &h.problems_off},
+		{slots, idx->nslots * sizeof *slots, &h.slots_off},
+		{slug_slots, nslug_slots * sizeof *slug_slots, &h.slug_slots_off},
+		{by_date, n * sizeof *by_date, &h.by_date_off},
+		{published, n * sizeof *published, &h.published_off},
+		{title_ends, n * sizeof *title_ends, &h.title_ends_off},
+		{b->prints, n * sizeof *b->prints, &h.prints_off},
+		{segs, nsegments * sizeof *segs, &h.segments_off},
+		{refs, b->refs.n * sizeof *refs, &h.refs_off},
+	};
+	size_t nsections = sizeof sections / sizeof sections[0];
+	size_t head = lay_out(&h, sections, nsections, blob->len);
+	/* In memory the one segment follows the head. */
+	const struct strbuf *embedded = !b->segw.dir && b->segw.nouts ? &b->segw.outs[0].buf : NULL;
+	if (embedded)
+		segs[0].offset = align8(head);
+	h.total_size = embedded ? align8(head) + embedded->len : head;
 	size_t base = out->len;
 	strbuf_grow(out, h.total_size);
-	memset(out->ptr + base, 0, h.total_size);
+	/* Each byte written once: the sections, and zeros between them. */
+	memset(out->ptr + base, 0, sections[0].off ? *sections[0].off : align8(sizeof h));
 	memcpy(out->ptr + base, &h, sizeof h);
-	memcpy(out->ptr + base + h.sites_off, sites, idx->nsites * sizeof *sites);
-	memcpy(out->ptr + base + h.collections_off, cols, idx->ncollections * sizeof *cols);
-	memcpy(out->ptr + base + h.entries_off, entries, idx->nentries * sizeof *entries);
-	memcpy(out->ptr + base + h.problems_off, problems, idx->files.nproblems * sizeof *problems);
-	memcpy(out->ptr + base + h.slots_off, slots, idx->nslots * sizeof *slots);
-	memcpy(out->ptr + base + h.slug_slots_off, slug_slots, nslug_slots * sizeof *slug_slots);
-	memcpy(out->ptr + base + h.by_date_off, by_date, idx->nentries * sizeof *by_date);
-	memcpy(out->ptr + base + h.published_off, published, idx->nentries * sizeof *published);
-	memcpy(out->ptr + base + h.title_ends_off, title_ends, idx->nentries * sizeof *title_ends);
-	memcpy(out->ptr + base + h.blob_off, blob.ptr, blob.len);
+	for (size_t i = 0; i < nsections; i++) {
+		char *at = out->ptr + base + *sections[i].off;
+		uint64_t end = i + 1 < nsections ? *sections[i + 1].off : h.blob_off;
+		memcpy(at, sections[i].data, sections[i].bytes);
+		memset(at + sections[i].bytes, 0, end - *sections[i].off - sections[i].bytes);
+	}
+	memcpy(out->ptr + base + h.blob_off, blob->ptr, blob->len);
+	if (embedded) {
+		memset(out->ptr + base + head, 0, segs[0].offset - head);
+		memcpy(out->ptr + base + segs[0].offset, embedded->ptr, embedded->len);
+	}
 	out->len = base + h.total_size;
 	out->ptr[out->len] = '\0';
 	free(sites);
 	free(cols);
-	free(entries);
 	free(problems);
+	free(refs);
+	free(segs);
 	free(slots);
 	free(slug_slots);
 	free(by_date);
 	free(published);
 	free(title_ends);
-	strbuf_release(&blob);
+}
+
+static void build_init(struct build *b, const struct site_index *idx, const struct snapshot *prev,
+                       const char *dir, const char *prefix)
+{
+	memset(b, 0, sizeof *b);
+	b->idx = idx;
+	b->prev = prev;
+	segment_writer_init(&b->segw, dir, prefix);
+	b->blob = (struct strbuf)STRBUF_INIT;
+	strbuf_addch(&b->blob, '\0'); /* offset 0 is "", never a real string */
+	size_t n = idx->nentries ? idx->nentries : 1;
+	b->prints = xcalloc(n, sizeof *b->prints);
+	b->reused = xcalloc(n, sizeof *b->reused);
+	b->recs = xcalloc(n, sizeof *b->recs);
+	b->old = xcalloc(prev && prev->h->nsegments ? prev->h->nsegments : 1, sizeof *b->old);
+}
+
+static void build_free(struct build *b)
+{
+	strbuf_release(&b->blob);
+	interner_free(&b->refs);
+	free(b->prints);
+	free(b->reused);
+	free(b->recs);
+	free(b->old);
+}
+
+/* Renders (or reuses) every entry into the new segments, flushes them,
+ * and appends the head to out. -1 with err when a segment could not be
+ * written. */
+static int build_bytes(struct build *b, uint64_t signature, struct strbuf *out,
+                       char err[SNAP_ERR_LEN])
+{
+	write_entries(b);
+	if (segment_writer_finish(&b->segw) != 0) {
+		snprintf(err, SNAP_ERR_LEN, "%s", b->segw.err);
+		return -1;
+	}
+	write_head(b, signature, out);
+	return 0;
+}
+
+void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out)
+{
+	struct build b;
+	char err[SNAP_ERR_LEN];
+	build_init(&b, idx, NULL, NULL, NULL);
+	if (build_bytes(&b, signature, out, err) != 0) {
+		/* Only an index beyond 4 GiB, which one block cannot hold. */
+		fprintf(stderr, "cms-api: cannot build the index in memory: %s\n", err);
+		abort();
+	}
+	segment_writer_free(&b.segw);
+	build_free(&b);
+}
+
+struct snapshot *snapshot_build(const struct site_index *idx, uint64_t signature,
+                                const struct snapshot_how *how, char err[SNAP_ERR_LEN])
+{
+	struct build b;
+	struct strbuf bytes = STRBUF_INIT;
+	struct snapshot *snap = NULL;
+	build_init(&b, idx, how->previous, how->dir, how->segment_prefix);
+	int rc = build_bytes(&b, signature, &bytes, err);
+	if (rc == 0 && !how->dir) {
+		size_t len;
+		char *data = strbuf_detach(&bytes, &len);
+		snap = snapshot_from_bytes(data, len, err);
+	} else if (rc == 0) {
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", how->dir, how->head_name);
+		if (snapshot_save(&bytes, path.ptr, err) == 0)
+			snap = snapshot_map(path.ptr, err);
+		strbuf_release(&path);
+	}
+	if (how->stats)
+		*how->stats = b.stats;
+	if (snap)
+		segment_writer_free(&b.segw);
+	else
+		segment_writer_discard(&b.segw);
+	strbuf_release(&bytes);
+	build_free(&b);
+	return snap;
 }
 
 /* --- opening --- */
@@ -781,6 +1512,50 @@ static bool value_ok(const struct snapshot *s, uint32_t off)
 	       value_size((value_t){(const unsigned char *)s->blob + off}) <= s->h->blob_size - off;
 }
 
+/* Whether off is a part of the blob of r (a string, or its data). */
+static bool in_blob(const struct rec_entry *r, uint32_t off, bool may_be_none)
+{
+	return (may_be_none && off == SNAP_NONE) || (off >= r->blob && off - r->blob < r->blob_len);
+}
+
+/* An entry's record: its segment and its blob's parts in it, what it
+ * names in the head. (A blob's bytes are read only when the entry is: a
+ * new worker maps the segments without reading them.) */
+static bool entry_ok(const struct snapshot *s, const struct rec_entry *r)
+{
+	const struct rec_header *h = s->h;
+	return r->segment < h->nsegments && r->blob_len > 0 &&
+	       r->blob <= s->segs[r->segment].len - r->blob_len &&
+	       in_blob(r, r->path, false) && in_blob(r, r->slug, true) &&
+	       in_blob(r, r->blueprint, false) && in_blob(r, r->blueprint_title, false) &&
+	       in_blob(r, r->data, false) && offset_ok(s, r->uri, true) &&
+	       (r->title == SNAP_NONE || value_ok(s, r->title)) && r->collection < h->ncollections &&
+	       r->site < h->nsites && (r->origin == SNAP_NONE || r->origin < h->nentries) &&
+	       (r->parent == SNAP_NONE || r->parent < h->nentries);
+}
+
+static bool collection_ok(const struct snapshot *s, const struct rec_collection *r)
+{
+	const struct rec_header *h = s->h;
+	if (!offset_ok(s, r->handle, false) || !offset_ok(s, r->title, false) ||
+	    !offset_ok(s, r->mount, true) || !value_ok(s, r->settings) ||
+	    r->first_entry > h->nentries || r->nentries > h->nentries - r->first_entry)
+		return false;
+	/* A collection's date order names its own entries only. */
+	for (uint32_t j = r->first_entry; j < r->first_entry + r->nentries; j++)
+		if (s->by_date[j] < r->first_entry || s->by_date[j] >= r->first_entry + r->nentries)
+			return false;
+	/* And so do its published ones. */
+	if (r->npublished > r->nentries || r->published_undated > r->nentries - r->npublished)
+		return false;
+	for (uint32_t j = r->first_entry; j < r->first_entry + r->npublished; j++)
+		if (s->published[j] < r->first_entry || s->published[j] >= r->first_entry + r->nentries ||
+		    s->title_ends[j] > r->titles_len ||
+		    (j > r->first_entry && s->title_ends[j] < s->title_ends[j - 1]))
+			return false;
+	return r->titles <= h->blob_size && r->titles_len <= h->blob_size - r->titles;
+}
+
 /* Checks every offset, so that a damaged file is refused rather than
  * read out of bounds. */
 static bool records_ok(const struct snapshot *s)
@@ -793,41 +1568,18 @@ static bool records_ok(const struct snapshot *s)
 		    !offset_ok(s, r->lang, false) || !offset_ok(s, r->url, false))
 			return false;
 	}
-	for (uint32_t i = 0; i < h->ncollections; i++) {
-		const struct rec_collection *r = &s->collections[i];
-		if (!offset_ok(s, r->handle, false) || !offset_ok(s, r->title, false) ||
-		    !offset_ok(s, r->mount, true) || !value_ok(s, r->settings) ||
-		    r->first_entry > h->nentries || r->nentries > h->nentries - r->first_entry)
+	for (uint32_t i = 0; i < h->ncollections; i++)
+		if (!collection_ok(s, &s->collections[i]))
 			return false;
-		/* A collection's date order names its own entries only. */
-		for (uint32_t j = r->first_entry; j < r->first_entry + r->nentries; j++)
-			if (s->by_date[j] < r->first_entry || s->by_date[j] >= r->first_entry + r->nentries)
-				return false;
-		/* And so do its published ones. */
-		if (r->npublished > r->nentries || r->published_undated > r->nentries - r->npublished)
+	for (uint32_t i = 0; i < h->nentries; i++)
+		if (!entry_ok(s, &s->entries[i]))
 			return false;
-		for (uint32_t j = r->first_entry; j < r->first_entry + r->npublished; j++)
-			if (s->published[j] < r->first_entry ||
-			    s->published[j] >= r->first_entry + r->nentries ||
-			    s->title_ends[j] > r->titles_len ||
-			    (j > r->first_entry && s->title_ends[j] < s->title_ends[j - 1]))
-				return false;
-		if (r->titles > h->blob_size || r->titles_len > h->blob_size - r->titles)
-			return false;
-	}
-	for (uint32_t i = 0; i < h->nentries; i++) {
-		const struct rec_entry *r = &s->entries[i];
-		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
-		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
-		    !offset_ok(s, r->blueprint, false) || !offset_ok(s, r->blueprint_title, false) ||
-		    (r->title != SNAP_NONE && !value_ok(s, r->title)) ||
-		    r->collection >= h->ncollections || r->site >= h->nsites ||
-		    (r->origin != SNAP_NONE && r->origin >= h->nentries) ||
-		    (r->parent != SNAP_NONE && r->parent >= h->nentries) || !value_ok(s, r->data))
-			return false;
-	}
 	for (uint32_t i = 0; i < h->nproblems; i++)
 		if (!offset_ok(s, s->problems[i].path, false) || !offset_ok(s, s->problems[i].message, false))
+			return false;
+	for (uint32_t i = 0; i < h->nrefs; i++)
+		if (!value_ok(s, s->refs[i].object) ||
+		    (s->refs[i].target != SNAP_NONE && s->refs[i].target >= h->nentries))
 			return false;
 	for (uint32_t i = 0; i < h->nslots; i++)
 		if (s->slots[i] > h->nentries)
@@ -840,7 +1592,62 @@ static bool records_ok(const struct snapshot *s)
 	       h->sources < UINT32_MAX && value_ok(s, (uint32_t)h->sources);
 }
 
-static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char err[SNAP_ERR_LEN])
+static bool sections_ok(const struct rec_header *h, size_t len, const char *bytes)
+{
+	return h->blob_off <= len && h->blob_size <= len - h->blob_off && h->blob_size > 0 &&
+	       h->total_size == len && bytes[h->blob_off + h->blob_size - 1] == '\0' &&
+	       section_fits(h, h->sites_off, h->nsites, sizeof(struct rec_site)) &&
+	       section_fits(h, h->collections_off, h->ncollections, sizeof(struct rec_collection)) &&
+	       section_fits(h, h->entries_off, h->nentries, sizeof(struct rec_entry)) &&
+	       section_fits(h, h->problems_off, h->nproblems, sizeof(struct rec_problem)) &&
+	       section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t)) &&
+	       section_fits(h, h->slug_slots_off, h->nslug_slots, sizeof(uint32_t)) &&
+	       section_fits(h, h->by_date_off, h->nentries, sizeof(uint32_t)) &&
+	       section_fits(h, h->published_off, h->nentries, sizeof(uint32_t)) &&
+	       section_fits(h, h->title_ends_off, h->nentries, sizeof(uint32_t)) &&
+	       section_fits(h, h->prints_off, h->nentries, sizeof(uint64_t)) &&
+	       section_fits(h, h->segments_off, h->nsegments, sizeof(struct rec_segment)) &&
+	       section_fits(h, h->refs_off, h->nrefs, sizeof(struct rec_ref)) &&
+	       h->nslug_slots != 0 && (h->nslug_slots & (h->nslug_slots - 1)) == 0;
+}
+
+/* Opens the segments the head names: embedded ones in its own bytes
+ * (after the blob), files in s->dir. */
+static bool open_segments(struct snapshot *s, char err[SNAP_ERR_LEN])
+{
+	const struct rec_header *h = s->h;
+	uint64_t head = h->blob_off + h->blob_size;
+	s->segs = xcalloc(h->nsegments ? h->nsegments : 1, sizeof *s->segs);
+	for (uint32_t i = 0; i < h->nsegments; i++) {
+		const struct rec_segment *r = &s->segrecs[i];
+		char why[SEGMENT_ERR_LEN] = "";
+		if (r->name == SNAP_NONE) {
+			if (r->offset >= head && r->offset <= s->len && r->size <= s->len - r->offset &&
+			    segment_check(s->bytes + r->offset, r->size, why) == 0) {
+				s->segs[i] = (struct segment_in){s->bytes + r->offset, r->size, false};
+				continue;
+			}
+		} else if (r->name < h->blob_size && s->dir &&
+		           segment_map(s->dir, s->blob + r->name, r->size, &s->segs[i], why) == 0) {
+			continue;
+		}
+		snprintf(err, SNAP_ERR_LEN, "a segment of the snapshot cannot be read%s%s",
+		         *why ? ": " : "", why);
+		return false;
+	}
+	return true;
+}
+
+static void close_segments(struct snapshot *s)
+{
+	for (uint32_t i = 0; s->segs && i < s->h->nsegments; i++)
+		segment_unmap(&s->segs[i]);
+	free(s->segs);
+	s->segs = NULL;
+}
+
+static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, const char *dir,
+                                   char err[SNAP_ERR_LEN])
 {
 	const struct rec_header *h = (const struct rec_header *)bytes;
 	if (len < sizeof *h || memcmp(h->magic, SNAP_MAGIC, 8) != 0) {
@@ -852,18 +1659,7 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 		         SNAP_VERSION);
 		return NULL;
 	}
-	if (h->total_size != len || h->blob_off > len || h->blob_size != len - h->blob_off ||
-	    h->blob_size == 0 || bytes[len - 1] != '\0' ||
-	    !section_fits(h, h->sites_off, h->nsites, sizeof(struct rec_site)) ||
-	    !section_fits(h, h->collections_off, h->ncollections, sizeof(struct rec_collection)) ||
-	    !section_fits(h, h->entries_off, h->nentries, sizeof(struct rec_entry)) ||
-	    !section_fits(h, h->problems_off, h->nproblems, sizeof(struct rec_problem)) ||
-	    !section_fits(h, h->slots_off, h->nslots, sizeof(uint32_t)) ||
-	    !section_fits(h, h->slug_slots_off, h->nslug_slots, sizeof(uint32_t)) ||
-	    !section_fits(h, h->by_date_off, h->nentries, sizeof(uint32_t)) ||
-	    !section_fits(h, h->published_off, h->nentries, sizeof(uint32_t)) ||
-	    !section_fits(h, h->title_ends_off, h->nentries, sizeof(uint32_t)) ||
-	    h->nslug_slots == 0 || (h->nslug_slots & (h->nslug_slots - 1)) != 0) {
+	if (!sections_ok(h, len, bytes)) {
 		snprintf(err, SNAP_ERR_LEN, "snapshot is truncated or damaged");
 		return NULL;
 	}
@@ -871,18 +1667,30 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 	s->bytes = bytes;
 	s->len = len;
 	s->mapped = mapped;
+	s->dir = dir ? xstrdup(dir) : NULL;
 	s->h = h;
 	s->sites = (const struct rec_site *)(bytes + h->sites_off);
 	s->collections = (const struct rec_collection *)(bytes + h->collections_off);
 	s->entries = (const struct rec_entry *)(bytes + h->entries_off);
 	s->problems = (const struct rec_problem *)(bytes + h->problems_off);
+	s->segrecs = (const struct rec_segment *)(bytes + h->segments_off);
+	s->refs = (const struct rec_ref *)(bytes + h->refs_off);
+	s->prints = (const uint64_t *)(bytes + h->prints_off);
 	s->slots = (const uint32_t *)(bytes + h->slots_off);
 	s->slug_slots = (const uint32_t *)(bytes + h->slug_slots_off);
 	s->by_date = (const uint32_t *)(bytes + h->by_date_off);
 	s->published = (const uint32_t *)(bytes + h->published_off);
 	s->title_ends = (const uint32_t *)(bytes + h->title_ends_off);
 	s->blob = bytes + h->blob_off;
+	if (!open_segments(s, err)) {
+		close_segments(s);
+		free(s->dir);
+		free(s);
+		return NULL;
+	}
 	if (!records_ok(s)) {
+		close_segments(s);
+		free(s->dir);
 		free(s);
 		snprintf(err, SNAP_ERR_LEN, "snapshot records point outside it");
 		return NULL;
@@ -892,10 +1700,17 @@ static struct snapshot *open_bytes(char *bytes, size_t len, bool mapped, char er
 
 struct snapshot *snapshot_from_bytes(char *bytes, size_t len, char err[SNAP_ERR_LEN])
 {
-	struct snapshot *s = open_bytes(bytes, len, false, err);
+	struct snapshot *s = open_bytes(bytes, len, false, NULL, err);
 	if (!s)
 		free(bytes);
 	return s;
+}
+
+/* The folder of the file at path ("." for a bare name); the caller frees it. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
 }
 
 struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
@@ -918,7 +1733,9 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
 		snprintf(err, SNAP_ERR_LEN, "%s: mmap: %s", path, strerror(errno));
 		return NULL;
 	}
-	struct snapshot *s = open_bytes(map, len, true, err);
+	char *dir = folder_of(path);
+	struct snapshot *s = open_bytes(map, len, true, dir, err);
+	free(dir);
 	if (!s)
 		munmap(map, len);
 	return s;
@@ -926,6 +1743,12 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN])
 
 int snapshot_save_open(const struct snapshot *snap, const char *path, char err[SNAP_ERR_LEN])
 {
+	if (snap->dir) {
+		/* Its segments are files beside its head: saved elsewhere, the
+		 * head would name files that are not there. */
+		snprintf(err, SNAP_ERR_LEN, "%s: a snapshot of files is not saved again", path);
+		return -1;
+	}
 	struct strbuf view = {snap->bytes, snap->len, snap->len};
 	return snapshot_save(&view, path, err);
 }
@@ -943,10 +1766,12 @@ void snapshot_close(struct snapshot *s)
 {
 	if (!s)
 		return;
+	close_segments(s);
 	if (s->mapped)
 		munmap(s->bytes, s->len);
 	else
 		free(s->bytes);
+	free(s->dir);
 	free(s);
 }
 
@@ -962,17 +1787,53 @@ static value_t value_at(const struct snapshot *s, uint32_t off)
 	return (value_t){(const unsigned char *)s->blob + off};
 }
 
+/* A string of an entry's blob, in its segment. */
+static const char *blob_str(const struct snapshot *s, const struct rec_entry *r, uint32_t off)
+{
+	return off == SNAP_NONE ? NULL : s->segs[r->segment].base + off;
+}
+
+/* An entry's data: its value in the segment, checked now that it is
+ * read (a damaged one reads as missing). */
+static value_t blob_data(const struct snapshot *s, const struct rec_entry *r)
+{
+	value_t data = {(const unsigned char *)s->segs[r->segment].base + r->data};
+	return value_size(data) <= r->blob + r->blob_len - r->data ? data : VALUE_MISSING;
+}
+
 uint64_t snapshot_signature_of(const struct snapshot *s) { return s->h->signature; }
 bool snapshot_incomplete(const struct snapshot *s) { return s->h->incomplete != 0; }
 value_t snapshot_sources(const struct snapshot *s) { return value_at(s, (uint32_t)s->h->sources); }
 long long snapshot_built_at(const struct snapshot *s) { return s->h->built_at; }
-size_t snapshot_size(const struct snapshot *s) { return s->len; }
 uint32_t snap_site_count(const struct snapshot *s) { return s->h->nsites; }
 bool snap_multisite(const struct snapshot *s) { return s->h->multisite != 0; }
 uint32_t snap_collection_count(const struct snapshot *s) { return s->h->ncollections; }
 uint32_t snap_entry_count(const struct snapshot *s) { return s->h->nentries; }
 uint32_t snap_problem_count(const struct snapshot *s) { return s->h->nproblems; }
 
+size_t snapshot_size(const struct snapshot *s)
+{
+	size_t size = s->len;
+	for (uint32_t i = 0; i < s->h->nsegments; i++)
+		size += s->segs[i].mapped ? s->segs[i].len : 0;
+	return size;
+}
+
+void snapshot_space(const struct snapshot *s, uint64_t *segments, uint64_t *live)
+{
+	*segments = *live = 0;
+	for (uint32_t i = 0; i < s->h->nsegments; i++) {
+		*segments += s->segrecs[i].size;
+		*live += s->segrecs[i].live;
+	}
+}
+
+uint32_t snapshot_segment_count(const struct snapshot *s) { return s->h->nsegments; }
+
+const char *snapshot_segment_name(const struct snapshot *s, uint32_t i)
+{
+	return i < s->h->nsegments ? str_at(s, s->segrecs[i].name) : NULL;
+}
 struct snap_site snap_site_at(const struct snapshot *s, uint32_t i)
 {
 	const struct rec_site *r = &s->sites[i];
@@ -1033,9 +1894,9 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 {
 	const struct rec_entry *r = &s->entries[i];
 	return (struct snap_entry){
-		.id = str_at(s, r->id),
-		.path = str_at(s, r->path),
-		.slug = str_at(s, r->slug),
+		.id = blob_str(s, r, r->blob),
+		.path = blob_str(s, r, r->path),
+		.slug = blob_str(s, r, r->slug),
 		.uri = str_at(s, r->uri),
 		.number = i,
 		.collection = r->collection,
@@ -1048,10 +1909,10 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.mtime = r->mtime,
 		.order = r->order,
 		.depth = r->depth,
-		.data = value_at(s, r->data),
+		.data = blob_data(s, r),
 		.title = r->title == SNAP_NONE ? VALUE_MISSING : value_at(s, r->title),
-		.blueprint = str_at(s, r->blueprint),
-		.blueprint_title = str_at(s, r->blueprint_title),
+		.blueprint = blob_str(s, r, r->blueprint),
+		.blueprint_title = blob_str(s, r, r->blueprint_title),
 	};
 }
 
@@ -1092,7 +1953,8 @@ uint32_t snap_entry_find(const struct snapshot *s, const char *id)
 		uint32_t v = s->slots[at];
 		if (v == 0)
 			return SNAP_NONE;
-		if (strcmp(str_at(s, s->entries[v - 1].id), id) == 0)
+		const struct rec_entry *r = &s->entries[v - 1];
+		if (strcmp(blob_str(s, r, r->blob), id) == 0)
 			return v - 1;
 	}
 	return SNAP_NONE;
@@ -1128,7 +1990,7 @@ uint32_t snap_entry_find_slug(const struct snapshot *s, uint32_t collection, uin
 			return SNAP_NONE;
 		const struct rec_entry *r = &s->entries[v - 1];
 		if (r->collection == collection && r->site == site && r->slug != SNAP_NONE &&
-		    strcmp(str_at(s, r->slug), slug) == 0)
+		    strcmp(blob_str(s, r, r->slug), slug) == 0)
 			return v - 1;
 	}
 	return SNAP_NONE;
@@ -1148,5 +2010,26 @@ struct snap_problem snap_problem_at(const struct snapshot *s, uint32_t i)
 {
 	const struct rec_problem *r = &s->problems[i];
 	return (struct snap_problem){str_at(s, r->path), str_at(s, r->message), r->line,
-	                             r->warning != 0};
+	                             (r->warning & P_WARNING) != 0, (r->warning & P_LEFT_OUT) != 0};
+}
+
+/* Whether ref's short object is kept in the head's table (the entries'
+ * relations), rather than in the reference itself. */
+static bool ref_interned(const struct snapshot *s, value_t ref)
+{
+	return value_type(ref) == VALUE_REF && value_is_null(value_ref_object(ref)) &&
+	       value_ref_target(ref) < s->h->nrefs;
+}
+
+value_t snap_ref_object(const struct snapshot *s, value_t ref)
+{
+	return ref_interned(s, ref) ? value_at(s, s->refs[value_ref_target(ref)].object)
+	                            : value_ref_object(ref);
+}
+
+uint32_t snap_ref_target(const struct snapshot *s, value_t ref)
+{
+	if (ref_interned(s, ref))
+		return s->refs[value_ref_target(ref)].target;
+	return value_ref_kind(ref) == REF_ENTRY ? value_ref_target(ref) : SNAP_NONE;
 }

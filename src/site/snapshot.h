@@ -8,10 +8,21 @@
  * read-only cache directory). Readers go through the accessors below and
  * never see whether the bytes are mapped or allocated.
  *
- * Layout: a header, then fixed-size records (sites, collections, entries
- * grouped by collection, problems), an id hash table, and a blob holding
- * every string (NUL-terminated) and packed value (value.h) the records
- * point at by offset.
+ * Layout: a head and segments (segment.h). The head is a header, then
+ * fixed-size records (sites, collections, entries grouped by collection,
+ * problems), an id hash table, the entries' fingerprints, the segments'
+ * and the relations' tables, and a blob holding every string
+ * (NUL-terminated) and packed value (value.h) the records point at by
+ * offset. What an entry renders to (its id, path, slug, blueprint and
+ * data: its blob) sits in a segment; its URI, place and title in the
+ * head. A build that is given the last snapshot takes from it the blob of
+ * every entry whose fingerprint (what its rendering reads) it has, and
+ * names the same segment files: an edit writes a new head and the blobs
+ * it rendered anew. In memory the one segment is embedded after the head.
+ *
+ * The short objects of the entries' relations are kept once, in the
+ * head: such a reference holds a null object and the object's number as
+ * its target (snap_ref_object, snap_ref_target read both kinds).
  */
 #ifndef CMS_API_SNAPSHOT_H
 #define CMS_API_SNAPSHOT_H
@@ -77,11 +88,41 @@ struct snap_problem {
 	const char *path, *message;
 	int line;
 	bool warning;
+	bool left_out; /* the file is not served (files.h) */
 };
 
-/* Serialises idx into out (appended). signature identifies the content
- * the index was built from (see snapshot_signature). */
+/* Serialises idx into out (appended): a whole snapshot in one block,
+ * every entry rendered. signature identifies the content the index was
+ * built from (see snapshot_signature). */
 void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out);
+
+/* What a build did with the entries. */
+struct snapshot_build_stats {
+	uint32_t rendered; /* rendered now */
+	uint32_t reused;   /* taken from the last snapshot (moved included) */
+	uint32_t moved;    /* of those, copied out of a segment given up */
+};
+
+/* How snapshot_build builds. */
+struct snapshot_how {
+	const struct snapshot *previous; /* NULL, or the last snapshot, whose entries' blobs are
+	                                  * reused where fingerprints match */
+	const char *dir;            /* NULL: in memory; else the folder of the files */
+	const char *head_name;      /* files: the head's name in dir */
+	const char *segment_prefix; /* files: new segments are prefix + a number + ".seg" */
+	struct snapshot_build_stats *stats; /* NULL, or filled */
+};
+
+/*
+ * Builds the snapshot of idx, rendering what previous cannot give. In
+ * memory it is one block; to files, the new segments are written and
+ * flushed to disk, then the head is published at dir/head_name (flushed,
+ * renamed into place). Returns it open (mapped from the files), or NULL
+ * with err filled when a file could not be written (the new segments
+ * are removed).
+ */
+struct snapshot *snapshot_build(const struct site_index *idx, uint64_t signature,
+                                const struct snapshot_how *how, char err[SNAP_ERR_LEN]);
 
 /* Opens a snapshot on bytes the caller hands over (freed on close). Returns
  * NULL with err filled when the bytes are not a valid snapshot. */
@@ -94,7 +135,8 @@ struct snapshot *snapshot_map(const char *path, char err[SNAP_ERR_LEN]);
 /* Writes bytes to path through a temporary file and rename(), so readers
  * see the old file or the new one, never half of one. Returns 0 or -1. */
 int snapshot_save(const struct strbuf *bytes, const char *path, char err[SNAP_ERR_LEN]);
-/* The same for the bytes of an open snapshot. */
+/* The same for the bytes of an open snapshot in memory (one of files is
+ * refused: its head names files beside it). */
 int snapshot_save_open(const struct snapshot *snap, const char *path, char err[SNAP_ERR_LEN]);
 
 void snapshot_close(struct snapshot *snap);
@@ -107,8 +149,15 @@ bool snapshot_incomplete(const struct snapshot *snap);
  * for the next build to fall back on (site_index_load_over). */
 value_t snapshot_sources(const struct snapshot *snap);
 long long snapshot_built_at(const struct snapshot *snap);
-/* Bytes the snapshot occupies (mapped or allocated). */
+/* Bytes the snapshot occupies (mapped or allocated, segments included). */
 size_t snapshot_size(const struct snapshot *snap);
+/* What its segments take, and how much of that the entries' blobs use:
+ * the rest is dead (blobs of entries since changed), until a build gives
+ * such a segment up. */
+void snapshot_space(const struct snapshot *snap, uint64_t *segments, uint64_t *live);
+/* Its segments, and the file name of each (NULL: embedded). */
+uint32_t snapshot_segment_count(const struct snapshot *snap);
+const char *snapshot_segment_name(const struct snapshot *snap, uint32_t i);
 
 uint32_t snap_site_count(const struct snapshot *snap);
 struct snap_site snap_site_at(const struct snapshot *snap, uint32_t i);
@@ -152,6 +201,11 @@ uint32_t snap_entry_find_slug(const struct snapshot *snap, uint32_t collection, 
 value_t snap_extras(const struct snapshot *snap, const char *kind);
 /* The item of that kind whose "handle" is handle, or missing. */
 value_t snap_extras_find(const struct snapshot *snap, const char *kind, const char *handle);
+
+/* A relation's short object, and for an entry relation the number of the
+ * entry it names (SNAP_NONE when none, or another kind). */
+value_t snap_ref_object(const struct snapshot *snap, value_t ref);
+uint32_t snap_ref_target(const struct snapshot *snap, value_t ref);
 
 uint32_t snap_problem_count(const struct snapshot *snap);
 struct snap_problem snap_problem_at(const struct snapshot *snap, uint32_t i);

@@ -2,8 +2,11 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/config.h"
 #include "lib/php.h"
@@ -225,6 +228,224 @@ static void test_save_and_map(void)
 	free(dir);
 }
 
+/* --- builds that go on from the last snapshot ----------------------------- */
+
+/* Everything a reader sees of an entry, as text: its strings, place and
+ * data (relations written through the API's writer). */
+static void describe(const struct snapshot *s, uint32_t i, struct strbuf *out)
+{
+	struct snap_entry e = snap_entry_at(s, i);
+	char *data = unit_render(s, e.data, 0, NULL);
+	char *title = unit_render(s, e.title, 0, NULL);
+	strbuf_addf(out, "%s %s %s %s %s %s %u %u %u %u %d %d %d %d %lld %s %s\n", e.id, e.path,
+	            e.slug ? e.slug : "-", e.uri ? e.uri : "-", e.blueprint, e.blueprint_title,
+	            e.collection, e.site, e.origin, e.parent, (int)e.order, e.depth, e.published,
+	            e.has_date, e.date, title, data);
+	free(data);
+	free(title);
+}
+
+/* a and b read the same, entry for entry. */
+static void same_entries(const struct snapshot *a, const struct snapshot *b)
+{
+	CU_ASSERT_EQUAL_FATAL(snap_entry_count(a), snap_entry_count(b));
+	for (uint32_t i = 0; i < snap_entry_count(a); i++) {
+		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+		describe(a, i, &x);
+		describe(b, i, &y);
+		CU_ASSERT_STRING_EQUAL(x.ptr, y.ptr);
+		strbuf_release(&x);
+		strbuf_release(&y);
+	}
+}
+
+/* A config for the site at root. */
+static void config_at(struct config *cfg, const char *root)
+{
+	config_init_defaults(cfg);
+	free(cfg->content_root);
+	cfg->content_root = strdup(root);
+}
+
+/* The fixture site copied into dir/site. */
+static char *copy_of_fixture(const char *dir)
+{
+	char cmd[1024], *root = malloc(strlen(dir) + 8);
+	sprintf(root, "%s/site", dir);
+	snprintf(cmd, sizeof cmd, "cp -r '%s/site' '%s'", FIXTURES_DIR, root);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	return root;
+}
+
+/* The snapshot of cfg's site built to files in dir (head name), going on
+ * from prev. */
+static struct snapshot *build_files(const struct config *cfg, const char *dir, const char *head,
+                                    const struct snapshot *prev,
+                                    struct snapshot_build_stats *stats)
+{
+	char err[SNAP_ERR_LEN];
+	struct site_index *idx = site_index_load(cfg);
+	struct snapshot_how how = {prev, dir, head, "segment-test-", stats};
+	struct snapshot *s = snapshot_build(idx, 7, &how, err);
+	site_index_free(idx);
+	if (!s)
+		fprintf(stderr, "snapshot_build: %s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* Built to files (a head and a segment file), a snapshot reads as the
+ * one built in memory; mapped again from its head, too. */
+static void test_files_read_as_memory(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_at(&cfg, FIXTURES_DIR "/site");
+	struct snapshot *mem = unit_snapshot(&cfg), *files = build_files(&cfg, dir, "h1", NULL, NULL);
+	CU_ASSERT_EQUAL(snapshot_segment_count(mem), 1);
+	CU_ASSERT_PTR_NULL(snapshot_segment_name(mem, 0));
+	CU_ASSERT_EQUAL(snapshot_segment_count(files), 1);
+	const char *name = snapshot_segment_name(files, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+	CU_ASSERT_EQUAL(strncmp(name, "segment-test-", 13), 0);
+	same_entries(mem, files);
+	char path[512], err[SNAP_ERR_LEN];
+	snprintf(path, sizeof path, "%s/h1", dir);
+	struct snapshot *again = snapshot_map(path, err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+	same_entries(mem, again);
+	/* Its segment gone, the head is refused. */
+	snapshot_close(again);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/h1", dir);
+	CU_ASSERT_PTR_NULL(snapshot_map(path, err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "segment"));
+	snapshot_close(mem);
+	snapshot_close(files);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* A build that goes on from the last snapshot of the same site renders
+ * nothing: every blob is reused, the same segment named. */
+static void test_nothing_changed_nothing_rendered(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_at(&cfg, FIXTURES_DIR "/site");
+	struct snapshot_build_stats st;
+	struct snapshot *first = build_files(&cfg, dir, "h1", NULL, &st);
+	CU_ASSERT_EQUAL(st.rendered, snap_entry_count(first));
+	struct snapshot *second = build_files(&cfg, dir, "h2", first, &st);
+	CU_ASSERT_EQUAL(st.rendered, 0);
+	CU_ASSERT_EQUAL(st.reused, snap_entry_count(first));
+	CU_ASSERT_EQUAL(st.moved, 0);
+	CU_ASSERT_EQUAL(snapshot_segment_count(second), 1);
+	CU_ASSERT_STRING_EQUAL(snapshot_segment_name(second, 0), snapshot_segment_name(first, 0));
+	same_entries(first, second);
+	snapshot_close(first);
+	snapshot_close(second);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* Replaces the first "from" in the file at dir/rel with "to". */
+static void edit(const char *root, const char *rel, const char *from, const char *to)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	FILE *f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char text[65536];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	char *at = strstr(text, from);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	f = fopen(path, "w");
+	fwrite(text, 1, (size_t)(at - text), f);
+	fputs(to, f);
+	fputs(at + strlen(from), f);
+	fclose(f);
+}
+
+/* An edit renders only the entries whose rendering reads what changed,
+ * and the result reads as a whole build of the edited site does. */
+static void test_an_edit_renders_what_it_changes(void)
+{
+	char *dir = unit_tempdir();
+	char *root = copy_of_fixture(dir);
+	struct config cfg;
+	config_at(&cfg, root);
+	struct snapshot_build_stats st;
+	struct snapshot *last = build_files(&cfg, dir, "h0", NULL, &st);
+	uint32_t n = snap_entry_count(last);
+	/* A body: that entry, and the localization that inherits it. */
+	edit(root, "content/collections/blog/en/2024-01-10.hello-world.md", "First post.",
+	     "First post, edited.");
+	struct snapshot *next = build_files(&cfg, dir, "h1", last, &st);
+	CU_ASSERT_EQUAL(st.rendered, 2);
+	CU_ASSERT_EQUAL(st.reused, n - 2);
+	struct snapshot *whole = unit_snapshot(&cfg);
+	same_entries(whole, next);
+	snapshot_close(whole);
+	snapshot_close(last);
+	last = next;
+	/* A title other entries' relations show: they are rendered too, and
+	 * read as a whole build does. */
+	edit(root, "content/collections/pages/en/about.md", "title: About", "title: About us");
+	next = build_files(&cfg, dir, "h2", last, &st);
+	CU_ASSERT_TRUE(st.rendered > 1 && st.rendered < n);
+	whole = unit_snapshot(&cfg);
+	same_entries(whole, next);
+	snapshot_close(whole);
+	snapshot_close(last);
+	snapshot_close(next);
+	config_free(&cfg);
+	free(root);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* Edit after edit, the segments stay within 1.25 times what the live
+ * blobs take (plus the newest segment): a segment mostly dead is given up,
+ * its live blobs copied. */
+static void test_dead_bytes_are_bounded(void)
+{
+	char *dir = unit_tempdir();
+	char *root = copy_of_fixture(dir);
+	struct config cfg;
+	config_at(&cfg, root);
+	struct snapshot_build_stats st;
+	struct snapshot *last = build_files(&cfg, dir, "h", NULL, &st);
+	uint32_t moved = 0;
+	char from[64] = "First post.", to[64];
+	for (int i = 0; i < 40; i++) {
+		snprintf(to, sizeof to, "First post, version %d.", i);
+		edit(root, "content/collections/blog/en/2024-01-10.hello-world.md", from, to);
+		strcpy(from, to);
+		struct snapshot *next = build_files(&cfg, dir, "h", last, &st);
+		moved += st.moved;
+		uint64_t segments, live;
+		snapshot_space(next, &segments, &live);
+		CU_ASSERT_TRUE(segments - live <= live / 4 + 4096);
+		snapshot_close(last);
+		last = next;
+	}
+	CU_ASSERT_TRUE(moved > 0);
+	struct snapshot *whole = unit_snapshot(&cfg);
+	same_entries(whole, last);
+	snapshot_close(whole);
+	snapshot_close(last);
+	config_free(&cfg);
+	free(root);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_snapshot(void)
 {
 	CU_pSuite s = unit_add_suite("snapshot");
@@ -234,4 +455,8 @@ void suite_snapshot(void)
 	unit_add_test(s, "problems", test_problems);
 	unit_add_test(s, "damage is refused", test_damage_is_refused);
 	unit_add_test(s, "save and map", test_save_and_map);
+	unit_add_test(s, "built to files, read as in memory", test_files_read_as_memory);
+	unit_add_test(s, "nothing changed, nothing rendered", test_nothing_changed_nothing_rendered);
+	unit_add_test(s, "an edit renders what it changes", test_an_edit_renders_what_it_changes);
+	unit_add_test(s, "dead bytes are bounded", test_dead_bytes_are_bounded);
 }
