@@ -432,14 +432,20 @@ static bool cache_generation(const struct config *cfg, uint64_t *generation)
 	return rc == 0;
 }
 
-void fastpath_follow(const struct config *cfg)
+void fastpath_follow_to(const struct config *cfg, uint64_t generation)
 {
-	uint64_t generation;
-	if (!cfg->cache_public_dir || !*cfg->cache_public_dir || !cache_generation(cfg, &generation))
+	if (!cfg->cache_public_dir || !*cfg->cache_public_dir)
 		return;
 	struct gen_dir want = {generation, cfg->fingerprint, wall_us(), boot_tag()};
 	if (!current_still_good(cfg, &want, want.made_us))
 		swap_to(cfg, generation, "the generation moved, or the one in force expired");
+}
+
+void fastpath_follow(const struct config *cfg)
+{
+	uint64_t generation;
+	if (cfg->cache_public_dir && *cfg->cache_public_dir && cache_generation(cfg, &generation))
+		fastpath_follow_to(cfg, generation);
 }
 
 void fastpath_trim(const struct config *cfg)

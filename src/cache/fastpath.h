@@ -126,6 +126,12 @@ void fastpath_publish(struct fastpath *fp, uint64_t generation, const struct res
  */
 void fastpath_follow(const struct config *cfg);
 
+/* The same for the cache generation given, which the generation file does
+ * not name yet: the watcher's, as it publishes one (change/indexer.h),
+ * so that no published answer of an older one is reachable once a worker
+ * may answer from it. */
+void fastpath_follow_to(const struct config *cfg, uint64_t generation);
+
 /* The watcher's upkeep, now and then: swaps in a fresh directory when the
  * one in force holds more than [cache] max_size, and removes directories
  * a swap could not (a worker was still writing in one). */

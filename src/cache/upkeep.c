@@ -52,6 +52,12 @@ static void upkeep_moved(void *state, const struct config *cfg, const char *even
 	cache_invalidate(&u->cache, &ev);
 }
 
+static void upkeep_publishing(void *state, const struct config *cfg, uint64_t new_cache)
+{
+	(void)state;
+	fastpath_follow_to(cfg, new_cache);
+}
+
 static void upkeep_pass(void *state, const struct config *cfg)
 {
 	(void)state;
@@ -87,6 +93,7 @@ static void upkeep_minute(void *state, const struct config *cfg)
 const struct watch_hooks cache_upkeep_hooks = {
 	.open = upkeep_open,
 	.close = upkeep_close,
+	.publishing = upkeep_publishing,
 	.moved = upkeep_moved,
 	.pass = upkeep_pass,
 	.upkeep = upkeep_minute,

@@ -7,8 +7,10 @@
  *    generation file, but a driver that keeps answers elsewhere (Redis, a
  *    plug-in) may drop the old ones. It is opened at the first move and
  *    kept until the watcher ends;
- *  - the static fast path's link follows the cache generation after every
- *    pass (fastpath_follow), and is withdrawn when the watcher is stopped
+ *  - the static fast path's link moves to a new cache generation as it is
+ *    published, before the generation file names it (fastpath_follow_to),
+ *    follows the cache generation after every pass (fastpath_follow: its
+ *    expiry), and is withdrawn when the watcher is stopped
  *    (fastpath_withdraw);
  *  - once a minute the file cache's directory is kept within [cache]
  *    max_size and rid of expired answers (cache_file_prune), and the fast

@@ -137,57 +137,43 @@ static struct snapshot *newest_good_snapshot(const struct follow *f, uint64_t *g
 	return snap;
 }
 
-/* Builds the snapshot of the generation and publishes it at path, unless
- * the site cannot be read whole (then it is kept to this worker, never
- * shared). Returns the index built, mapped from the file when it could
- * be published. Called with the index lock held. */
-static struct snapshot *build_and_publish(struct follow *f, uint64_t generation,
-                                          const char *path)
+/* Builds an index of the follower's own from the site, in memory, for
+ * generation (0: not a shared one): the CLI, a worker whose cache
+ * directory cannot be used, or a generation published without a snapshot
+ * (a full disk). */
+static void build_own_index(struct follow *f, uint64_t generation)
 {
-	char err[SNAP_ERR_LEN];
 	struct strbuf bytes = STRBUF_INIT;
+	f->own_signature = content_signature(f->cfg);
 	build_snapshot_bytes(f, generation, &bytes);
 	struct snapshot *snap = open_own_bytes(&bytes);
-	log_new_problems(f, snap);
-	if (snapshot_incomplete(snap))
-		return snap;
-	if (snapshot_save_open(snap, path, err) != 0) {
-		log_every_minute(LOG_LEVEL_WARNING, "cannot share the index: %s", err);
-		return snap;
-	}
-	shared_remove_old_snapshots(&f->paths, generation);
-	/* The file's pages are shared with the other workers. */
-	struct snapshot *mapped = snapshot_map(path, err);
-	if (mapped) {
+	if (f->wanted != FOLLOW_PRIVATE)
+		log_new_problems(f, snap); /* the CLI reports them itself */
+	if (takes_over(f, snap, generation))
+		use_snapshot(f, snap, generation);
+	else
 		snapshot_close(snap);
-		snap = mapped;
-	}
-	return snap;
 }
 
-/*
- * Maps the snapshot of the generation, building and publishing it when
- * it is missing. One worker builds while the others keep answering from
- * the index they have; a worker that has none waits for it. A build of a
- * site that cannot be read whole is neither published nor used in place
- * of a good index.
- */
-static void load_generation(struct follow *f, uint64_t generation)
+/* Maps the snapshot of generation g. A worker with no index yet that
+ * finds none there brings the published index up to date first
+ * (watch_scan_once: it waits while the watcher publishes, and builds when
+ * no one does); one that has an index keeps it until the snapshot is
+ * there. A snapshot of a site that could not be read whole is not taken
+ * in place of a good index. */
+static void load_generation(struct follow *f, const struct generation *g)
 {
-	char err[SNAP_ERR_LEN];
-	char *path = shared_snapshot_path(&f->paths, generation);
-	struct snapshot *snap = snapshot_map(path, err);
-	if (!snap) {
-		int fd = open(f->paths.index_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		int how = f->snap ? LOCK_EX | LOCK_NB : LOCK_EX;
-		if (fd >= 0 && flock(fd, how) == 0) {
-			snap = snapshot_map(path, err); /* built while we waited? */
-			if (!snap)
-				snap = build_and_publish(f, generation, path);
-		}
-		if (fd >= 0)
-			close(fd);
+	if (g->flags & GENERATION_NO_SNAPSHOT) {
+		build_own_index(f, g->index);
+		return;
 	}
+	char err[SNAP_ERR_LEN];
+	char *path = shared_snapshot_path(&f->paths, g->index);
+	struct snapshot *snap = snapshot_map(path, err);
+	free(path);
+	if (!snap && !f->snap)
+		log_every_minute(LOG_LEVEL_ERROR, "no index for generation %llu: %s",
+		                 (unsigned long long)g->index, err);
 	if (snap && snapshot_incomplete(snap) && !follow_has_good_index(f)) {
 		/* No good index in hand: the newest good one on disk serves
 		 * until the site reads whole again. */
@@ -196,16 +182,12 @@ static void load_generation(struct follow *f, uint64_t generation)
 		if (good)
 			use_snapshot(f, good, older);
 	}
-	if (!snap) {
-		if (!f->snap)
-			log_every_minute(LOG_LEVEL_ERROR, "no index for generation %llu: %s",
-			                 (unsigned long long)generation, err);
-	} else if (takes_over(f, snap, generation)) {
-		use_snapshot(f, snap, generation);
-	} else {
+	if (!snap)
+		return;
+	if (takes_over(f, snap, g->index))
+		use_snapshot(f, snap, g->index);
+	else
 		snapshot_close(snap);
-	}
-	free(path);
 }
 
 static void remember_generation_file(struct follow *f, const struct stat *st)
@@ -244,11 +226,13 @@ static void refresh_shared(struct follow *f)
 		f->cache_current = false; /* caught half written: read it again next time */
 		return;
 	}
-	/* A generation whose site could not be read whole is tried again
-	 * every two seconds, not at every request. */
-	if ((!f->snap || g.index != f->generation) &&
+	/* Only ever forward: once a request was answered from a generation,
+	 * none is answered from an older one. A generation whose site could
+	 * not be read whole is tried again every two seconds, not at every
+	 * request. */
+	if ((!f->snap || g.index > f->generation) &&
 	    (g.index != f->failed_generation || now_ns() >= f->next_build_try))
-		load_generation(f, g.index);
+		load_generation(f, &g);
 	/* Answers from an older index must not be filed under a newer cache
 	 * generation. */
 	f->cache_current = f->snap && f->generation == g.index;
@@ -257,20 +241,21 @@ static void refresh_shared(struct follow *f)
 		remember_generation_file(f, &st);
 }
 
-/* Builds an index of the follower's own from the site (the CLI, or a
- * worker whose cache directory cannot be used). */
-static void build_own_index(struct follow *f)
+/* Whether the generation file names a generation a worker can take:
+ * one whose snapshot opens, or one published without. */
+static bool published(const struct follow *f)
 {
-	struct strbuf bytes = STRBUF_INIT;
-	f->own_signature = content_signature(f->cfg);
-	build_snapshot_bytes(f, 0, &bytes);
-	struct snapshot *snap = open_own_bytes(&bytes);
-	if (f->wanted != FOLLOW_PRIVATE)
-		log_new_problems(f, snap); /* the CLI reports them itself */
-	if (takes_over(f, snap, 0))
-		use_snapshot(f, snap, 0);
-	else
-		snapshot_close(snap);
+	struct generation g;
+	if (generation_read(f->paths.generation, &g) != 0)
+		return false;
+	if (g.flags & GENERATION_NO_SNAPSHOT)
+		return true;
+	char err[SNAP_ERR_LEN];
+	char *path = shared_snapshot_path(&f->paths, g.index);
+	struct snapshot *snap = snapshot_map(path, err);
+	free(path);
+	snapshot_close(snap);
+	return snap != NULL;
 }
 
 /* Moves to the shared mode asked for. Returns false, with errno set and
@@ -282,12 +267,14 @@ static bool share(struct follow *f)
 		return false;
 	shared_paths_free(&f->paths);
 	f->paths = paths;
-	/* The first worker ever, or the first since the watcher stopped
-	 * (changes may have been made meanwhile), brings the generation up
-	 * to date before using it; later workers trust the running watcher. */
+	/* A watcher keeps the published index up to date with the site. A
+	 * worker that finds no index published it can map brings it up to
+	 * date itself first: it waits while the watcher publishes, and builds
+	 * when no one does (indexer.h). */
 	struct generation g;
-	bool started = f->wanted == FOLLOW_SHARED_WATCH && watch_start(f->cfg, f->hooks);
-	if (started || generation_read(f->paths.generation, &g) != 0)
+	if (f->wanted == FOLLOW_SHARED_WATCH)
+		watch_start(f->cfg, f->hooks);
+	if (!published(f))
 		watch_scan_once(f->cfg);
 	if (generation_read(f->paths.generation, &g) != 0) {
 		/* No generation can be written there (a full disk): nothing to
@@ -321,7 +308,7 @@ static void refresh_fallen_back(struct follow *f)
 	if (now >= f->next_site_scan) {
 		f->next_site_scan = now + SECOND_NS;
 		if (content_signature(f->cfg) != f->own_signature) {
-			build_own_index(f);
+			build_own_index(f, 0);
 			log_info("the site changed: this worker's own index was rebuilt");
 		}
 	}
@@ -358,7 +345,7 @@ void follow_open(struct follow *f, const struct config *cfg, enum follow_mode mo
 	if (mode != FOLLOW_PRIVATE && !share(f))
 		fall_back(f, errno ? errno : EIO);
 	if (f->mode == FOLLOW_PRIVATE && !f->snap)
-		build_own_index(f);
+		build_own_index(f, 0);
 }
 
 void follow_close(struct follow *f)

@@ -3,12 +3,16 @@
  *
  * In a shared mode the index is the snapshot of the generation the
  * generation file names (generation.h), mapped from the cache directory,
- * built and published there by the first worker that needs it while the
- * others keep answering from the index they have (a worker that has none
- * waits for it). A site that cannot be read whole never replaces a good
- * index: it is tried again every two seconds, and a worker with no index
- * at all takes the newest good snapshot on disk. In the private mode (the
- * CLI, tests) the index is built in memory, alone.
+ * where the watcher publishes it before the file names it (indexer.h). A
+ * worker reads the file (one stat) at every request and moves before it
+ * answers, and only ever to a later generation. A worker that finds no
+ * snapshot it can map when it starts brings the published index up to
+ * date itself (watch_scan_once: waiting while another publishes). A
+ * generation published without a snapshot (a full disk) is read from the
+ * site by each worker. A site that cannot be read whole never replaces a
+ * good index: it is tried again every two seconds, and a worker with no
+ * index at all takes the newest good snapshot on disk. In the private
+ * mode (the CLI, tests) the index is built in memory, alone.
  *
  * A shared follower whose cache directory cannot be used (read-only,
  * full, not there) does not stay blind: it falls back to an index of its
@@ -36,8 +40,8 @@
 /* How a follower gets its site index. */
 enum follow_mode {
 	FOLLOW_PRIVATE,      /* build it in memory, alone (the CLI, tests) */
-	FOLLOW_SHARED,       /* map the snapshot in the cache directory, building
-	                      * it there when it is missing; follow the generation */
+	FOLLOW_SHARED,       /* map the snapshot in the cache directory, publishing
+	                      * it there when there is none; follow the generation */
 	FOLLOW_SHARED_WATCH, /* the same, and make sure a watcher runs (workers) */
 };
 

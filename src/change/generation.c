@@ -15,16 +15,16 @@
 #include "lib/publish.h"
 #include "lib/strbuf.h"
 
-#define MAGIC "cms-api-generation 3"
-/* Room for the magic, four 20-digit numbers and the check, padded so
+#define MAGIC "cms-api-generation 4"
+/* Room for the magic, five 20-digit numbers and the check, padded so
  * that every write has the same size. */
 #define RECORD_SIZE 128
 
 static uint64_t check_of(const struct generation *g)
 {
-	char text[96];
-	snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, g->index,
-	         g->cache, g->signature, g->cache_signature);
+	char text[128];
+	snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+	         g->index, g->cache, g->signature, g->cache_signature, g->flags);
 	return hash_fnv1a(text);
 }
 
@@ -42,8 +42,10 @@ int generation_read(const char *path, struct generation *g)
 	text[n] = '\0';
 	struct generation read;
 	uint64_t check;
-	if (sscanf(text, MAGIC " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
-	           &read.index, &read.cache, &read.signature, &read.cache_signature, &check) != 5 ||
+	if (sscanf(text, MAGIC " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+	           " %" SCNu64,
+	           &read.index, &read.cache, &read.signature, &read.cache_signature, &read.flags,
+	           &check) != 6 ||
 	    check != check_of(&read))
 		return -1;
 	*g = read;
@@ -52,8 +54,9 @@ int generation_read(const char *path, struct generation *g)
 
 static void format_record(const struct generation *g, struct strbuf *out)
 {
-	strbuf_addf(out, MAGIC " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
-	            g->index, g->cache, g->signature, g->cache_signature, check_of(g));
+	strbuf_addf(out, MAGIC " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+	            " %" PRIu64,
+	            g->index, g->cache, g->signature, g->cache_signature, g->flags, check_of(g));
 	while (out->len < RECORD_SIZE - 1)
 		strbuf_addch(out, ' ');
 	strbuf_addch(out, '\n');
@@ -107,6 +110,7 @@ void generation_fresh(struct generation *g, uint64_t signature)
 	g->cache = now_us;
 	g->signature = signature;
 	g->cache_signature = signature;
+	g->flags = 0;
 }
 
 void generation_next(struct generation *g, bool cache, uint64_t signature)
@@ -117,6 +121,7 @@ void generation_next(struct generation *g, bool cache, uint64_t signature)
 		g->cache_signature = signature;
 	}
 	g->signature = signature;
+	g->flags = 0;
 }
 
 bool generation_same(const struct generation *a, const struct generation *b)

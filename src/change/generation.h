@@ -15,6 +15,10 @@
  * worker that compares numbers can never take a new generation for the
  * one it has. Workers compare both counters.
  *
+ * The snapshot a generation names is written before the file names it
+ * (indexer.h), so a worker that reads a generation can map its snapshot;
+ * when it could not be written, the flags say so.
+ *
  * The file is one fixed-size record with a check value. It is written by
  * a temporary file and rename(); when that cannot be done (a full file
  * system, a read-only directory) it is overwritten in place, which needs
@@ -28,6 +32,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What a generation file may say besides its counters. */
+enum generation_flags {
+	/* The snapshot of this generation could not be written (a full disk):
+	 * each worker reads the site itself to answer from it. */
+	GENERATION_NO_SNAPSHOT = 1,
+};
+
 struct generation {
 	uint64_t index;     /* bumped by every change to the site */
 	uint64_t cache;     /* bumped by changes whose events are not all ignored */
@@ -35,6 +46,7 @@ struct generation {
 	uint64_t cache_signature; /* signature when cache last moved: names the
 	                           * cache's entries (cms_api_cache_request's
 	                           * generation) */
+	uint64_t flags;     /* enum generation_flags */
 };
 
 /* Reads the file at path. Returns 0, or -1 (g all zero) when it is

@@ -231,6 +231,35 @@ void shared_remove_old_snapshots(const struct shared_paths *p, uint64_t keep)
 	remove_older(p, "index", ".snap", &k, unlink_file);
 }
 
+char *shared_segment_prefix(const struct shared_paths *p)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "segment-%s-", p->site);
+	return strbuf_detach(&b, NULL);
+}
+
+void shared_remove_segments(const struct shared_paths *p, const char *const *used, size_t nused)
+{
+	DIR *d = opendir(p->dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		uint64_t n;
+		if (!generation_of(p, e->d_name, "segment", ".seg", &n))
+			continue;
+		bool in_use = false;
+		for (size_t i = 0; i < nused && !in_use; i++)
+			in_use = used[i] && strcmp(used[i], e->d_name) == 0;
+		if (in_use)
+			continue;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", p->dir, e->d_name);
+		unlink_file(path.ptr);
+		strbuf_release(&path);
+	}
+	if (d)
+		closedir(d);
+}
+
 size_t shared_remove_old_responses(const struct shared_paths *p, uint64_t keep, uint64_t current)
 {
 	struct kept k = {KEEP_TWO, keep, current};

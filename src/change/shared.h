@@ -3,8 +3,9 @@
  * (a hash of the content root) so that two sites may share one directory:
  *   generation-<site>    the counters of generation.h
  *   watch-<site>.lock    held by the running watcher
- *   index-<site>.lock    held by the worker building a snapshot
- *   index-<site>-<N>.snap  the index snapshot of generation N
+ *   index-<site>.lock    held by whoever builds and publishes a snapshot
+ *   index-<site>-<N>.snap  the head of the index snapshot of generation N
+ *   segment-<site>-<S>.seg the snapshots' segments (site/segment.h)
  *   responses-<site>-<N>/  the file cache's entries of the cache generation
  *                        whose content signature is N
  *   cachestats-<site>    the response cache's hit and miss counters
@@ -47,6 +48,15 @@ char *shared_newest_snapshot(const struct shared_paths *paths, uint64_t *generat
 /* Removes this site's snapshots of generations before keep, and before
  * the newest one there is. */
 void shared_remove_old_snapshots(const struct shared_paths *paths, uint64_t keep);
+
+/* The names this site's segment files begin with ("segment-<site>-");
+ * the caller frees it. */
+char *shared_segment_prefix(const struct shared_paths *paths);
+
+/* Removes this site's segment files but those named in used (file names
+ * in the directory). */
+void shared_remove_segments(const struct shared_paths *paths, const char *const *used,
+                            size_t nused);
 
 /* The response directory of the cache generation named n (its content
  * signature, generation.h); the caller frees it. */

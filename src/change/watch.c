@@ -26,13 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "change/indexer.h"
 #include "change/shared.h"
 #include "core/log.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 
-/* The folders of a site that Statamic reads. */
-static const char *const watched_tops[] = {"content", "resources", "users"};
 
 /* --- event names --- */
 
@@ -98,78 +97,6 @@ bool watch_event_ignored(const struct config *cfg, const char *name)
 	return strlist_contains(&cfg->ignored_events, name);
 }
 
-/* --- the signature --- */
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-/* Dot files are invisible to Statamic, except an asset disk's .meta
- * folders, which hold the assets' data. */
-static bool visible(const char *name, bool disk)
-{
-	return name[0] != '.' || (disk && strcmp(name, ".meta") == 0);
-}
-
-/* Adds every visible file below abs (whose relative path is rel); a sum
- * does not depend on the order readdir lists files in. */
-static void sign_tree(const char *abs, const char *rel, bool disk, uint64_t *sum, int depth)
-{
-	DIR *d = opendir(abs);
-	if (!d || depth > 32) {
-		if (d)
-			closedir(d);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (!visible(e->d_name, disk))
-			continue;
-		struct strbuf child = STRBUF_INIT, child_rel = STRBUF_INIT;
-		strbuf_addf(&child, "%s/%s", abs, e->d_name);
-		strbuf_addf(&child_rel, "%s/%s", rel, e->d_name);
-		struct stat st;
-		if (stat(child.ptr, &st) == 0) {
-			if (S_ISDIR(st.st_mode)) {
-				sign_tree(child.ptr, child_rel.ptr, disk, sum, depth + 1);
-			} else {
-				uint64_t h = hash_fnv1a(child_rel.ptr);
-				h ^= mix64((uint64_t)st.st_size);
-				h ^= mix64((uint64_t)st.st_mtim.tv_sec * 1000000000ULL +
-				           (uint64_t)st.st_mtim.tv_nsec + 1);
-				*sum += mix64(h);
-			}
-		}
-		strbuf_release(&child);
-		strbuf_release(&child_rel);
-	}
-	closedir(d);
-}
-
-uint64_t content_signature(const struct config *cfg)
-{
-	uint64_t sum = 0x9e3779b97f4a7c15ULL;
-	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++) {
-		struct strbuf abs = STRBUF_INIT;
-		strbuf_addf(&abs, "%s/%s", cfg->content_root, watched_tops[i]);
-		sign_tree(abs.ptr, watched_tops[i], false, &sum, 0);
-		strbuf_release(&abs);
-	}
-	for (size_t i = 0; i < cfg->ndisks; i++) {
-		struct strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "disk:%s", cfg->disks[i].name);
-		if (cfg->disks[i].root)
-			sign_tree(cfg->disks[i].root, rel.ptr, true, &sum, 0);
-		strbuf_release(&rel);
-	}
-	return sum;
-}
-
 static volatile sig_atomic_t reopen_requested;
 
 /* The hooks of the watcher this process is (watch_start), for its
@@ -194,107 +121,12 @@ static void on_stop(int sig)
 	raise(sig);
 }
 
-/* --- the generation file --- */
-
-/* The generation after the one in the file for a change, or a fresh one
- * when the file is gone or unreadable (a cleared cache directory): never
- * one the workers may hold already. */
-static void next_generation(const struct shared_paths *paths, bool cache, uint64_t signature,
-                            struct generation *g)
-{
-	if (generation_read(paths->generation, g) != 0)
-		generation_fresh(g, signature);
-	else
-		generation_next(g, cache, signature);
-}
-
-static void complain_unwritten(const struct shared_paths *paths)
-{
-	log_every_minute(LOG_LEVEL_ERROR, "cannot write %s (%s): changes to the site do not "
-	                 "show until it can be written", paths->generation, strerror(errno));
-}
-
-static int write_generation(const struct shared_paths *paths, const struct generation *g,
-                            bool cache)
-{
-	if (generation_write(paths->generation, g) != 0) {
-		complain_unwritten(paths);
-		return -1;
-	}
-	if (cache)
-		shared_remove_old_responses(paths, g->cache_signature, g->cache_signature);
-	return 0;
-}
-
-/*
- * Makes the generation file, fresh, when there is none. The workers a web
- * server starts together and their watcher may all find it missing at
- * once: one makes it and the others take the one it made. Were each to
- * write its own, a worker could be left with the index of a generation
- * replaced a moment later, answering uncached while another worker builds
- * the new one. Returns 1 when this process made it, 0 when another had
- * (g is what it holds), -1 when there is none to take (a file that cannot
- * be read, or none can be made).
- */
-static int make_first_generation(const struct shared_paths *paths, uint64_t signature,
-                                 struct generation *g)
-{
-	generation_fresh(g, signature);
-	if (generation_create(paths->generation, g) == 0) {
-		shared_remove_old_responses(paths, g->cache_signature, g->cache_signature);
-		return 1;
-	}
-	if (errno == EEXIST)
-		return generation_read(paths->generation, g) == 0 ? 0 : -1;
-	complain_unwritten(paths);
-	return -1;
-}
-
-/* watch_scan_once, with the cache's signature before and after a move. */
-static int scan_once(const struct config *cfg, uint64_t *old_cache, uint64_t *new_cache)
-{
-	struct shared_paths paths;
-	if (shared_paths_init(&paths, cfg) != 0)
-		return -1;
-	struct generation g;
-	uint64_t signature = content_signature(cfg);
-	int found = generation_read(paths.generation, &g) == 0
-	                    ? 0
-	                    : make_first_generation(&paths, signature, &g);
-	int rc = found == 1;
-	*old_cache = 0;
-	*new_cache = g.cache_signature;
-	if (found < 0 || signature != g.signature) {
-		*old_cache = found < 0 ? 0 : g.cache_signature;
-		next_generation(&paths, true, signature, &g);
-		rc = write_generation(&paths, &g, true) == 0 ? 1 : -1;
-		*new_cache = g.cache_signature;
-	}
-	shared_paths_free(&paths);
-	return rc;
-}
-
 int watch_scan_once(const struct config *cfg)
 {
-	uint64_t old_cache, new_cache;
-	return scan_once(cfg, &old_cache, &new_cache);
-}
-
-/* Tells the hooks that the cache generation moved. */
-static void tell_moved(const struct watch_hooks *h, void *state, const struct config *cfg,
-                       const char *event, const char *path, uint64_t old_cache,
-                       uint64_t new_cache)
-{
-	if (h->moved && old_cache != new_cache)
-		h->moved(state, cfg, event, path, old_cache, new_cache);
-}
-
-/* The watcher's scan: a move found is the hooks' to know. */
-static void scan_and_tell(const struct config *cfg, const struct watch_hooks *h, void *state)
-{
-	uint64_t old_cache, new_cache;
-	if (scan_once(cfg, &old_cache, &new_cache) == 1)
-		tell_moved(h, state, cfg, "ContentSaved", NULL, old_cache, new_cache);
+	struct indexer x;
+	int rc = indexer_init(&x, cfg, NULL, NULL) == 0 ? indexer_catch_up(&x) : -1;
+	indexer_free(&x);
+	return rc;
 }
 
 /* What a watch descriptor watches: a folder below the site root, or
@@ -341,7 +173,7 @@ static void watch_tree(struct watch_table *t, const char *root, bool disk, const
 	DIR *d = wd >= 0 && depth < 32 ? opendir(abs.ptr) : NULL;
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
-		if (!visible(e->d_name, disk) || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+		if (!signature_visible(e->d_name, disk) || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
 			continue;
 		struct strbuf child = STRBUF_INIT;
 		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
@@ -370,8 +202,8 @@ struct change {
 
 static bool is_watched_top(const char *name)
 {
-	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++)
-		if (strcmp(name, watched_tops[i]) == 0)
+	for (size_t i = 0; i < SIGNATURE_NTOPS; i++)
+		if (strcmp(name, signature_tops[i]) == 0)
 			return true;
 	return false;
 }
@@ -417,7 +249,7 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
-	bool shown = visible(ev->name, w->disk);
+	bool shown = signature_visible(ev->name, w->disk);
 	const char *name;
 	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && shown)
 		watch_tree(t, w->root, w->disk, rel.ptr, 0);
@@ -477,20 +309,12 @@ static void drain(struct watch_table *t, const struct config *cfg, int timeout_m
 	}
 }
 
-static void publish(const struct config *cfg, const struct change *ch,
-                    const struct watch_hooks *h, void *state)
+/* Publishes the change the watcher saw (indexer.h). */
+static void publish(struct indexer *x, const struct change *ch)
 {
-	struct shared_paths paths;
-	if (shared_paths_init(&paths, cfg) != 0)
-		return;
-	struct generation before, g;
-	generation_read(paths.generation, &before);
-	next_generation(&paths, ch->cache, content_signature(cfg), &g);
-	if (write_generation(&paths, &g, ch->cache) == 0 && ch->cache)
-		tell_moved(h, state, cfg, ch->event ? ch->event : "ContentSaved",
-		           ch->several ? NULL : strbuf_str(&ch->event_path), before.cache_signature,
-		           g.cache_signature);
-	shared_paths_free(&paths);
+	struct indexer_change what = {ch->cache, ch->event,
+	                              ch->several ? NULL : strbuf_str(&ch->event_path)};
+	indexer_publish(x, &what);
 }
 
 /*
@@ -525,21 +349,18 @@ static bool keep_lock(const struct config *cfg, int *lock_fd)
 	return ours;
 }
 
-/* Makes the generation file again when it is gone, with a generation
- * never used before, so that workers move to an index (and a cache) of
- * their own instead of waiting for the next change. */
-static void restore_generation(const struct config *cfg)
+/* Publishes again when the generation file (or the snapshot it names) is
+ * gone, with a generation never used before, so that workers move to an
+ * index (and a cache) of their own instead of waiting for the next
+ * change. */
+static void restore_generation(struct indexer *x)
 {
-	struct shared_paths paths;
-	if (shared_paths_init(&paths, cfg) != 0)
-		return;
 	struct stat st;
-	struct generation g;
-	if (stat(paths.generation, &st) != 0 && errno == ENOENT &&
-	    make_first_generation(&paths, content_signature(cfg), &g) == 1)
-		log_info("%s was removed: made it again (generation %" PRIu64 ")", paths.generation,
-		         g.index);
-	shared_paths_free(&paths);
+	if (stat(x->paths.generation, &st) == 0 || errno != ENOENT)
+		return;
+	if (indexer_catch_up(x) == 1)
+		log_info("%s was removed: made it again (generation %llu)", x->paths.generation,
+		         (unsigned long long)x->generation);
 }
 
 static void unwatch_all(struct watch_table *t)
@@ -571,8 +392,8 @@ static void watch_site(struct watch_table *t, const struct config *cfg)
 		remember_watch(t, wd, cfg->content_root, false, "");
 		t->w[wd].site_folder = true;
 	}
-	for (size_t i = 0; i < sizeof watched_tops / sizeof watched_tops[0]; i++)
-		watch_tree(t, cfg->content_root, false, watched_tops[i], 0);
+	for (size_t i = 0; i < SIGNATURE_NTOPS; i++)
+		watch_tree(t, cfg->content_root, false, signature_tops[i], 0);
 	for (size_t i = 0; i < cfg->ndisks; i++)
 		if (cfg->disks[i].root)
 			watch_tree(t, cfg->disks[i].root, true, "", 0);
@@ -599,7 +420,9 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	static const struct watch_hooks none;
 	h = h ? h : &none;
 	void *state = h->open ? h->open(cfg) : NULL;
-	scan_and_tell(cfg, h, state);
+	struct indexer x;
+	indexer_init(&x, cfg, h, state);
+	indexer_catch_up(&x);
 	if (h->pass)
 		h->pass(state, cfg);
 	struct watch_table t = {-1, NULL, 0};
@@ -631,15 +454,17 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 			strbuf_release(&ch.event_path);
 			break;
 		}
-		restore_generation(cfg);
+		restore_generation(&x);
 		/* A stat scan now and then catches what inotify cannot see
-		 * (network file systems, a queue overflow). */
+		 * (network file systems, a queue overflow); what it publishes
+		 * takes in the events of this pass. */
+		bool caught_up = false;
 		if (t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30) {
-			scan_and_tell(cfg, h, state);
+			caught_up = indexer_catch_up(&x) == 1;
 			last_scan = time(NULL);
 		}
-		if (ch.index)
-			publish(cfg, &ch, h, state);
+		if (ch.index && !caught_up)
+			publish(&x, &ch);
 		strbuf_release(&ch.event_path);
 		/* What follows the cache generation (the static fast path's
 		 * link) follows it at once, right after it moved. */
@@ -651,6 +476,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		}
 	}
 	unwatch_all(&t);
+	indexer_free(&x);
 	if (h->close)
 		h->close(state);
 }

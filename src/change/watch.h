@@ -2,14 +2,15 @@
  * watch: notices changes to the site's files without a restart.
  *
  * One process per cache directory watches: the first worker to take the
- * lock `watch.lock` forks a small watcher that uses inotify where it works
- * (and a stat scan every few seconds where it does not). Each change is
- * named with Statamic's event (EntrySaved, TermDeleted, ...). The watcher
- * publishes two counters in the generation file (generation.h): the index
- * generation, bumped by every change, and the cache generation, bumped
- * unless every event of the change is in [cache] ignored_events. Workers
- * read that file (a stat per request) and move to the matching index
- * snapshot.
+ * lock `watch.lock` forks a watcher that uses inotify where it works (and
+ * a stat scan every few seconds where it does not). Each change is named
+ * with Statamic's event (EntrySaved, TermDeleted, ...). The watcher is the
+ * indexer (indexer.h): for each change it builds the new snapshot and
+ * publishes it, then two counters in the generation file (generation.h):
+ * the index generation, bumped by every change, and the cache generation,
+ * bumped unless every event of the change is in [cache] ignored_events.
+ * Workers read that file (a stat per request) and map the snapshot it
+ * names.
  *
  * What else follows the cache generation (the cache driver told of a
  * move, the static fast path's link, pruning the file cache) belongs to
@@ -24,6 +25,8 @@
 #include <stdint.h>
 
 #include "change/generation.h"
+#include "change/hooks.h"
+#include "change/signature.h"
 #include "core/config.h"
 
 /* Statamic's event for a change to the file at rel (relative to the site
@@ -33,39 +36,6 @@ const char *watch_event_name(const char *rel, bool deleted);
 
 /* True when name is in the config's [cache] ignored_events. */
 bool watch_event_ignored(const struct config *cfg, const char *name);
-
-/* A hash of the path, size and modification time of every file Statamic
- * reads under the site root and the asset disks: equal signatures mean
- * nothing changed. */
-uint64_t content_signature(const struct config *cfg);
-
-/*
- * What a layer above does as the watcher acts. Every member may be NULL.
- * The hooks run in the watcher process, one call at a time.
- */
-struct watch_hooks {
-	/* When the watcher starts: what the other hooks keep while it runs
-	 * (passed to them as state), freed by close when it ends. */
-	void *(*open)(const struct config *cfg);
-	void (*close)(void *state);
-	/* The cache generation moved from old_cache to new_cache (content
-	 * signatures: generation.h) for a change named event (Statamic's
-	 * event name) to the file at path (relative to the site root; NULL
-	 * when several files changed). */
-	void (*moved)(void *state, const struct config *cfg, const char *event, const char *path,
-	              uint64_t old_cache, uint64_t new_cache);
-	/* After every pass of the watch loop (at least once a second), when
-	 * the generation file may have moved. */
-	void (*pass)(void *state, const struct config *cfg);
-	/* About once a minute. */
-	void (*upkeep)(void *state, const struct config *cfg);
-	/* In the new watcher process, before it runs: note what stop will
-	 * need. */
-	void (*arm_stop)(const struct config *cfg);
-	/* The watcher is being stopped by a signal (its worker ended, the
-	 * pool stops): async-signal-safe. */
-	void (*stop)(void);
-};
 
 /*
  * Starts the watcher for cfg's site unless one runs already (its lock is
@@ -87,8 +57,9 @@ bool watch_start(const struct config *cfg, const struct watch_hooks *hooks);
 void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *hooks);
 
 /* Checks once, by a full stat scan, whether the site changed since the
- * generation file was written, and bumps it if so. Returns 1 when it
- * bumped, 0 when nothing changed, -1 on error. */
+ * generation file was written (or the snapshot it names is missing), and
+ * if so builds and publishes the next generation (indexer_catch_up).
+ * Returns 1 when it published, 0 when nothing changed, -1 on error. */
 int watch_scan_once(const struct config *cfg);
 
 #endif

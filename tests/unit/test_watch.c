@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "change/generation.h"
+#include "change/indexer.h"
 #include "change/shared.h"
 #include "change/watch.h"
 #include "core/config.h"
+#include "site/snapshot.h"
 #include "unit.h"
 
 static void test_event_names(void)
@@ -183,7 +185,9 @@ static void test_generation_file_and_scan(void)
 	CU_ASSERT(after.cache > g.cache);
 	CU_ASSERT_FALSE(generation_same(&after, &g));
 
-	/* Old snapshots go; the kept one and other sites' stay. */
+	/* Old snapshots go; the kept one and other sites' stay. (Of
+	 * generations 1 to 3 alone: the ones the scans published go first.) */
+	shared_remove_old_snapshots(&paths, UINT64_MAX);
 	for (uint64_t n = 1; n <= 3; n++) {
 		char *p = shared_snapshot_path(&paths, n);
 		FILE *f = fopen(p, "w");
@@ -300,7 +304,7 @@ static void test_first_generation_made_once(void)
 			CU_ASSERT_EQUAL(seen[i], last.index);
 	}
 	/* One there already is left as it is. */
-	struct generation mine = {5, 5, 5, 5}, back;
+	struct generation mine = {5, 5, 5, 5, 0}, back;
 	CU_ASSERT_EQUAL(generation_create(paths.generation, &mine), -1);
 	CU_ASSERT_EQUAL(errno, EEXIST);
 	CU_ASSERT_EQUAL(generation_read(paths.generation, &back), 0);
@@ -318,7 +322,7 @@ static void test_generation_record(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-x", dir);
-	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42, UINT64_MAX}, back;
+	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42, UINT64_MAX, 0}, back;
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
 	CU_ASSERT_TRUE(generation_same(&g, &back));
@@ -330,7 +334,7 @@ static void test_generation_record(void)
 	/* One digit changed, as by a write caught half done. */
 	FILE *f = fopen(path, "r+");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fseek(f, (long)strlen("cms-api-generation 3 1"), SEEK_SET);
+	fseek(f, (long)strlen("cms-api-generation 4 1"), SEEK_SET);
 	fputc('9', f);
 	fclose(f);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
@@ -339,6 +343,13 @@ static void test_generation_record(void)
 	unit_write_file(dir, "generation-x", "cms-api-generation 2 5 5 42 123\n"); /* the second */
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
+	unit_write_file(dir, "generation-x", "cms-api-generation 3 5 5 42 42 17\n"); /* the third */
+	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
+	/* The flags come back as written. */
+	struct generation flagged = {9, 9, 4, 4, GENERATION_NO_SNAPSHOT};
+	CU_ASSERT_EQUAL_FATAL(generation_write(path, &flagged), 0);
+	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
+	CU_ASSERT_EQUAL(back.flags, GENERATION_NO_SNAPSHOT);
 	/* Fresh generations come from the clock: never below an older one. */
 	struct generation a, b;
 	generation_fresh(&a, 1);
@@ -364,7 +375,7 @@ static void check_write_in_place(const char *dir)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {11, 10, 3, 3}, back;
+	struct generation g = {11, 10, 3, 3, 0}, back;
 	if (generation_write(path, &g) != 0 || generation_read(path, &back) != 0 ||
 	    !generation_same(&g, &back))
 		_exit(1);
@@ -376,7 +387,7 @@ static void test_generation_written_in_place(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {1, 1, 1, 1};
+	struct generation g = {1, 1, 1, 1, 0};
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_write_in_place), 0);
 	struct generation back;
@@ -399,6 +410,158 @@ static void test_unusable_cache_dir(void)
 	config_free(&cfg);
 }
 
+/* --- the indexer: the order of a publication ---------------------------- */
+
+/* What the hooks saw of a publication. */
+struct seen {
+	const char *generation_path;
+	struct shared_paths *paths;
+	uint64_t named_when_publishing; /* the index generation the file named then */
+	uint64_t publishing, moved;     /* the cache generation each was told */
+	int order;                      /* 1: publishing came before moved */
+	bool snapshot_there;            /* the new snapshot could be mapped then */
+};
+
+static struct seen seen;
+
+static void seen_publishing(void *state, const struct config *cfg, uint64_t new_cache)
+{
+	(void)state;
+	(void)cfg;
+	struct generation g;
+	seen.named_when_publishing = generation_read(seen.generation_path, &g) == 0 ? g.index : 0;
+	seen.publishing = new_cache;
+	seen.order = seen.moved ? 2 : 1;
+	/* The snapshot of the generation to come is there already. */
+	char *path = shared_snapshot_path(seen.paths, g.index + 1);
+	char err[SNAP_ERR_LEN];
+	struct snapshot *snap = snapshot_map(path, err);
+	seen.snapshot_there = snap != NULL;
+	snapshot_close(snap);
+	free(path);
+}
+
+static void seen_moved(void *state, const struct config *cfg, const char *event, const char *path,
+                       uint64_t old_cache, uint64_t new_cache)
+{
+	(void)state;
+	(void)cfg;
+	(void)event;
+	(void)path;
+	(void)old_cache;
+	seen.moved = new_cache;
+}
+
+/*
+ * A change is published in order: the new snapshot is written, then what
+ * answers outside the workers moves (publishing), then the generation
+ * file names it, then the cache driver is told (moved). Before, the
+ * generation file moved first and the first worker to ask built the
+ * snapshot, while the others answered from the old one.
+ */
+static void test_publication_order(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
+	struct generation before, after;
+	CU_ASSERT_EQUAL_FATAL(generation_read(paths.generation, &before), 0);
+	static const struct watch_hooks hooks = {.publishing = seen_publishing, .moved = seen_moved};
+	memset(&seen, 0, sizeof seen);
+	seen.generation_path = paths.generation;
+	seen.paths = &paths;
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, &hooks, NULL), 0);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: News\n");
+	struct indexer_change ch = {true, "CollectionSaved", "content/collections/news.yaml"};
+	CU_ASSERT_EQUAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL_FATAL(generation_read(paths.generation, &after), 0);
+	CU_ASSERT_EQUAL(after.index, before.index + 1);
+	CU_ASSERT_EQUAL(seen.named_when_publishing, before.index);
+	CU_ASSERT_TRUE(seen.snapshot_there);
+	CU_ASSERT_EQUAL(seen.publishing, after.cache_signature);
+	CU_ASSERT_EQUAL(seen.moved, after.cache_signature);
+	CU_ASSERT_EQUAL(seen.order, 1);
+	/* An ignored change moves the index generation, not the cache's: the
+	 * hooks hear nothing. */
+	memset(&seen, 0, sizeof seen);
+	seen.generation_path = paths.generation;
+	seen.paths = &paths;
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: Newer\n");
+	struct indexer_change ignored = {false, NULL, NULL};
+	CU_ASSERT_EQUAL(indexer_publish(&x, &ignored), 1);
+	CU_ASSERT_EQUAL(seen.publishing, 0);
+	CU_ASSERT_EQUAL(seen.moved, 0);
+	indexer_free(&x);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* In a child: publishes changes for a while. */
+static void publish_changes(const struct config *cfg, const char *dir)
+{
+	struct indexer x;
+	if (indexer_init(&x, cfg, NULL, NULL) != 0)
+		_exit(1);
+	for (int i = 0; i < 40; i++) {
+		char text[64];
+		snprintf(text, sizeof text, "title: Blog %d\n", i);
+		unit_write_file(dir, "site/content/collections/blog.yaml", text);
+		struct indexer_change ch = {true, "CollectionSaved", NULL};
+		if (indexer_publish(&x, &ch) != 1)
+			_exit(2);
+	}
+	indexer_free(&x);
+	_exit(0);
+}
+
+/* While changes are published, whatever generation the file names has its
+ * snapshot there to map, and the generations only go forward. */
+static void test_named_generation_has_its_snapshot(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	CU_ASSERT_EQUAL(watch_scan_once(&cfg), 1);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		publish_changes(&cfg, dir);
+	int reads = 0, missing = 0, backwards = 0, status;
+	uint64_t last = 0;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		struct generation g;
+		if (generation_read(paths.generation, &g) != 0)
+			continue;
+		backwards += g.index < last;
+		last = g.index;
+		char *path = shared_snapshot_path(&paths, g.index), err[SNAP_ERR_LEN];
+		struct snapshot *snap = snapshot_map(path, err);
+		/* Removed since: a later generation is named by then. */
+		struct generation now;
+		if (!snap && (generation_read(paths.generation, &now) != 0 || now.index == g.index))
+			missing++;
+		snapshot_close(snap);
+		free(path);
+		reads++;
+	}
+	CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CU_ASSERT_TRUE(reads > 0);
+	CU_ASSERT_EQUAL(missing, 0);
+	CU_ASSERT_EQUAL(backwards, 0);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_watch(void)
 {
 	CU_pSuite s = unit_add_suite("watch");
@@ -411,4 +574,6 @@ void suite_watch(void)
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
+	unit_add_test(s, "publication order", test_publication_order);
+	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 }

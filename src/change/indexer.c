@@ -1,0 +1,255 @@
+/* indexer: snapshots built and published in order; see indexer.h. */
+#include "autoconfig.h"
+
+#include "change/indexer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "change/generation.h"
+#include "change/signature.h"
+#include "core/log.h"
+#include "site/index.h"
+
+int indexer_init(struct indexer *x, const struct config *cfg, const struct watch_hooks *hooks,
+                 void *state)
+{
+	memset(x, 0, sizeof *x);
+	x->cfg = cfg;
+	x->hooks = hooks;
+	x->hook_state = state;
+	x->logged = (struct strbuf)STRBUF_INIT;
+	if (shared_paths_init(&x->paths, cfg) != 0)
+		return -1;
+	x->shared = true;
+	x->segment_prefix = shared_segment_prefix(&x->paths);
+	return 0;
+}
+
+void indexer_free(struct indexer *x)
+{
+	snapshot_close(x->snap);
+	if (x->shared)
+		shared_paths_free(&x->paths);
+	free(x->segment_prefix);
+	strbuf_release(&x->logged);
+	memset(x, 0, sizeof *x);
+}
+
+/* The index lock, held (waiting for it): publications are one at a time.
+ * The descriptor, or -1. */
+static int lock_index(const struct indexer *x)
+{
+	int fd = open(x->paths.index_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void use_snapshot(struct indexer *x, struct snapshot *snap, uint64_t generation)
+{
+	snapshot_close(x->snap);
+	x->snap = snap;
+	x->generation = generation;
+}
+
+/* One problem as a line: "root/path:line: message". */
+static void problem_line(const struct indexer *x, const struct problem *p, struct strbuf *out)
+{
+	strbuf_addf(out, "%s%s%s", x->cfg->content_root, *p->path ? "/" : "", p->path);
+	if (p->line > 0)
+		strbuf_addf(out, ":%d", p->line);
+	strbuf_addf(out, ": %s", p->message);
+}
+
+/* Logs each error, and each file left out, that the last build did not
+ * have: said once, when it comes, not at every build. */
+static void log_new_problems(struct indexer *x, const struct site_index *idx)
+{
+	struct strbuf seen = STRBUF_INIT, line = STRBUF_INIT;
+	for (size_t i = 0; i < idx->files.nproblems; i++) {
+		const struct problem *p = &idx->files.problems[i];
+		if (p->warning && !p->left_out)
+			continue;
+		strbuf_reset(&line);
+		problem_line(x, p, &line);
+		strbuf_addch(&line, '\n');
+		if (!strstr(strbuf_str(&x->logged), line.ptr))
+			log_warning("%.*s", (int)line.len - 1, line.ptr);
+		strbuf_add(&seen, line.ptr, line.len);
+	}
+	strbuf_release(&x->logged);
+	x->logged = seen;
+	strbuf_release(&line);
+}
+
+/* Room for a snapshot on a full disk: the answers of other cache
+ * generations, older snapshots and the segments only they use go. */
+static void make_room(struct indexer *x, const struct generation *current)
+{
+	shared_remove_old_responses(&x->paths, current->cache_signature, current->cache_signature);
+	shared_remove_old_snapshots(&x->paths, current->index);
+	uint32_t n = x->snap ? snapshot_segment_count(x->snap) : 0;
+	const char **used = xcalloc(n ? n : 1, sizeof *used);
+	for (uint32_t i = 0; i < n; i++)
+		used[i] = snapshot_segment_name(x->snap, i);
+	if (x->snap && x->generation == current->index)
+		shared_remove_segments(&x->paths, used, n);
+	free(used);
+}
+
+/* Builds the snapshot of generation g.index: the site read (files that no
+ * longer parse standing in with their last good version), entries
+ * rendered where the last snapshot cannot give them. NULL when it cannot
+ * be written, even after making room. */
+static struct snapshot *build(struct indexer *x, const struct generation *g,
+                              const struct generation *current)
+{
+	value_t previous = x->snap ? snapshot_sources(x->snap) : VALUE_MISSING;
+	struct site_index *idx = site_index_load_over(x->cfg, previous);
+	log_new_problems(x, idx);
+	char *path = shared_snapshot_path(&x->paths, g->index);
+	const char *name = strrchr(path, '/') + 1;
+	struct snapshot_build_stats stats;
+	struct snapshot_how how = {x->snap, x->paths.dir, name, x->segment_prefix, &stats};
+	char err[SNAP_ERR_LEN];
+	struct snapshot *snap = snapshot_build(idx, g->signature, &how, err);
+	if (!snap && current) {
+		make_room(x, current);
+		snap = snapshot_build(idx, g->signature, &how, err);
+	}
+	if (!snap)
+		log_every_minute(LOG_LEVEL_ERROR, "cannot write the index of %s (%s): each worker "
+		                 "reads the site itself until it can be", x->cfg->content_root, err);
+	else
+		log_debug("generation %llu: %u entries rendered, %u reused (%u moved)",
+		          (unsigned long long)g->index, stats.rendered, stats.reused, stats.moved);
+	site_index_free(idx);
+	free(path);
+	return snap;
+}
+
+/* Removes what no worker may open any more: snapshots older than the
+ * one before (a worker may be opening it), segments neither uses. */
+static void remove_old(struct indexer *x, const struct generation *before, bool had,
+                       const struct snapshot *last)
+{
+	if (!had)
+		return;
+	shared_remove_old_snapshots(&x->paths, before->index);
+	if (!last || x->generation != before->index || !x->snap)
+		return; /* another process published meanwhile: its segments stay */
+	uint32_t n = snapshot_segment_count(x->snap), m = snapshot_segment_count(last);
+	const char **used = xcalloc(n + m + 1, sizeof *used);
+	for (uint32_t i = 0; i < n; i++)
+		used[i] = snapshot_segment_name(x->snap, i);
+	for (uint32_t i = 0; i < m; i++)
+		used[n + i] = snapshot_segment_name(last, i);
+	shared_remove_segments(&x->paths, used, n + m);
+	free(used);
+}
+
+/* Names generation g in the generation file, after what answers outside
+ * the workers moved to its cache generation. */
+static int name_generation(struct indexer *x, const struct generation *g,
+                           const struct generation *before, bool had)
+{
+	bool moved = !had || g->cache_signature != before->cache_signature;
+	if (moved && x->hooks && x->hooks->publishing)
+		x->hooks->publishing(x->hook_state, x->cfg, g->cache_signature);
+	int rc = !had ? generation_create(x->paths.generation, g)
+	              : generation_write(x->paths.generation, g);
+	if (rc != 0 && !had && errno == EEXIST)
+		rc = generation_write(x->paths.generation, g);
+	if (rc != 0) {
+		log_every_minute(LOG_LEVEL_ERROR, "cannot write %s (%s): changes to the site do not "
+		                 "show until it can be written", x->paths.generation, strerror(errno));
+		return -1;
+	}
+	if (moved)
+		shared_remove_old_responses(&x->paths, g->cache_signature, g->cache_signature);
+	return 0;
+}
+
+/* The publication itself, the index lock held. */
+static int publish_locked(struct indexer *x, const struct indexer_change *ch, uint64_t signature)
+{
+	struct generation before, g;
+	bool had = generation_read(x->paths.generation, &before) == 0;
+	if (had) {
+		g = before;
+		generation_next(&g, ch->cache, signature);
+	} else {
+		generation_fresh(&g, signature);
+	}
+	struct snapshot *snap = build(x, &g, had ? &before : NULL);
+	if (!snap)
+		g.flags |= GENERATION_NO_SNAPSHOT;
+	if (name_generation(x, &g, &before, had) != 0) {
+		snapshot_close(snap);
+		return -1;
+	}
+	struct snapshot *last = x->snap;
+	x->snap = NULL;
+	if (snap)
+		use_snapshot(x, snap, g.index);
+	remove_old(x, &before, had, last);
+	snapshot_close(last);
+	uint64_t old_cache = had ? before.cache_signature : 0;
+	if (g.cache_signature != old_cache && x->hooks && x->hooks->moved)
+		x->hooks->moved(x->hook_state, x->cfg, ch->event ? ch->event : "ContentSaved",
+		                ch->path, old_cache, g.cache_signature);
+	return 1;
+}
+
+int indexer_publish(struct indexer *x, const struct indexer_change *ch)
+{
+	if (!x->shared)
+		return -1;
+	int fd = lock_index(x);
+	if (fd < 0)
+		return -1;
+	int rc = publish_locked(x, ch, content_signature(x->cfg));
+	close(fd);
+	return rc;
+}
+
+/* Whether the generation file names a generation of these files whose
+ * snapshot (if it has one) opens: then it is taken as the last. */
+static bool published(struct indexer *x, uint64_t signature)
+{
+	struct generation g;
+	if (generation_read(x->paths.generation, &g) != 0 || g.signature != signature)
+		return false;
+	if (g.flags & GENERATION_NO_SNAPSHOT)
+		return false; /* worth another try: room may have been made */
+	if (x->snap && x->generation == g.index)
+		return true;
+	char err[SNAP_ERR_LEN];
+	char *path = shared_snapshot_path(&x->paths, g.index);
+	struct snapshot *snap = snapshot_map(path, err);
+	free(path);
+	if (snap)
+		use_snapshot(x, snap, g.index);
+	return snap != NULL;
+}
+
+int indexer_catch_up(struct indexer *x)
+{
+	if (!x->shared)
+		return -1;
+	int fd = lock_index(x);
+	if (fd < 0)
+		return -1;
+	uint64_t signature = content_signature(x->cfg);
+	static const struct indexer_change whole = {true, "ContentSaved", NULL};
+	int rc = published(x, signature) ? 0 : publish_locked(x, &whole, signature);
+	close(fd);
+	return rc;
+}

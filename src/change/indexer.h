@@ -1,0 +1,78 @@
+/*
+ * indexer: the one way a snapshot of the site is built and published in
+ * the cache directory (docs/change-path.md). The watcher runs one for as
+ * long as it watches; `cms-api warm`, and a worker that finds nothing to
+ * map, run one for a single build (watch_scan_once).
+ *
+ * A publication is made in the order that lets no request see a change
+ * half, or see it and then not see it:
+ *   1. the snapshot of generation G is written whole: its new segments,
+ *      then its head, each flushed to disk and put in place;
+ *   2. what answers outside the workers moves to G's cache generation
+ *      (the hooks: the static fast path's link), while no worker may
+ *      answer from G yet;
+ *   3. the generation file names G.
+ * A worker reads the generation file at every request and moves before
+ * it answers, only ever forward: once a request was answered from G, any
+ * request that starts after it finds G or later, and its snapshot there.
+ * Publications are one at a time (the index lock), whoever makes them.
+ *
+ * A build goes on from the last snapshot: entries whose rendering reads
+ * nothing that changed keep their blobs (snapshot.h). A site that cannot
+ * be read whole is published as such (snapshot_incomplete): workers keep
+ * their last good index. When the snapshot cannot be written (a full
+ * disk), the generation is published without one and each worker reads
+ * the site itself (GENERATION_NO_SNAPSHOT): edits never wait for space.
+ * Each file left out, and why, is logged once.
+ */
+#ifndef CMS_API_INDEXER_H
+#define CMS_API_INDEXER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "change/hooks.h"
+#include "change/shared.h"
+#include "core/config.h"
+#include "lib/strbuf.h"
+#include "site/snapshot.h"
+
+struct indexer {
+	const struct config *cfg;        /* borrowed */
+	const struct watch_hooks *hooks; /* borrowed: may be NULL */
+	void *hook_state;                /* the hooks' (open) */
+	struct shared_paths paths;       /* owned, when shared */
+	bool shared;                     /* the cache directory can be used */
+	char *segment_prefix;            /* owned: its segments' names */
+	struct snapshot *snap;           /* owned: the last snapshot it built or found */
+	uint64_t generation;             /* the index generation snap is of */
+	struct strbuf logged;            /* owned: the problems last logged, one a line */
+};
+
+/* Sets x up for cfg's site. hooks (may be NULL) are called with state as
+ * it publishes. Returns 0, or -1 with errno set when the cache directory
+ * cannot be used (x is then still set up, and freed by indexer_free). */
+int indexer_init(struct indexer *x, const struct config *cfg, const struct watch_hooks *hooks,
+                 void *state);
+void indexer_free(struct indexer *x);
+
+/* What a publication is for. */
+struct indexer_change {
+	bool cache;        /* the cache generation moves (not every event was ignored) */
+	const char *event; /* Statamic's name of the first such change (NULL: ContentSaved) */
+	const char *path;  /* its file, relative to the site root, when it is the only one */
+};
+
+/* Builds the snapshot of the site as it is now and publishes it as the
+ * next generation. Returns 1, or -1 when nothing could be published
+ * (logged at most once a minute). */
+int indexer_publish(struct indexer *x, const struct indexer_change *ch);
+
+/* Publishes when the generation file is missing, names a snapshot that
+ * cannot be opened, or was written for other files than the site's (the
+ * content signature): as indexer_publish, the cache generation moving.
+ * Returns 1 when it published, 0 when it found the site published, -1 on
+ * error. */
+int indexer_catch_up(struct indexer *x);
+
+#endif
