@@ -36,11 +36,20 @@ if query:find("/", 1, true) or query:find("..", 1, true) then
   return 0
 end
 
+-- Opened once and read here: a file looked up, then opened again by its
+-- name, may be gone in between (the watcher swaps current when the site
+-- changes), which would answer an empty 200. What opens is whole: cms-api
+-- replaces a published file by a rename, never in place.
 local file = public_dir .. "/current" .. path .. "@" .. query .. ".json"
-local st = lighty.c.stat(file)
-if not st or not st.is_file then
+local f = io.open(file, "rb")
+if not f then
+  return 0
+end
+local body = f:read("a")
+f:close()
+if not body then
   return 0
 end
 r.resp_header["Content-Type"] = "application/json"
-r.resp_body:set({ { filename = file } })
+r.resp_body:set({ body })
 return 200
