@@ -13,6 +13,7 @@
 #include "change/generation.h"
 #include "change/signature.h"
 #include "core/log.h"
+#include "lib/hash.h"
 #include "site/index.h"
 
 int indexer_init(struct indexer *x, const struct config *cfg, const struct watch_hooks *hooks,
@@ -104,15 +105,45 @@ static void make_room(struct indexer *x, const struct generation *current)
 	free(used);
 }
 
-/* Builds the snapshot of generation g.index: the site read (files that no
- * longer parse standing in with their last good version), entries
- * rendered where the last snapshot cannot give them. NULL when it cannot
- * be written, even after making room. */
-static struct snapshot *build(struct indexer *x, const struct generation *g,
-                              const struct generation *current)
+/* What a build holds and asks (indexer_publish_held). */
+struct holding {
+	struct strmap *held; /* borrowed: absolute paths not read */
+	indexer_check_fn check;
+	void *arg;
+};
+
+#define READ_ROUNDS 8
+
+/* The site read (files that no longer parse standing in with their last
+ * good version, files held not read), round after round while the check
+ * finds files read half: those are held too. NULL when they kept coming. */
+static struct site_index *read_site(struct indexer *x, struct holding *h)
 {
 	value_t previous = x->snap ? snapshot_sources(x->snap) : VALUE_MISSING;
-	struct site_index *idx = site_index_load_over(x->cfg, previous);
+	for (int round = 0; round < READ_ROUNDS; round++) {
+		struct site_index *idx = site_index_load_holding(x->cfg, previous, h->held);
+		struct strmap suspects = STRMAP_INIT;
+		if (h->check)
+			h->check(h->arg, idx->files.reads, idx->files.nreads, &suspects);
+		bool whole = suspects.n == 0;
+		if (!whole)
+			log_debug("%zu files changed while the site was read: they wait, the rest is read "
+			          "again", suspects.n);
+		strmap_put_all(h->held, &suspects);
+		strmap_free(&suspects);
+		if (whole)
+			return idx;
+		site_index_free(idx);
+	}
+	return NULL;
+}
+
+/* Builds the snapshot of generation g.index from idx, rendering only what
+ * the last snapshot cannot give. NULL when it cannot be written, even
+ * after making room. */
+static struct snapshot *build(struct indexer *x, struct site_index *idx,
+                              const struct generation *g, const struct generation *current)
+{
 	log_new_problems(x, idx);
 	char *path = shared_snapshot_path(&x->paths, g->index);
 	const char *name = strrchr(path, '/') + 1;
@@ -130,7 +161,6 @@ static struct snapshot *build(struct indexer *x, const struct generation *g,
 	else
 		log_debug("generation %llu: %u entries rendered, %u reused (%u moved)",
 		          (unsigned long long)g->index, stats.rendered, stats.reused, stats.moved);
-	site_index_free(idx);
 	free(path);
 	return snap;
 }
@@ -177,9 +207,26 @@ static int name_generation(struct indexer *x, const struct generation *g,
 	return 0;
 }
 
-/* The publication itself, the index lock held. */
-static int publish_locked(struct indexer *x, const struct indexer_change *ch, uint64_t signature)
+/* A publication that held files is not of the site as it is: its
+ * signatures must not be the site's, or the answers cached from it would
+ * be taken for the site's once the held files are read (the cache is
+ * keyed by the content signature), and a scan would find it up to date. */
+static void not_the_sites(struct generation *g)
 {
+	uint64_t mark = hash_fnv1a_bytes(&g->index, sizeof g->index) | 1;
+	if (g->cache_signature == g->signature)
+		g->cache_signature ^= mark;
+	g->signature ^= mark;
+}
+
+/* The publication itself, the index lock held. 1, 0 when files kept
+ * changing while the site was read, -1. */
+static int publish_locked(struct indexer *x, const struct indexer_change *ch, uint64_t signature,
+                          struct holding *h)
+{
+	struct site_index *idx = read_site(x, h);
+	if (!idx)
+		return 0;
 	struct generation before, g;
 	bool had = generation_read(x->paths.generation, &before) == 0;
 	if (had) {
@@ -188,7 +235,10 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	} else {
 		generation_fresh(&g, signature);
 	}
-	struct snapshot *snap = build(x, &g, had ? &before : NULL);
+	if (h->held->n > 0)
+		not_the_sites(&g);
+	struct snapshot *snap = build(x, idx, &g, had ? &before : NULL);
+	site_index_free(idx);
 	if (!snap)
 		g.flags |= GENERATION_NO_SNAPSHOT;
 	if (name_generation(x, &g, &before, had) != 0) {
@@ -208,15 +258,25 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	return 1;
 }
 
-int indexer_publish(struct indexer *x, const struct indexer_change *ch)
+int indexer_publish_held(struct indexer *x, const struct indexer_change *ch, struct strmap *held,
+                         indexer_check_fn check, void *arg)
 {
 	if (!x->shared)
 		return -1;
 	int fd = lock_index(x);
 	if (fd < 0)
 		return -1;
-	int rc = publish_locked(x, ch, content_signature(x->cfg));
+	struct holding h = {held, check, arg};
+	int rc = publish_locked(x, ch, content_signature(x->cfg), &h);
 	close(fd);
+	return rc;
+}
+
+int indexer_publish(struct indexer *x, const struct indexer_change *ch)
+{
+	struct strmap none = STRMAP_INIT;
+	int rc = indexer_publish_held(x, ch, &none, NULL, NULL);
+	strmap_free(&none);
 	return rc;
 }
 
@@ -240,7 +300,8 @@ static bool published(struct indexer *x, uint64_t signature)
 	return snap != NULL;
 }
 
-int indexer_catch_up(struct indexer *x)
+int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_fn check,
+                          void *arg)
 {
 	if (!x->shared)
 		return -1;
@@ -249,7 +310,16 @@ int indexer_catch_up(struct indexer *x)
 		return -1;
 	uint64_t signature = content_signature(x->cfg);
 	static const struct indexer_change whole = {true, "ContentSaved", NULL};
-	int rc = published(x, signature) ? 0 : publish_locked(x, &whole, signature);
+	struct holding h = {held, check, arg};
+	int rc = published(x, signature) ? 0 : publish_locked(x, &whole, signature, &h);
 	close(fd);
+	return rc;
+}
+
+int indexer_catch_up(struct indexer *x)
+{
+	struct strmap none = STRMAP_INIT;
+	int rc = indexer_catch_up_held(x, &none, NULL, NULL);
+	strmap_free(&none);
 	return rc;
 }

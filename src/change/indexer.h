@@ -35,6 +35,8 @@
 #include "change/shared.h"
 #include "core/config.h"
 #include "lib/strbuf.h"
+#include "lib/strmap.h"
+#include "site/files.h"
 #include "site/snapshot.h"
 
 struct indexer {
@@ -68,11 +70,36 @@ struct indexer_change {
  * (logged at most once a minute). */
 int indexer_publish(struct indexer *x, const struct indexer_change *ch);
 
+/*
+ * What a publication asks once the site is read and before anything of it
+ * is published: of the files read (each with the version read), those
+ * that may have been read half (written meanwhile, or still being
+ * written), added to suspects as absolute paths (any value).
+ */
+typedef void (*indexer_check_fn)(void *arg, const struct file_read *reads, size_t nreads,
+                                 struct strmap *suspects);
+
+/*
+ * The same, never reading the files in held (absolute paths: being
+ * written): their last good versions stand in until a later publication.
+ * When check names suspects, they are held too (added to held) and the
+ * site read again, until none is left (a few rounds at most: what is held
+ * is not read again). Returns 1, 0 when files kept changing under every
+ * round (the caller tries again), -1.
+ */
+int indexer_publish_held(struct indexer *x, const struct indexer_change *ch, struct strmap *held,
+                         indexer_check_fn check, void *arg);
+
 /* Publishes when the generation file is missing, names a snapshot that
  * cannot be opened, or was written for other files than the site's (the
  * content signature): as indexer_publish, the cache generation moving.
  * Returns 1 when it published, 0 when it found the site published, -1 on
  * error. */
 int indexer_catch_up(struct indexer *x);
+
+/* The same, holding and checking as indexer_publish_held (0 also when
+ * files kept changing). */
+int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_fn check,
+                          void *arg);
 
 #endif

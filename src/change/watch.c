@@ -31,6 +31,8 @@
 #include "core/log.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
+#include "lib/strmap.h"
+#include "site/frontmatter.h"
 
 
 /* --- event names --- */
@@ -190,6 +192,13 @@ static void watch_tree(struct watch_table *t, const char *root, bool disk, const
 	strbuf_release(&abs);
 }
 
+/* A file being written: modified, not yet closed. */
+struct writing {
+	char *path;       /* owned: absolute */
+	long long since;  /* monotonic ms of its last write */
+};
+
+/* What the watcher saw since it last published. */
 struct change {
 	bool index, cache, rescan;
 	bool rewatch; /* a watched folder went away or came back: watch afresh */
@@ -198,7 +207,118 @@ struct change {
 	const char *event;
 	struct strbuf event_path; /* owned */
 	bool several;
+	struct writing *writing; /* owned: files whose writer has not closed them */
+	size_t nwriting;
+	struct strmap changed;   /* owned: absolute paths of the files with events */
+	struct strmap closed;    /* owned: absolute paths whose writer was done */
 };
+
+#define CHANGE_INIT                                                                        \
+	{false, false, false, false, NULL, STRBUF_INIT, false, NULL, 0, STRMAP_INIT, STRMAP_INIT}
+
+/* A writer that keeps a file open this long without writing is taken to
+ * be done with it (a log, an editor's swap): its file is read then, the
+ * read checking that it did not change meanwhile (frontmatter.h). */
+#define QUIET_MS 2000
+
+static long long wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void forget_writing(struct change *ch, size_t i)
+{
+	free(ch->writing[i].path);
+	ch->writing[i] = ch->writing[--ch->nwriting];
+}
+
+/* Notes that path is being written (written) or that its writer is done
+ * with it (closed, removed, renamed away). */
+static void note_writing(struct change *ch, const char *path, bool written)
+{
+	if (!written)
+		strmap_put(&ch->closed, path, "");
+	for (size_t i = 0; i < ch->nwriting; i++) {
+		if (strcmp(ch->writing[i].path, path) != 0)
+			continue;
+		if (written)
+			ch->writing[i].since = now_ms();
+		else
+			forget_writing(ch, i);
+		return;
+	}
+	if (!written)
+		return;
+	ch->writing = xrealloc(ch->writing, (ch->nwriting + 1) * sizeof *ch->writing);
+	ch->writing[ch->nwriting++] = (struct writing){xstrdup(path), now_ms()};
+}
+
+/* Whether every file of the change has been written whole: its writer
+ * closed it, or has been quiet for QUIET_MS. A truncate, then a write,
+ * read between the two, is half a file. */
+static bool settled(const struct change *ch)
+{
+	long long now = now_ms();
+	for (size_t i = 0; i < ch->nwriting; i++)
+		if (now - ch->writing[i].since < QUIET_MS)
+			return false;
+	return true;
+}
+
+/* The files of the change still being written, as a set of absolute
+ * paths: a publication does not read them (indexer.h: held). */
+static void being_written(const struct change *ch, struct strmap *held)
+{
+	long long now = now_ms();
+	for (size_t i = 0; i < ch->nwriting; i++)
+		if (now - ch->writing[i].since < QUIET_MS)
+			strmap_put(held, ch->writing[i].path, ch->writing[i].path);
+}
+
+static void change_release(struct change *ch)
+{
+	while (ch->nwriting)
+		forget_writing(ch, ch->nwriting - 1);
+	free(ch->writing);
+	strbuf_release(&ch->event_path);
+	strmap_free(&ch->changed);
+	strmap_free(&ch->closed);
+	*ch = (struct change)CHANGE_INIT;
+}
+
+/* Adds what src saw, later, to dst (src is emptied): a file src saw
+ * closed is no longer being written, unless src saw it written again
+ * after (src->writing). */
+static void change_merge(struct change *dst, struct change *src)
+{
+	dst->index |= src->index;
+	dst->rescan |= src->rescan;
+	dst->rewatch |= src->rewatch;
+	if (src->cache) {
+		dst->several |= dst->cache || src->several;
+		if (!dst->cache) {
+			dst->event = src->event;
+			strbuf_addstr(&dst->event_path, strbuf_str(&src->event_path));
+		}
+		dst->cache = true;
+	}
+	for (size_t i = 0; i < src->closed.nslots; i++)
+		if (src->closed.keys[i])
+			note_writing(dst, src->closed.keys[i], false);
+	for (size_t i = 0; i < src->nwriting; i++)
+		note_writing(dst, src->writing[i].path, true);
+	strmap_put_all(&dst->changed, &src->changed);
+	change_release(src);
+}
 
 static bool is_watched_top(const char *name)
 {
@@ -249,6 +369,14 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
+	if (!(ev->mask & IN_ISDIR)) {
+		struct strbuf abs = STRBUF_INIT;
+		strbuf_addf(&abs, "%s/%s", w->root, rel.ptr);
+		strmap_put(&ch->changed, abs.ptr, "");
+		if (ev->mask & (IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM))
+			note_writing(ch, abs.ptr, (ev->mask & (IN_MODIFY | IN_CREATE)) != 0);
+		strbuf_release(&abs);
+	}
 	bool shown = signature_visible(ev->name, w->disk);
 	const char *name;
 	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && shown)
@@ -289,12 +417,16 @@ static bool renamed_within_site(const struct inotify_event *ev, const char *next
 	return (to->mask & IN_MOVED_TO) && to->cookie == ev->cookie;
 }
 
-/* Reads what inotify has, waiting up to timeout_ms for the first event. */
+/* Reads what inotify has, waiting up to timeout_ms for the first event,
+ * then gathering the rest of a burst (a deploy, a git pull) for up to
+ * 50 ms more: never longer, or edits that keep coming would never be
+ * published. */
 static void drain(struct watch_table *t, const struct config *cfg, int timeout_ms,
                   struct change *ch)
 {
 	struct pollfd pfd = {t->fd, POLLIN, 0};
 	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	long long until = -1;
 	while (poll(&pfd, 1, timeout_ms) > 0) {
 		ssize_t n = read(t->fd, buf, sizeof buf);
 		if (n <= 0)
@@ -305,16 +437,215 @@ static void drain(struct watch_table *t, const struct config *cfg, int timeout_m
 			if (!renamed_within_site(ev, p, buf + n))
 				note_event(t, cfg, ev, ch);
 		}
-		timeout_ms = 50; /* gather the rest of a burst (a deploy, a git pull) */
+		if (until < 0)
+			until = now_ms() + 50;
+		timeout_ms = (int)(until - now_ms());
+		if (timeout_ms <= 0)
+			break;
 	}
 }
 
-/* Publishes the change the watcher saw (indexer.h). */
-static void publish(struct indexer *x, const struct change *ch)
+/*
+ * Files read empty, each with the version first seen empty. A truncate
+ * shows its new size before it shows its mtime, its ctime and its event
+ * (ext4 sets the times once the blocks are freed, which waits on the
+ * journal), so a file read in the middle of one looks settled: empty,
+ * changed long ago, no event. An empty file is taken only once it has
+ * looked the same for QUIET_MS; until then its last good version stands.
+ */
+struct empty {
+	char *path; /* owned: absolute */
+	struct file_stamp stamp;
+	long long since; /* monotonic ms when first seen in this version */
+};
+
+struct empties {
+	struct empty *e; /* owned */
+	size_t n;
+};
+
+static void empties_free(struct empties *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->e[i].path);
+	free(m->e);
+	m->e = NULL;
+	m->n = 0;
+}
+
+/* Whether the file r read empty has been empty, in that version, for
+ * QUIET_MS; notes it when not. */
+static bool empty_settled(struct empties *m, const struct file_read *r)
+{
+	long long now = now_ms();
+	for (size_t i = 0; i < m->n; i++) {
+		if (strcmp(m->e[i].path, r->path) != 0)
+			continue;
+		if (file_stamp_equal(&m->e[i].stamp, &r->stamp))
+			return now - m->e[i].since >= QUIET_MS;
+		m->e[i].stamp = r->stamp;
+		m->e[i].since = now;
+		return false;
+	}
+	m->e = xrealloc(m->e, (m->n + 1) * sizeof *m->e);
+	m->e[m->n++] = (struct empty){xstrdup(r->path), r->stamp, now};
+	return false;
+}
+
+/* Forgets the file at path (read with something in it). */
+static void empty_forget(struct empties *m, const char *path)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (strcmp(m->e[i].path, path) != 0)
+			continue;
+		free(m->e[i].path);
+		m->e[i] = m->e[--m->n];
+		return;
+	}
+}
+
+/* What a publication's check reads: the events that came while the site
+ * was read. */
+struct during {
+	struct watch_table *t;
+	const struct config *cfg;
+	struct change later;     /* what came meanwhile */
+	struct empties *empties; /* the watcher's: files read empty */
+};
+
+/* A file changed less than this long before it is checked may be in the
+ * middle of a write whose events are not queued yet: a writer's data is
+ * seen before its event is, and a writer stopped between the two (the
+ * machine busy) would leave a half file with no event to say so. */
+#define SETTLE_MS 100
+
+
+/* What the check finds of a file read. */
+enum read_verdict {
+	READ_WHOLE,
+	READ_RECENT, /* the same version, changed too lately to tell */
+	READ_HALF,   /* changed since, or being written */
+};
+
+/* Whether the file r read may have been read half: it changed since (or
+ * is being written meanwhile), or it changed so lately (*changed_ms, wall
+ * ms) that a write may still be under way. */
+static enum read_verdict judge_read(const struct during *d, const struct strmap *written,
+                                    const struct file_read *r, long long *changed_ms)
+{
+	struct file_stamp now;
+	if (!frontmatter_stamp(r->path, &now) || !file_stamp_equal(&now, &r->stamp))
+		return READ_HALF;
+	if (strmap_get(&d->later.changed, r->path) && strmap_get(written, r->path))
+		return READ_HALF;
+	*changed_ms = (now.mtime_ns > now.ctime_ns ? now.mtime_ns : now.ctime_ns) / 1000000;
+	return wall_ms() - *changed_ms < SETTLE_MS ? READ_RECENT : READ_WHOLE;
+}
+
+/* Waits until a change made at changed_ms (wall) is SETTLE_MS old, then
+ * takes in the events that came meanwhile. */
+static void wait_settled(struct during *d, long long changed_ms, struct strmap *written)
+{
+	long long wait = changed_ms + SETTLE_MS - wall_ms();
+	if (wait > SETTLE_MS)
+		wait = SETTLE_MS; /* a clock gone back: never longer */
+	if (wait > 0) {
+		struct timespec ts = {0, (long)wait * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	if (d->t->fd >= 0)
+		drain(d->t, d->cfg, 0, &d->later);
+	strmap_free(written);
+	being_written(&d->later, written);
+}
+
+/*
+ * The check of a publication (indexer_check_fn): of the files the build
+ * read, those it may have read half. A file whose writer truncated it
+ * before the build read it, and wrote the rest after, was read between
+ * the two: the version read is not the one there now, or it is still
+ * being written. One changed too lately to tell is waited for (the edit
+ * just made is the one the publication is for), then judged again.
+ */
+static void read_half(void *arg, const struct file_read *reads, size_t nreads,
+                      struct strmap *suspects)
+{
+	struct during *d = arg;
+	if (d->t->fd >= 0)
+		drain(d->t, d->cfg, 0, &d->later);
+	struct strmap written = STRMAP_INIT;
+	being_written(&d->later, &written);
+	size_t *recent = NULL, nrecent = 0;
+	long long newest = 0;
+	for (size_t i = 0; i < nreads; i++) {
+		const struct file_read *r = &reads[i];
+		bool empty = r->stamp.size == 0;
+		if (!empty && d->empties->n)
+			empty_forget(d->empties, r->path);
+		long long changed = 0;
+		enum read_verdict v = judge_read(d, &written, r, &changed);
+		if (v == READ_HALF || (empty && !empty_settled(d->empties, r))) {
+			strmap_put(suspects, r->path, "");
+		} else if (v == READ_RECENT) {
+			recent = xrealloc(recent, (nrecent + 1) * sizeof *recent);
+			recent[nrecent++] = i;
+			newest = changed > newest ? changed : newest;
+		}
+	}
+	if (nrecent)
+		wait_settled(d, newest, &written);
+	for (size_t k = 0; k < nrecent; k++) {
+		long long changed;
+		if (judge_read(d, &written, &reads[recent[k]], &changed) == READ_HALF)
+			strmap_put(suspects, reads[recent[k]].path, "");
+	}
+	free(recent);
+	strmap_free(&written);
+}
+
+/*
+ * Publishes the change the watcher saw (indexer.h), or (whole) the site
+ * as it is when it is not what was published last (a stat scan). A file
+ * still being written is not read: its last good version stands in, and
+ * it comes with a later publication, once written whole; so does a file
+ * the check finds read half. True when it published.
+ */
+static bool publish(struct indexer *x, struct watch_table *t, const struct config *cfg,
+                    struct change *ch, struct empties *empties, bool whole)
 {
 	struct indexer_change what = {ch->cache, ch->event,
 	                              ch->several ? NULL : strbuf_str(&ch->event_path)};
-	indexer_publish(x, &what);
+	struct strmap held = STRMAP_INIT;
+	being_written(ch, &held);
+	struct during d = {t, cfg, CHANGE_INIT, empties};
+	int rc = whole ? indexer_catch_up_held(x, &held, read_half, &d)
+	               : indexer_publish_held(x, &what, &held, read_half, &d);
+	/* What was held comes with a later publication. */
+	bool waiting = held.n > 0;
+	strmap_free(&held);
+	if (rc != 1) {
+		change_merge(ch, &d.later);
+		return false;
+	}
+	/* What was held, and what came meanwhile, is for the next one. A
+	 * held file's edit is still to be seen: its answers, cached meanwhile
+	 * from its last version, go with the next cache generation too. */
+	struct change next = CHANGE_INIT;
+	for (size_t i = 0; i < ch->nwriting; i++)
+		note_writing(&next, ch->writing[i].path, true);
+	for (size_t i = 0; i < next.nwriting; i++)
+		next.writing[i].since = ch->writing[i].since;
+	if (waiting) {
+		next.index = true;
+		next.cache = ch->cache;
+		next.event = ch->event;
+		next.several = ch->several;
+		strbuf_addstr(&next.event_path, strbuf_str(&ch->event_path));
+	}
+	change_merge(&next, &d.later);
+	change_release(ch);
+	*ch = next;
+	return true;
 }
 
 /*
@@ -429,10 +760,13 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	watch_site(&t, cfg);
 	bool readable = site_readable(cfg);
 	time_t last_scan = time(NULL), last_prune = 0;
+	struct change ch = CHANGE_INIT;
+	struct empties empties = {NULL, 0};
+	long long ch_since = now_ms(); /* when the change began */
+	long long next_try = 0;        /* a publication that held files: not before then */
 	for (;;) {
-		struct change ch = {false, false, false, false, NULL, STRBUF_INIT, false};
 		if (t.fd >= 0)
-			drain(&t, cfg, 1000, &ch);
+			drain(&t, cfg, ch.nwriting || ch.index ? SETTLE_MS : 1000, &ch);
 		else
 			sleep(1);
 		/* While the site cannot be read, look every second for it to
@@ -444,28 +778,32 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 			ch.rescan = true;
 		else if (!was_readable)
 			ch.rescan = ch.rewatch = true;
-		if (ch.rewatch && readable)
+		if (ch.rewatch && readable) {
 			watch_site(&t, cfg);
+			ch.rewatch = false;
+		}
 		if (reopen_requested) {
 			reopen_requested = 0;
 			log_reopen();
 		}
-		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd)) {
-			strbuf_release(&ch.event_path);
+		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd))
 			break;
-		}
 		restore_generation(&x);
 		/* A stat scan now and then catches what inotify cannot see
 		 * (network file systems, a queue overflow); what it publishes
-		 * takes in the events of this pass. */
-		bool caught_up = false;
-		if (t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30) {
-			caught_up = indexer_catch_up(&x) == 1;
+		 * takes in the events seen so far. */
+		bool scan = t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30;
+		if (scan) {
+			ch.rescan = false;
 			last_scan = time(NULL);
 		}
-		if (ch.index && !caught_up)
-			publish(&x, &ch);
-		strbuf_release(&ch.event_path);
+		if ((scan || ch.index) && now_ms() >= next_try &&
+		    (settled(&ch) || now_ms() - ch_since >= QUIET_MS) && publish(&x, &t, cfg, &ch, &empties, scan)) {
+			ch_since = now_ms();
+			next_try = ch.index ? now_ms() + SETTLE_MS : 0;
+		}
+		if (!ch.index)
+			ch_since = now_ms();
 		/* What follows the cache generation (the static fast path's
 		 * link) follows it at once, right after it moved. */
 		if (h->pass)
@@ -475,6 +813,8 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 			last_prune = time(NULL);
 		}
 	}
+	change_release(&ch);
+	empties_free(&empties);
 	unwatch_all(&t);
 	indexer_free(&x);
 	if (h->close)

@@ -64,3 +64,10 @@ void strmap_free(struct strmap *m)
 	free(m->values);
 	memset(m, 0, sizeof *m);
 }
+
+void strmap_put_all(struct strmap *into, const struct strmap *from)
+{
+	for (size_t i = 0; i < from->nslots; i++)
+		if (from->keys[i])
+			strmap_put(into, from->keys[i], from->values[i]);
+}

@@ -21,6 +21,8 @@ struct strmap {
 void strmap_put(struct strmap *m, const char *key, const void *value);
 /* The value under key, or NULL. */
 const void *strmap_get(const struct strmap *m, const char *key);
+/* Puts every key of from (with its value) into into. */
+void strmap_put_all(struct strmap *into, const struct strmap *from);
 void strmap_free(struct strmap *m);
 
 #endif

@@ -27,6 +27,9 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	files->previous = previous;
 	files->sources = (struct value_builder)VALUE_BUILDER_INIT;
 	vb_map_begin(&files->sources);
+	files->held = NULL;
+	files->reads = NULL;
+	files->nreads = 0;
 }
 
 void files_finish(struct site_files *files)
@@ -45,6 +48,11 @@ void files_free(struct site_files *files)
 	free(files->root);
 	free(files->unreadable);
 	vb_release(&files->sources);
+	for (size_t i = 0; i < files->nreads; i++)
+		free(files->reads[i].path);
+	free(files->reads);
+	files->reads = NULL;
+	files->nreads = 0;
 	files->root = NULL;
 	files->problems = NULL;
 	files->nproblems = 0;
@@ -106,18 +114,42 @@ static void remember(struct site_files *files, const char *rel, value_t map)
 	withheld_copy(map, &files->sources);
 }
 
+/* Notes that the file at path (taken) was read in the version stamp. */
+static void note_read(struct site_files *files, char *path, const struct file_stamp *stamp)
+{
+	files->reads = xrealloc(files->reads, (files->nreads + 1) * sizeof *files->reads);
+	files->reads[files->nreads++] = (struct file_read){path, *stamp};
+}
+
+/* A file held (being written): its last good version, not read now. */
+static int read_held(struct site_files *files, const char *rel, struct value_builder *out)
+{
+	value_t last = value_map_getz(files->previous, rel);
+	if (value_is_missing(last))
+		return -1;
+	vb_value(out, last);
+	remember(files, rel, last);
+	return 0;
+}
+
 int files_read(struct site_files *files, const char *rel, struct value_builder *out)
 {
 	char *path = files_join(files->root, rel);
+	if (files->held && strmap_get(files->held, path)) {
+		free(path);
+		return read_held(files, rel, out);
+	}
 	struct yaml_error err;
+	struct file_stamp stamp;
 	size_t at = out->buf.len;
 	progress_tick();
-	int rc = frontmatter_parse_file(path, out, &err);
-	free(path);
+	int rc = frontmatter_parse_file_stamped(path, out, &err, &stamp);
 	if (rc == 0) {
+		note_read(files, path, &stamp);
 		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at});
 		return 0;
 	}
+	free(path);
 	value_t last = value_map_getz(files->previous, rel);
 	if (value_is_missing(last)) {
 		files_problem(files, false, rel, err.line, "%s", err.message);

@@ -13,7 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/strmap.h"
 #include "lib/value.h"
+#include "site/frontmatter.h"
 
 /* A file that could not be read (an error) or was read with a guess (a
  * warning); line 0 when no line applies. */
@@ -36,7 +38,18 @@ struct problem {
  * file fails to parse, its last good version from the previous read
  * (`previous`, that read's sources) stands in for it, with an error saying
  * so; a file that never parsed is left out.
+ *
+ * Every file read is listed in `reads` with the version read (its stamp),
+ * so that whoever publishes the read can tell whether a file changed
+ * since. A file `held` (being written: its absolute path there) is not
+ * read: its last good version stands in, without a problem, and a file
+ * held that has none waits for a later read.
  */
+struct file_read {
+	char *path;              /* owned: absolute */
+	struct file_stamp stamp; /* the version read */
+};
+
 struct site_files {
 	char *root;               /* owned: the site folder */
 	struct problem *problems; /* owned, in the order found */
@@ -44,6 +57,9 @@ struct site_files {
 	char *unreadable;         /* owned: why the site cannot be read whole, or NULL */
 	value_t previous;         /* borrowed: the previous read's sources, or missing */
 	struct value_builder sources; /* owned: an open map of rel -> parsed map */
+	const struct strmap *held; /* borrowed: absolute paths not to read, or NULL */
+	struct file_read *reads;  /* owned: the files read, in the order read */
+	size_t nreads;
 };
 
 /* Starts reading the folder root (copied), with no problems yet, falling

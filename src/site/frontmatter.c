@@ -176,15 +176,50 @@ static int fail_too_large(struct yaml_error *err, int fd)
 	return -1;
 }
 
-/* Reads the whole file into text, refusing more than MAX_FILE_SIZE. */
-static int read_file(const char *path, struct strbuf *text, struct yaml_error *err)
+static void stamp_of(const struct stat *st, struct file_stamp *stamp)
+{
+	stamp->ino = (unsigned long long)st->st_ino;
+	stamp->size = (unsigned long long)st->st_size;
+	stamp->mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+	stamp->ctime_ns = (long long)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+}
+
+bool file_stamp_equal(const struct file_stamp *a, const struct file_stamp *b)
+{
+	return a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+	       a->ctime_ns == b->ctime_ns;
+}
+
+bool frontmatter_stamp(const char *path, struct file_stamp *stamp)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	stamp_of(&st, stamp);
+	return true;
+}
+
+/* Whether two looks at a file saw the same version of it. */
+static bool same_version(const struct stat *a, const struct stat *b)
+{
+	struct file_stamp x, y;
+	stamp_of(a, &x);
+	stamp_of(b, &y);
+	return file_stamp_equal(&x, &y);
+}
+
+/* Reads the whole file into text once, refusing more than MAX_FILE_SIZE;
+ * *settled says whether it did not change while it was read (the same
+ * version before and after, all of it read). */
+static int read_once(const char *path, struct strbuf *text, struct yaml_error *err,
+                     bool *settled, struct file_stamp *stamp)
 {
 	char chunk[16384];
-	struct stat st;
+	struct stat before, after;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0)
+	if (fd < 0 || fstat(fd, &before) != 0)
 		return fail_errno(err, fd);
-	if (st.st_size > (off_t)MAX_FILE_SIZE)
+	if (before.st_size > (off_t)MAX_FILE_SIZE)
 		return fail_too_large(err, fd);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof chunk);
@@ -199,17 +234,45 @@ static int read_file(const char *path, struct strbuf *text, struct yaml_error *e
 			return fail_too_large(err, fd);
 		strbuf_add(text, chunk, (size_t)n);
 	}
+	*settled = fstat(fd, &after) == 0 && same_version(&before, &after) &&
+	           (off_t)text->len == after.st_size;
+	stamp_of(&before, stamp);
 	close(fd);
 	return 0;
 }
 
-int frontmatter_parse_file(const char *path, struct value_builder *out, struct yaml_error *err)
+/* Reads the whole file into text: again when it changed while it was
+ * read (a writer that truncates, then writes), so that what is parsed is
+ * one version of it, whole. */
+static int read_file(const char *path, struct strbuf *text, struct yaml_error *err,
+                     struct file_stamp *stamp)
+{
+	for (int tries = 0; tries < 5; tries++) {
+		bool settled;
+		strbuf_reset(text);
+		if (read_once(path, text, err, &settled, stamp) != 0)
+			return -1;
+		if (settled)
+			return 0;
+	}
+	set_error(err, 0, "it kept changing while it was read");
+	return -1;
+}
+
+int frontmatter_parse_file_stamped(const char *path, struct value_builder *out,
+                                   struct yaml_error *err, struct file_stamp *stamp)
 {
 	struct strbuf text = STRBUF_INIT;
 	memset(err, 0, sizeof *err);
-	int rc = read_file(path, &text, err);
+	int rc = read_file(path, &text, err, stamp);
 	if (rc == 0)
 		rc = frontmatter_parse(strbuf_str(&text), text.len, out, err);
 	strbuf_release(&text);
 	return rc;
+}
+
+int frontmatter_parse_file(const char *path, struct value_builder *out, struct yaml_error *err)
+{
+	struct file_stamp stamp;
+	return frontmatter_parse_file_stamped(path, out, err, &stamp);
 }

@@ -10,6 +10,7 @@
 #ifndef CMS_API_FRONTMATTER_H
 #define CMS_API_FRONTMATTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/value.h"
@@ -22,7 +23,24 @@ int frontmatter_parse(const char *text, size_t len, struct value_builder *out,
                       struct yaml_error *err);
 
 /* Reads the file at path and parses it as above. Returns 0, or -1 with err
- * filled (an unreadable file has line 0 and the errno text). */
+ * filled (an unreadable file has line 0 and the errno text). What is read
+ * is one version of the file, whole: it is read again when it changed
+ * while it was read (a writer that truncates, then writes). */
 int frontmatter_parse_file(const char *path, struct value_builder *out, struct yaml_error *err);
+
+/* Which version of a file was read: a later look that sees another one
+ * means it changed since. */
+struct file_stamp {
+	unsigned long long ino, size;
+	long long mtime_ns, ctime_ns;
+};
+
+/* The same, saying which version it read (when it read one). */
+int frontmatter_parse_file_stamped(const char *path, struct value_builder *out,
+                                   struct yaml_error *err, struct file_stamp *stamp);
+
+/* The version of the file at path now; false when it cannot be looked at. */
+bool frontmatter_stamp(const char *path, struct file_stamp *stamp);
+bool file_stamp_equal(const struct file_stamp *a, const struct file_stamp *b);
 
 #endif

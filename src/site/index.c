@@ -287,10 +287,12 @@ static void check_site_folder(struct site_index *idx)
 	}
 }
 
-struct site_index *site_index_load_over(const struct config *cfg, value_t previous)
+struct site_index *site_index_load_holding(const struct config *cfg, value_t previous,
+                                           const struct strmap *held)
 {
 	struct site_index *idx = xcalloc(1, sizeof *idx);
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
+	idx->files.held = held;
 	idx->cfg = cfg;
 	check_site_folder(idx);
 	load_sites(idx, cfg);
@@ -300,8 +302,14 @@ struct site_index *site_index_load_over(const struct config *cfg, value_t previo
 	trees_load(idx);
 	load_extras(idx);
 	files_finish(&idx->files);
+	idx->files.held = NULL; /* the caller's, only while loading */
 	idx->cfg = NULL;
 	return idx;
+}
+
+struct site_index *site_index_load_over(const struct config *cfg, value_t previous)
+{
+	return site_index_load_holding(cfg, previous, NULL);
 }
 
 struct site_index *site_index_load(const struct config *cfg)

@@ -34,6 +34,11 @@ struct site_index *site_index_load(const struct config *cfg);
 /* The same, a file that no longer parses standing in with its version in
  * previous (the sources of an earlier read, snapshot_sources()). */
 struct site_index *site_index_load_over(const struct config *cfg, value_t previous);
+
+/* The same, the files in held (absolute paths: being written) not read:
+ * their versions in previous stand in (files.h). */
+struct site_index *site_index_load_holding(const struct config *cfg, value_t previous,
+                                           const struct strmap *held);
 void site_index_free(struct site_index *idx);
 
 #endif

@@ -562,6 +562,74 @@ static void test_named_generation_has_its_snapshot(void)
 	free(dir);
 }
 
+/* A check that finds news.yaml read half the first time it is asked. */
+static int half_checks;
+
+static void news_read_half(void *arg, const struct file_read *reads, size_t nreads,
+                           struct strmap *suspects)
+{
+	(void)arg;
+	for (size_t i = 0; i < nreads; i++)
+		if (half_checks == 0 && strstr(reads[i].path, "/news.yaml"))
+			strmap_put(suspects, reads[i].path, "");
+	half_checks++;
+}
+
+/* The title of the file rel in the snapshot the indexer published last. */
+static char *published_title(const struct indexer *x, const char *rel)
+{
+	value_t file = value_map_getz(snapshot_sources(x->snap), rel);
+	size_t len;
+	const char *title = value_str(value_map_getz(file, "title"), &len);
+	return title ? strndup(title, len) : NULL;
+}
+
+/*
+ * A file being written is not read: its last good version is published,
+ * and so is that of a file the check finds read half (the site is read
+ * again without it). The next publication takes both up.
+ */
+static void test_held_files_keep_their_last_version(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	struct indexer_change ch = {true, "CollectionSaved", NULL};
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 2\n");
+	struct strmap held = STRMAP_INIT;
+	struct strbuf blog = STRBUF_INIT;
+	strbuf_addf(&blog, "%s/content/collections/blog.yaml", cfg.content_root);
+	strmap_put(&held, strbuf_str(&blog), "");
+	half_checks = 0;
+	CU_ASSERT_EQUAL(indexer_publish_held(&x, &ch, &held, news_read_half, NULL), 1);
+	CU_ASSERT_EQUAL(half_checks, 2);
+	CU_ASSERT_EQUAL(held.n, 2);
+	char *news = published_title(&x, "content/collections/news.yaml");
+	char *title = published_title(&x, "content/collections/blog.yaml");
+	CU_ASSERT_STRING_EQUAL(news ? news : "", "Old");
+	CU_ASSERT_STRING_EQUAL(title ? title : "", "Blog");
+	free(news);
+	free(title);
+	CU_ASSERT_EQUAL(indexer_publish(&x, &ch), 1);
+	news = published_title(&x, "content/collections/news.yaml");
+	title = published_title(&x, "content/collections/blog.yaml");
+	CU_ASSERT_STRING_EQUAL(news ? news : "", "New");
+	CU_ASSERT_STRING_EQUAL(title ? title : "", "Blog 2");
+	free(news);
+	free(title);
+	strmap_free(&held);
+	strbuf_release(&blog);
+	indexer_free(&x);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_watch(void)
 {
 	CU_pSuite s = unit_add_suite("watch");
@@ -576,4 +644,5 @@ void suite_watch(void)
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
 	unit_add_test(s, "publication order", test_publication_order);
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
+	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
 }
