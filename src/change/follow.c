@@ -55,15 +55,6 @@ static bool same_problem(const struct snap_problem *a, const struct snap_problem
 	       strcmp(a->message, b->message) == 0;
 }
 
-/* One problem as a line: "root/path:line: message". */
-static void problem_line(const struct follow *f, const struct snap_problem *p, struct strbuf *out)
-{
-	strbuf_addf(out, "%s%s%s", f->cfg->content_root, *p->path ? "/" : "", p->path);
-	if (p->line > 0)
-		strbuf_addf(out, ":%d", p->line);
-	strbuf_addf(out, ": %s", p->message);
-}
-
 /* Logs the errors of a new index that neither the index in use nor the
  * last one built had: a file that stopped parsing, or a folder that
  * cannot be read, is said once, when it changes, not at every build. */
@@ -80,7 +71,7 @@ static void log_new_problems(struct follow *f, const struct snapshot *built)
 			known = same_problem(&p, &q);
 		}
 		strbuf_reset(&line);
-		problem_line(f, &p, &line);
+		files_problem_line(&line, f->cfg->content_root, p.path, p.line, p.message);
 		strbuf_addch(&line, '\n');
 		if (!known && !strstr(strbuf_str(&f->logged_problems), line.ptr))
 			log_warning("%.*s", (int)line.len - 1, line.ptr);

@@ -60,15 +60,6 @@ static void use_snapshot(struct indexer *x, struct snapshot *snap, uint64_t gene
 	x->generation = generation;
 }
 
-/* One problem as a line: "root/path:line: message". */
-static void problem_line(const struct indexer *x, const struct problem *p, struct strbuf *out)
-{
-	strbuf_addf(out, "%s%s%s", x->cfg->content_root, *p->path ? "/" : "", p->path);
-	if (p->line > 0)
-		strbuf_addf(out, ":%d", p->line);
-	strbuf_addf(out, ": %s", p->message);
-}
-
 /* Logs each error, and each file left out, that the last build did not
  * have: said once, when it comes, not at every build. */
 static void log_new_problems(struct indexer *x, const struct site_index *idx)
@@ -79,7 +70,7 @@ static void log_new_problems(struct indexer *x, const struct site_index *idx)
 		if (p->warning && !p->left_out)
 			continue;
 		strbuf_reset(&line);
-		problem_line(x, p, &line);
+		files_problem_line(&line, x->cfg->content_root, p->path, p->line, p->message);
 		strbuf_addch(&line, '\n');
 		if (!strstr(strbuf_str(&x->logged), line.ptr))
 			log_warning("%.*s", (int)line.len - 1, line.ptr);

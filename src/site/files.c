@@ -260,3 +260,12 @@ void files_each_yaml(struct site_files *files, const char *folder, files_yaml_fn
 	files_free_names(names, n);
 	free(dir);
 }
+
+void files_problem_line(struct strbuf *out, const char *root, const char *path, int line,
+                        const char *message)
+{
+	strbuf_addf(out, "%s%s%s", root, *path ? "/" : "", path);
+	if (line > 0)
+		strbuf_addf(out, ":%d", line);
+	strbuf_addf(out, ": %s", message);
+}

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/strbuf.h"
 #include "lib/strmap.h"
 #include "lib/value.h"
 #include "site/frontmatter.h"
@@ -87,6 +88,11 @@ char *files_join(const char *a, const char *b);
  * to out. A failure is recorded as an error; the file's last good version
  * is appended instead when there is one (0), else nothing (-1). */
 int files_read(struct site_files *files, const char *rel, struct value_builder *out);
+
+/* A problem as a line of a log, added to out: "root/path:line: message"
+ * (no line when line is 0). */
+void files_problem_line(struct strbuf *out, const char *root, const char *path, int line,
+                        const char *message);
 
 /* True when root/rel is a regular file (or a link to one). */
 bool files_exists(const struct site_files *files, const char *rel);

@@ -850,26 +850,17 @@ struct blob_parts {
 	uint32_t path, slug, blueprint, blueprint_title, data, len;
 };
 
-static uint32_t blob_string(struct strbuf *b, const char *s)
-{
-	if (!s)
-		return SNAP_NONE;
-	uint32_t at = (uint32_t)b->len;
-	strbuf_add(b, s, strlen(s) + 1);
-	return at;
-}
-
 /* An entry's blob: id, path, slug, blueprint and its title, then data. */
 static void entry_blob(const char *id, const char *path, const char *slug, const char *bp,
                        const char *bp_title, value_t data, struct strbuf *out,
                        struct blob_parts *parts)
 {
 	strbuf_reset(out);
-	blob_string(out, id);
-	parts->path = blob_string(out, path);
-	parts->slug = blob_string(out, slug);
-	parts->blueprint = blob_string(out, bp);
-	parts->blueprint_title = blob_string(out, bp_title);
+	put_string(out, id);
+	parts->path = put_string(out, path);
+	parts->slug = put_string(out, slug);
+	parts->blueprint = put_string(out, bp);
+	parts->blueprint_title = put_string(out, bp_title);
 	parts->data = (uint32_t)out->len;
 	strbuf_add(out, data.p, value_size(data));
 	parts->len = (uint32_t)out->len;
