@@ -259,13 +259,15 @@ static bool share(struct follow *f)
 	shared_paths_free(&f->paths);
 	f->paths = paths;
 	/* A watcher keeps the published index up to date with the site. A
-	 * worker that finds no index published it can map brings it up to
-	 * date itself first: it waits while the watcher publishes, and builds
-	 * when no one does (indexer.h). */
+	 * worker that finds no index published it can map, or that started
+	 * the watcher, brings it up to date itself first: it waits while the
+	 * watcher publishes, and builds when no one does (indexer.h). */
 	struct generation g;
-	if (f->wanted == FOLLOW_SHARED_WATCH)
-		watch_start(f->cfg, f->hooks);
-	if (!published(f))
+	bool started = f->wanted == FOLLOW_SHARED_WATCH && watch_start(f->cfg, f->hooks);
+	/* No watcher ran before this one: what is published may be older
+	 * than the site (an edit made while no worker ran), and answering
+	 * from it before the new watcher has looked would show it again. */
+	if (started || !published(f))
 		watch_scan_once(f->cfg);
 	if (generation_read(f->paths.generation, &g) != 0) {
 		/* No generation can be written there (a full disk): nothing to
