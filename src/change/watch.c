@@ -753,15 +753,19 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	void *state = h->open ? h->open(cfg) : NULL;
 	struct indexer x;
 	indexer_init(&x, cfg, h, state);
-	indexer_catch_up(&x);
-	if (h->pass)
-		h->pass(state, cfg);
+	/* Watched before the first look, so that an edit made while it
+	 * looks is seen after (and read again, checked, once settled). The
+	 * first look waits for nothing: a worker that started with the
+	 * watcher may be answering from an older index meanwhile. */
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
-	bool readable = site_readable(cfg);
-	time_t last_scan = time(NULL), last_prune = 0;
+	indexer_catch_up(&x);
 	struct change ch = CHANGE_INIT;
 	struct empties empties = {NULL, 0};
+	if (h->pass)
+		h->pass(state, cfg);
+	bool readable = site_readable(cfg);
+	time_t last_scan = time(NULL), last_prune = 0;
 	long long ch_since = now_ms(); /* when the change began */
 	long long next_try = 0;        /* a publication that held files: not before then */
 	for (;;) {
