@@ -746,6 +746,27 @@ static bool site_readable(const struct config *cfg)
 	return ok;
 }
 
+/*
+ * Whether the content root leads elsewhere than it did (*target, the
+ * folder it led to last, kept while it leads nowhere): a deploy that
+ * swaps a symlink (current -> releases/N), or a root moved away and
+ * another put in its place. The watches are on the folder the root led
+ * to when they were set, so nothing else would see it. Logged once per
+ * move.
+ */
+static bool root_moved(const struct config *cfg, char **target)
+{
+	char *now = realpath(cfg->content_root, NULL);
+	if (!now)
+		return false; /* gone: site_readable says so, and when it is back */
+	bool moved = *target && strcmp(*target, now) != 0;
+	if (moved)
+		log_warning("content root %s now resolves to %s", cfg->content_root, now);
+	free(*target);
+	*target = now;
+	return moved;
+}
+
 void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *h)
 {
 	static const struct watch_hooks none;
@@ -765,6 +786,8 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	if (h->pass)
 		h->pass(state, cfg);
 	bool readable = site_readable(cfg);
+	char *target = NULL; /* owned: where the content root led last */
+	root_moved(cfg, &target);
 	time_t last_scan = time(NULL), last_prune = 0;
 	long long ch_since = now_ms(); /* when the change began */
 	long long next_try = 0;        /* a publication that held files: not before then */
@@ -780,7 +803,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		readable = site_readable(cfg);
 		if (!readable)
 			ch.rescan = true;
-		else if (!was_readable)
+		else if (!was_readable || root_moved(cfg, &target))
 			ch.rescan = ch.rewatch = true;
 		if (ch.rewatch && readable) {
 			watch_site(&t, cfg);
@@ -819,6 +842,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	}
 	change_release(&ch);
 	empties_free(&empties);
+	free(target);
 	unwatch_all(&t);
 	indexer_free(&x);
 	if (h->close)
