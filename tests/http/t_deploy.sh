@@ -34,3 +34,4 @@ until_answer "deploy: swapped back" /api/collections/team '*"title":"Team"*'
 [ "$(grep -cF "now resolves to $DP/releases/a" "$DP/worker.log")" = 1 ] && pass ||
 	fail "deploy: the swap back is logged once" "$(cat "$DP/worker.log")"
 stop_server
+wait_workers_gone
