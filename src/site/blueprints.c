@@ -67,10 +67,15 @@ static void write_nested_fields(struct field_sink *s, value_t items)
 	vb_array_end(s->out);
 }
 
-/* One config value: field lists and sets resolved, the rest as written. */
+/* One config value: field lists and sets resolved, the rest as written.
+ * An empty list of fields is null: Statamic reads a set whose config
+ * lists no fields (not one that imports none) as having none. */
 static void write_config_value(struct field_sink *s, const char *key, size_t len, value_t v)
 {
-	if (len == 6 && memcmp(key, "fields", 6) == 0 && value_type(v) == VALUE_ARRAY)
+	bool fields = len == 6 && memcmp(key, "fields", 6) == 0 && value_type(v) == VALUE_ARRAY;
+	if (fields && value_count(v) == 0)
+		vb_null(s->out);
+	else if (fields)
 		write_nested_fields(s, v);
 	else if (len == 4 && memcmp(key, "sets", 4) == 0 && value_type(v) == VALUE_MAP &&
 	         s->nesting < MAX_NESTING)

@@ -23,7 +23,7 @@
 #include "site/files.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 10
+#define SNAP_VERSION 11
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -184,7 +184,7 @@ static value_t source_value(const struct value_source *src, const char *key)
 }
 
 /* Writes a map of keys (sorted, then freed with the array), each value
- * from src or else its field's default, augmented through its field. */
+ * from src augmented through its field (which supplies a default). */
 static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n, value_t fields,
                             const struct value_source *src, struct value_builder *out)
 {
@@ -194,14 +194,12 @@ static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n
 	for (size_t i = 0; i < n; i++) {
 		value_t field = value_map_getz(fields, keys[i]);
 		value_t v = source_value(src, keys[i]);
-		if (value_is_missing(v))
-			v = value_map_getz(field, "default");
 		vb_keyz(out, keys[i]);
 		/* Who saved it last is a user, whatever the blueprint says. */
 		if (value_is_missing(field) && strcmp(keys[i], "updated_by") == 0)
 			augment_user(ctx, v, out);
 		else
-			augment_field(ctx, keys[i], v, field, out);
+			augment_item_field(ctx, keys[i], v, field, out);
 		free(keys[i]);
 	}
 	vb_map_end(out);
