@@ -369,17 +369,59 @@ static void copy_map(const struct augment_ctx *ctx, value_t map, rewrite_fn rewr
 	vb_map_end(out);
 }
 
-/* A term's blueprint: its own `blueprint`, else the taxonomy's first. */
-static value_t term_fields(value_t taxonomy, value_t term)
+/* A term's blueprint, {title, fields}, and its handle: its own
+ * `blueprint` (the handle, then its singular), else the taxonomy's first. */
+static value_t term_blueprint(value_t taxonomy, value_t term, struct strbuf *handle)
 {
 	value_t blueprints = value_map_getz(taxonomy, "blueprints");
-	value_t own = value_map_getz(value_map_getz(term, "data"), "blueprint");
-	value_t named = value_map_getz(blueprints, value_str(own, NULL));
-	if (!value_is_missing(named))
-		return named;
+	const char *own = value_str(value_map_getz(value_map_getz(term, "data"), "blueprint"), NULL);
+	char *one = singular_handle(own);
+	const char *names[] = {own, one};
+	value_t found = VALUE_MISSING;
+	for (size_t i = 0; i < 2 && value_is_missing(found); i++) {
+		found = value_map_getz(blueprints, names[i]);
+		strbuf_reset(handle);
+		strbuf_addstr(handle, names[i]);
+	}
+	free(one);
 	struct value_iter it;
 	value_iter_init(&it, blueprints);
-	return value_iter_next(&it) ? it.value : VALUE_MISSING;
+	if (value_is_missing(found) && value_iter_next(&it)) {
+		found = it.value;
+		strbuf_reset(handle);
+		strbuf_add(handle, it.key, it.key_len);
+	}
+	return found;
+}
+
+/* A term's data through its blueprint; its `blueprint`, when it names one,
+ * is the blueprint's {title, handle}. */
+static void term_data(const struct augment_ctx *ctx, value_t taxonomy, value_t term,
+                      struct value_builder *out)
+{
+	struct strbuf handle = STRBUF_INIT;
+	value_t bp = term_blueprint(taxonomy, term, &handle);
+	struct value_builder data = VALUE_BUILDER_INIT;
+	augmented_map(ctx, value_map_getz(term, "data"), value_map_getz(bp, "fields"), &data);
+	struct value_iter it;
+	vb_map_begin(out);
+	value_iter_init(&it, vb_result(&data));
+	while (value_iter_next(&it)) {
+		vb_key(out, it.key, it.key_len);
+		if (it.key_len != 9 || memcmp(it.key, "blueprint", 9) != 0 || value_is_missing(bp)) {
+			vb_value(out, it.value);
+			continue;
+		}
+		vb_map_begin(out);
+		vb_keyz(out, "title");
+		vb_value(out, value_map_getz(bp, "title"));
+		vb_keyz(out, "handle");
+		vb_str(out, handle.ptr, handle.len);
+		vb_map_end(out);
+	}
+	vb_map_end(out);
+	vb_release(&data);
+	strbuf_release(&handle);
 }
 
 /* ctx for an item of the site named handle (the default site if none). */
@@ -403,7 +445,7 @@ static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, valu
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		if (it.key_len == 4 && memcmp(it.key, "data", 4) == 0)
-			augmented_map(ctx, it.value, term_fields(taxonomy, term), out);
+			term_data(ctx, taxonomy, term, out);
 		else
 			vb_value(out, it.value);
 	}

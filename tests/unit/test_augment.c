@@ -82,8 +82,9 @@ static void test_empty_fields(void)
 	/* automatic_line_breaks: false keeps soft breaks as newlines (above);
 	 * with no field, content uses Statamic's fallback (breaks on). */
 	free(json);
-	json = entry_json("about"); /* no blueprint, no body: as stored */
-	CU_ASSERT_STRING_EQUAL(json, "{\"title\":\"About\"}");
+	/* No blueprint: Statamic's fallback one, a markdown content (null). */
+	json = entry_json("about");
+	CU_ASSERT_STRING_EQUAL(json, "{\"content\":null,\"title\":\"About\"}");
 	free(json);
 }
 
@@ -393,6 +394,26 @@ static void test_excluded_keys_inside_objects(void)
 	close_augment_site();
 }
 
+/* A collection without blueprints has Statamic's fallback: the site's
+ * resources/blueprints/default.yaml, named after the collection's
+ * singular; so has a taxonomy, whose terms' `blueprint` is {title,
+ * handle}. */
+static void test_fallback_blueprints(void)
+{
+	open_augment_site();
+	struct snap_entry e = snap_entry_at(augment_site, snap_entry_find(augment_site, "first"));
+	CU_ASSERT_STRING_EQUAL(e.blueprint, "note");
+	CU_ASSERT_STRING_EQUAL(e.blueprint_title, "Field Note");
+	assert_json(e.data, "first",
+	            "{\"author\":null,\"content\":\"<p>A <em>note<\\/em>.<\\/p>\\n\",\"title\":\"First\"}");
+	value_t topics = snap_extras_find(augment_site, "taxonomies", "topics");
+	value_t alpha = value_map_getz(value_array_get(value_map_getz(topics, "terms"), 0), "data");
+	assert_json(alpha, "alpha",
+	            "{\"author\":null,\"blueprint\":{\"title\":\"Topic\",\"handle\":\"topic\"},\"content\":null,"
+	            "\"title\":\"Alpha\"}");
+	close_augment_site();
+}
+
 /* Every field of a global set's blueprint, set or not. */
 static void test_global_fields(void)
 {
@@ -402,6 +423,40 @@ static void test_global_fields(void)
 	            "{\"links\":[],\"name\":\"Acme\",\"theme\":{\"value\":\"light\",\"label\":\"Light\","
 	            "\"key\":\"light\"}}");
 	close_augment_site();
+}
+
+static void assert_word(char *(*fn)(const char *), const char *word, const char *want)
+{
+	char *got = fn(word);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n%s: got %s, want %s\n", word, got, want);
+	free(got);
+}
+
+static char *title_of_handle(const char *handle)
+{
+	return blueprint_title(VALUE_MISSING, handle);
+}
+
+/* Statamic's names for blueprints: titles humanised from handles, and
+ * Laravel's singular of a collection's handle and title. */
+static void test_blueprint_names(void)
+{
+	assert_word(title_of_handle, "social_images", "Social images");
+	assert_word(title_of_handle, "user_id_card", "User card");
+	assert_word(title_of_handle, "page", "Page");
+	assert_word(singular_handle, "posts", "post");
+	assert_word(singular_handle, "categories", "category");
+	assert_word(singular_handle, "Legacy Charts", "Legacy Chart");
+	assert_word(singular_handle, "APIs", "API");
+	assert_word(singular_handle, "apis", "api");
+	assert_word(singular_handle, "Guides and Surveys API", "Guides and Surveys API");
+	assert_word(singular_handle, "boxes", "box");
+	assert_word(singular_handle, "statuses", "status");
+	assert_word(singular_handle, "houses", "house");
+	assert_word(singular_handle, "glass", "glass");
+	assert_word(singular_handle, "days", "day");
 }
 
 void suite_augment(void)
@@ -421,5 +476,7 @@ void suite_augment(void)
 	unit_add_test(s, "relationship fields keep the stored value",
 	              test_relationship_fields_keep_the_stored_value);
 	unit_add_test(s, "excluded keys inside objects", test_excluded_keys_inside_objects);
+	unit_add_test(s, "fallback blueprints", test_fallback_blueprints);
 	unit_add_test(s, "global fields", test_global_fields);
+	unit_add_test(s, "blueprint names", test_blueprint_names);
 }
