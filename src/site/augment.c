@@ -387,6 +387,15 @@ static value_t looked_up(const struct strmap *m, const char *key)
 	return (value_t){strmap_get(m, key)};
 }
 
+struct augment_ctx augment_in_site(const struct augment_ctx *ctx, const char *handle)
+{
+	struct augment_ctx local = *ctx;
+	const struct site_info *site = site_index_site(ctx->idx, handle);
+	local.site = site ? (size_t)(site - ctx->idx->sites) : 0;
+	local.entry = NULL;
+	return local;
+}
+
 /* --- URLs --- */
 
 static bool is_absolute(const char *url)

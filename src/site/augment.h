@@ -58,6 +58,10 @@ struct augment_ctx {
 	const struct entry *entry; /* the entry augmented, or NULL (@child links need it) */
 };
 
+/* ctx for an item of the site named handle (the default site if none),
+ * no entry's. */
+struct augment_ctx augment_in_site(const struct augment_ctx *ctx, const char *handle);
+
 /* Appends a Unix time as Statamic's JSON dates read, ISO 8601 in UTC with
  * microseconds: "2024-01-10T00:00:00.000000Z". */
 void augment_iso8601(long long secs, struct value_builder *out);

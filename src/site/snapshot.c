@@ -21,6 +21,7 @@
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
+#include "site/navpages.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
 #define SNAP_VERSION 11
@@ -424,20 +425,11 @@ static void term_data(const struct augment_ctx *ctx, value_t taxonomy, value_t t
 	strbuf_release(&handle);
 }
 
-/* ctx for an item of the site named handle (the default site if none). */
-static struct augment_ctx in_site(const struct augment_ctx *ctx, const char *handle)
-{
-	struct augment_ctx local = *ctx;
-	const struct site_info *site = site_index_site(ctx->idx, handle);
-	local.site = site ? (size_t)(site - ctx->idx->sites) : 0;
-	local.entry = NULL;
-	return local;
-}
-
 static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, value_t term,
                       struct value_builder *out)
 {
-	struct augment_ctx term_ctx = in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
+	struct augment_ctx term_ctx =
+		augment_in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
 	const struct augment_ctx *ctx = &term_ctx;
 	struct value_iter it;
 	vb_map_begin(out);
@@ -477,11 +469,20 @@ static bool rewrite_global(const struct augment_ctx *ctx, value_t set, const cha
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		char *site = xstrndup(it.key, it.key_len);
-		struct augment_ctx site_ctx = in_site(ctx, site);
+		struct augment_ctx site_ctx = augment_in_site(ctx, site);
 		augmented_map(&site_ctx, it.value, value_map_getz(set, "fields"), out);
 		free(site);
 	}
 	vb_map_end(out);
+	return true;
+}
+
+static bool rewrite_nav(const struct augment_ctx *ctx, value_t nav, const char *key, value_t v,
+                        struct value_builder *out)
+{
+	if (strcmp(key, "trees") != 0)
+		return false;
+	navpages_augment_trees(ctx, value_map_getz(nav, "fields"), v, out);
 	return true;
 }
 
@@ -493,6 +494,8 @@ static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const ch
 		item = rewrite_taxonomy;
 	else if (strcmp(key, "globals") == 0)
 		item = rewrite_global;
+	else if (strcmp(key, "navs") == 0)
+		item = rewrite_nav;
 	else
 		return false;
 	struct value_iter it;
@@ -504,7 +507,8 @@ static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const ch
 	return true;
 }
 
-/* Terms and global variables delivered through their blueprints. */
+/* Terms, global variables and navigation pages delivered through their
+ * blueprints. */
 static void augmented_extras(const struct augment_ctx *ctx, struct value_builder *out)
 {
 	copy_map(ctx, vb_result(&ctx->idx->extras), rewrite_kind, out);

@@ -414,6 +414,21 @@ static void test_fallback_blueprints(void)
 	close_augment_site();
 }
 
+/* A navigation page that links an entry has every field of the
+ * navigation's blueprint (its own value, else the entry's, augmented); a
+ * link has only what its data sets, through the same fields. */
+static void test_navigation_pages(void)
+{
+	open_augment_site();
+	value_t nav = snap_extras_find(augment_site, "navs", "main");
+	value_t tree = value_map_getz(value_map_getz(nav, "trees"), "default");
+	value_t linked = value_map_getz(value_array_get(tree, 0), "data");
+	assert_json(linked, "n1", "{\"badge\":\"New\",\"bold\":false,\"extra_pages\":[]}");
+	CU_ASSERT_EQUAL(value_ref_kind(value_map_getz(linked, "extra_pages")), REF_FIELD);
+	assert_json(value_map_getz(value_array_get(tree, 1), "data"), "n2", "{\"bold\":true}");
+	close_augment_site();
+}
+
 /* Every field of a global set's blueprint, set or not. */
 static void test_global_fields(void)
 {
@@ -477,6 +492,7 @@ void suite_augment(void)
 	              test_relationship_fields_keep_the_stored_value);
 	unit_add_test(s, "excluded keys inside objects", test_excluded_keys_inside_objects);
 	unit_add_test(s, "fallback blueprints", test_fallback_blueprints);
+	unit_add_test(s, "navigation pages", test_navigation_pages);
 	unit_add_test(s, "global fields", test_global_fields);
 	unit_add_test(s, "blueprint names", test_blueprint_names);
 }
