@@ -196,6 +196,64 @@ static void test_token_guard(void)
 	close_fixture();
 }
 
+/* --- a sort by a key never served --------------------------------------- */
+
+static void enable(enum resource_type type)
+{
+	app.cfg.resources[type].type_set = true;
+	app.cfg.resources[type].type_value = true;
+}
+
+/* The "data" of the answer to GET uri (the links name the sort). */
+static char *data_of(const char *uri)
+{
+	get("GET", uri);
+	CU_ASSERT_EQUAL(res.status, 200);
+	const char *body = strbuf_str(&res.body), *links = strstr(body, ",\"links\":");
+	return strndup(body, links ? (size_t)(links - body) : strlen(body));
+}
+
+/* uri with each sort gives the same data as uri alone. */
+static void assert_unsorted(const char *uri, const char *const sorts[], size_t n)
+{
+	char *plain = data_of(uri);
+	for (size_t i = 0; i < n; i++) {
+		char sorted_uri[256];
+		snprintf(sorted_uri, sizeof sorted_uri, "%s&sort=%s", uri, sorts[i]);
+		char *sorted = data_of(sorted_uri);
+		CU_ASSERT_STRING_EQUAL(sorted, plain);
+		if (strcmp(sorted, plain) != 0)
+			fprintf(stderr, "\n%s: %s\n  unsorted: %s\n", sorted_uri, sorted, plain);
+		free(sorted);
+	}
+	free(plain);
+}
+
+/* A key that excluded_keys withholds (or one users never show) orders
+ * nothing: two requests, sorted each way, would tell how its hidden
+ * values rank. Entries, terms and users alike. */
+static void test_sort_by_a_withheld_key(void)
+{
+	open_fixture();
+	enable(RES_COLLECTIONS);
+	enable(RES_TAXONOMIES);
+	enable(RES_USERS);
+	strlist_split(&app.cfg.excluded_keys, "title, email, date");
+	static const char *const by_title[] = {"title", "-title", "-title->x", "-date"};
+	assert_unsorted("/api/collections/blog/entries?fields=id", by_title, 4);
+	assert_unsorted("/api/taxonomies/tags/terms?fields=slug", by_title, 3);
+	static const char *const by_secret[] = {"-email", "email", "-password_hash", "-password",
+	                                        "-remember_token"};
+	assert_unsorted("/api/users?fields=id", by_secret, 5);
+	/* What is served still sorts. */
+	char *plain = data_of("/api/collections/blog/entries?fields=id");
+	char *by_id = data_of("/api/collections/blog/entries?fields=id&sort=-title,-id");
+	CU_ASSERT_STRING_NOT_EQUAL(by_id, plain);
+	free(by_id);
+	free(plain);
+	close_fixture();
+}
+
 /* --- per-user tokens through the pipeline ------------------------------- */
 
 static char *tokens_dir;
@@ -538,6 +596,7 @@ void suite_app(void)
 	unit_add_test(s, "ping and not found", test_ping_and_not_found);
 	unit_add_test(s, "disabled API", test_disabled_api_is_404_for_everything);
 	unit_add_test(s, "405", test_method_not_allowed);
+	unit_add_test(s, "a sort by a withheld key orders nothing", test_sort_by_a_withheld_key);
 	unit_add_test(s, "rate limit by the verified token, 401s by the address",
 	              test_rate_by_verified_token);
 	unit_add_test(s, "rate limit: guessing the shared token is throttled",
