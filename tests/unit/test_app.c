@@ -254,6 +254,24 @@ static void test_sort_by_a_withheld_key(void)
 	close_fixture();
 }
 
+/* fields never brings a withheld key back: null, for terms as for entries. */
+static void test_fields_keep_withheld_keys_out(void)
+{
+	open_fixture();
+	enable(RES_COLLECTIONS);
+	enable(RES_TAXONOMIES);
+	strlist_split(&app.cfg.excluded_keys, "title, url");
+	get("GET", "/api/taxonomies/tags/terms/news?fields=title,url,slug");
+	assert_answer(200, "{\"data\":{\"title\":null,\"url\":null,\"slug\":\"news\"}}");
+	char *terms = data_of("/api/taxonomies/tags/terms?fields=title&limit=1");
+	CU_ASSERT_STRING_EQUAL(terms, "{\"data\":[{\"title\":null}]");
+	free(terms);
+	char *entries = data_of("/api/collections/blog/entries?fields=title&limit=1");
+	CU_ASSERT_STRING_EQUAL(entries, "{\"data\":[{\"title\":null}]");
+	free(entries);
+	close_fixture();
+}
+
 /* --- per-user tokens through the pipeline ------------------------------- */
 
 static char *tokens_dir;
@@ -597,6 +615,7 @@ void suite_app(void)
 	unit_add_test(s, "disabled API", test_disabled_api_is_404_for_everything);
 	unit_add_test(s, "405", test_method_not_allowed);
 	unit_add_test(s, "a sort by a withheld key orders nothing", test_sort_by_a_withheld_key);
+	unit_add_test(s, "fields never brings a withheld key back", test_fields_keep_withheld_keys_out);
 	unit_add_test(s, "rate limit by the verified token, 401s by the address",
 	              test_rate_by_verified_token);
 	unit_add_test(s, "rate limit: guessing the shared token is throttled",
