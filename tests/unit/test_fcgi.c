@@ -909,6 +909,44 @@ static int tcp_listener(int *client)
 	return l;
 }
 
+/* Idle kept connections are given up first: one idle after its answer
+ * yields at once to a connection waiting on the listening socket, long
+ * before its idle time (60 s here) is over. The responder runs in a child
+ * that SIGALRM ends after 10 s, a stall bound. */
+static void test_idle_kept_connection_yields(void)
+{
+	int web, l = tcp_listener(&web);
+	struct fcgi_conn c;
+	fcgi_conn_init(&c, l, NULL);
+	CU_ASSERT_EQUAL_FATAL(fcgi_accept(&c), 0);
+	c.timeout_ms = 60000;
+	struct strbuf b = STRBUF_INIT;
+	add_request(&b, 1, FCGI_KEEP_CONN, "/api/ping");
+	write_all(web, b.ptr, b.len);
+	CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&c), 1);
+	CU_ASSERT_EQUAL(fcgi_answer(&c, "x", 1), 0);
+	CU_ASSERT_TRUE(fcgi_connected(&c));
+	struct records rs;
+	read_records(web, 1, &rs);
+	records_free(&rs);
+	struct sockaddr_in sa;
+	socklen_t len = sizeof sa;
+	CU_ASSERT_FATAL(getsockname(l, (struct sockaddr *)&sa, &len) == 0);
+	int waiting = socket(AF_INET, SOCK_STREAM, 0);
+	CU_ASSERT_FATAL(connect(waiting, (struct sockaddr *)&sa, sizeof sa) == 0);
+	pid_t responder = fork();
+	if (responder == 0) {
+		alarm(10);
+		_exit(fcgi_next_request(&c) == 0 && !fcgi_connected(&c) ? 0 : 1);
+	}
+	CU_ASSERT_EQUAL(exit_status(responder), 0);
+	fcgi_conn_free(&c);
+	close(waiting);
+	close(web);
+	close(l);
+	strbuf_release(&b);
+}
+
 /* FCGI_WEB_SERVER_ADDRS keeps other TCP peers out. */
 static void test_allowed_peers(void)
 {
@@ -960,4 +998,6 @@ void suite_fcgi(void)
 	              test_request_bound_after_idle);
 	unit_add_test(s, "answers a peer does not read are bounded alike",
 	              test_unread_answers_are_bounded);
+	unit_add_test(s, "an idle kept connection yields to a waiting one",
+	              test_idle_kept_connection_yields);
 }
