@@ -19,6 +19,7 @@
 #include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/blueprints.h"
+#include "site/dates.h"
 #include "site/entries.h"
 #include "site/files.h"
 #include "site/globals.h"
@@ -297,6 +298,7 @@ struct site_index *site_index_load_over(const struct config *cfg, value_t previo
 	load_collections(idx);
 	collection_blueprints_load(idx);
 	entries_load(idx);
+	dates_settle(idx);
 	trees_load(idx);
 	load_extras(idx);
 	files_finish(&idx->files);
