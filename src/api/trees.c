@@ -15,6 +15,7 @@
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
+#include "site/augment.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
  * writer's nesting, three containers a level, stays within its limit. */
@@ -355,8 +356,8 @@ static void link_page(const struct config *cfg, value_t item, struct value_build
 	vb_keyz(&computed, "uri");
 	vb_value(&computed, url);
 	vb_keyz(&computed, "permalink");
-	if (u[0] == '/') /* site-relative: made absolute per request */
-		vb_url(&computed, URL_SITE, u, url_len);
+	if (url_len) /* "/about", "#faqs": below the request's base */
+		augment_absolute(u, &computed);
 	else
 		vb_value(&computed, url);
 	vb_map_end(&computed);

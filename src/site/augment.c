@@ -352,15 +352,42 @@ void augment_url(const char *site_url, const char *uri, struct strbuf *out)
 	strbuf_release(&full);
 }
 
+/* Statamic's URL::tidy drops one '/' that ends the part of a URL before
+ * its query or fragment: "http://h/" is "http://h", "/#x" is "#x" below
+ * the root. */
+static void drop_trailing_slash(struct strbuf *url)
+{
+	size_t end = strcspn(url->ptr, "?#");
+	if (end == 0 || url->ptr[end - 1] != '/')
+		return;
+	memmove(url->ptr + end - 1, url->ptr + end, url->len - end + 1);
+	url->len--;
+}
+
 void augment_permalink(const char *site_url, const char *uri, struct value_builder *out)
 {
 	struct strbuf url = STRBUF_INIT;
 	join_site_url(site_url, uri, &url);
 	if (is_absolute(site_url))
 		vb_str(out, url.ptr, url.len);
-	else
-		vb_url(out, URL_SITE, url.ptr, url.len);
+	else /* the root is the base itself, without a '/' */
+		vb_url(out, URL_SITE, url.ptr, strcmp(url.ptr, "/") == 0 ? 0 : url.len);
 	strbuf_release(&url);
+}
+
+void augment_absolute(const char *url, struct value_builder *out)
+{
+	if (strncmp(url, "http:", 5) == 0 || strncmp(url, "https:", 6) == 0) {
+		vb_strz(out, url);
+		return;
+	}
+	struct strbuf path = STRBUF_INIT;
+	if (*url != '/')
+		strbuf_addch(&path, '/');
+	strbuf_addstr(&path, url);
+	drop_trailing_slash(&path);
+	vb_url(out, URL_SITE, path.ptr, path.len);
+	strbuf_release(&path);
 }
 
 /* --- relations --- */

@@ -57,8 +57,15 @@ void augment_iso8601(long long secs, struct value_builder *out);
 void augment_url(const char *site_url, const char *uri, struct strbuf *out);
 
 /* Its permalink: a URL value below the request's base for a site whose
- * url is relative, the site's own absolute URL otherwise. */
+ * url is relative ("/" is the base itself, without a '/', as Statamic's
+ * URL::tidy leaves it), the site's own absolute URL otherwise. */
 void augment_permalink(const char *site_url, const char *uri, struct value_builder *out);
+
+/* Statamic's URL::makeAbsolute of a URL of the site (a nav link's): an
+ * http(s) URL as it is, anything else ("/about", "#faqs") a URL value
+ * below the request's base, a '/' put before it and none left at its end
+ * ("#faqs" is http://host#faqs). */
+void augment_absolute(const char *url, struct value_builder *out);
 
 /* Appends the delivered form of the field key = v to out; field is its
  * blueprint config (missing when the blueprint has no such field). */

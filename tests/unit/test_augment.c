@@ -177,6 +177,36 @@ static void test_urls_and_permalinks(void)
 	            "\"https:\\/\\/example.de\\/blog\\/x\"");
 	assert_urls("https://example.com/fr", "/", "/fr", "\"https:\\/\\/example.com\\/fr\"");
 	assert_urls("https://example.com", "/", "/", "\"https:\\/\\/example.com\"");
+	/* The home page's permalink is the base itself, as Statamic's tidy
+	 * URL has no '/' at its end. */
+	assert_urls("/", "/", "/", "\"http:\\/\\/h\"");
+}
+
+static void assert_absolute(const char *url, const char *want)
+{
+	struct value_builder v = VALUE_BUILDER_INIT;
+	augment_absolute(url, &v);
+	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(&v));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), want);
+	strbuf_release(&out);
+	vb_release(&v);
+}
+
+/* A nav link's permalink, as Statamic's URL::makeAbsolute makes it. */
+static void test_absolute_links(void)
+{
+	assert_absolute("/about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("#faqs", "\"http:\\/\\/h#faqs\"");
+	assert_absolute("#", "\"http:\\/\\/h#\"");
+	assert_absolute("/", "\"http:\\/\\/h\"");
+	assert_absolute("/docs/?q=1", "\"http:\\/\\/h\\/docs?q=1\"");
+	assert_absolute("about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("https://example.com/x/", "\"https:\\/\\/example.com\\/x\\/\"");
 }
 
 /* An asset reference's api_url names the asset even when its name has a
@@ -221,5 +251,6 @@ void suite_augment(void)
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
 	unit_add_test(s, "bard to HTML", test_bard_html);
 	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
+	unit_add_test(s, "absolute links", test_absolute_links);
 	unit_add_test(s, "asset reference urls", test_asset_reference_urls);
 }
