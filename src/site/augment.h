@@ -30,6 +30,7 @@
 #ifndef CMS_API_AUGMENT_H
 #define CMS_API_AUGMENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/value.h"
@@ -46,6 +47,9 @@ struct augment_ctx {
 	const struct augment_tables *tables;
 	size_t site;               /* the site of the item augmented: relations localize to it */
 	const struct entry *entry; /* the entry augmented, or NULL (@child links need it) */
+	/* Set by augment_field itself (callers leave them zero): */
+	bool nested;               /* inside a set, row or group (Statamic's parentField) */
+	const struct collection_info *through; /* terms seen through this collection */
 };
 
 /* Appends a Unix time as Statamic's JSON dates read, ISO 8601 in UTC with

@@ -514,7 +514,7 @@ static void write_entries(const struct site_index *idx, const struct augment_tab
 	for (size_t i = 0; i < idx->nentries; i++) {
 		const struct entry *e = &idx->entries[i];
 		struct rec_entry *r = &recs[i];
-		struct augment_ctx ctx = {idx, tables, e->site, e};
+		struct augment_ctx ctx = {.idx = idx, .tables = tables, .site = e->site, .entry = e};
 		resolved_data(&ctx, &fields, e, &data);
 		/* Statamic's fallback blueprint is the collection's singular. */
 		const struct blueprint *bp = entry_blueprint(idx, e);
@@ -688,7 +688,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		                                   p->line, p->warning};
 	}
 	struct value_builder augmented = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, tables, 0, NULL};
+	struct augment_ctx ctx = {.idx = idx, .tables = tables};
 	augmented_extras(&ctx, &augmented);
 	uint64_t extras = put_value(&blob, vb_result(&augmented));
 	vb_release(&augmented);
