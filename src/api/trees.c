@@ -172,6 +172,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
+		ct->r->q.tree_page = true;
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
 		begin_node(w);
 		entries_write_item(w, vb_result(&item), &ct->t->fields);
@@ -402,6 +403,7 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
+		r.q.tree_page = true;
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
 		vb_release(&extras);
 	}

@@ -143,10 +143,11 @@ static void collect_keys(value_t map, char ***keys, size_t *n)
 }
 
 /* Keys the API computes for every entry; a blueprint field of the same
- * name adds no data key. */
+ * name adds no data key. (A `parent` field does: the API shows the key
+ * with the entry's page above it, query/entries.c.) */
 static bool computed_key(const char *key, size_t len)
 {
-	static const char *const names[] = {"id", "slug", "date", "parent"};
+	static const char *const names[] = {"id", "slug", "date"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strlen(names[i]) == len && memcmp(names[i], key, len) == 0)
 			return true;

@@ -1,0 +1,133 @@
+/*
+ * Unit tests: entries, terms, URLs, trees and sites as Statamic 6 gives
+ * them (the golden answers of ../shared/oracle showed each case), asked of
+ * the whole pipeline on small sites written for each test.
+ */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "lib/strbuf.h"
+#include "unit.h"
+
+static struct app app;
+static struct response res;
+static char *dir;
+
+/* Opens the site made of files (name and text pairs, NULL-ended) with an
+ * INI of its own beside it: the API on, every resource on, nothing
+ * cached, and the lines of ini added. Returns app_open's result. */
+static int open_site(const char *const *files, const char *ini)
+{
+	dir = unit_tempdir();
+	for (size_t i = 0; files[i]; i += 2)
+		CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, files[i], files[i + 1]), 0);
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&text,
+	            "[api]\nenabled = true\n[content]\nroot = .\n[cache]\nenabled = false\n"
+	            "[rate_limit]\nper_minute = 0\n[resources]\ncollections = true\nnavs = true\n"
+	            "taxonomies = true\nglobals = true\nsites = true\n%s",
+	            ini ? ini : "");
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "cms-api.ini", text.ptr), 0);
+	strbuf_addf(&path, "%s/cms-api.ini", dir);
+	char err[CONFIG_ERR_LEN] = "";
+	int rc = app_open(&app, path.ptr, APP_PRIVATE, err);
+	if (rc != 0)
+		fprintf(stderr, "open_site: %s\n", err);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	response_init(&res);
+	return rc;
+}
+
+static void close_site(void)
+{
+	response_free(&res);
+	app_close(&app);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* The body of GET uri; the status must be status. */
+static const char *get(const char *uri, int status)
+{
+	struct request req;
+	response_free(&res);
+	response_init(&res);
+	request_from_uri(&req, "GET", uri);
+	unit_handle(&app, &req, &res);
+	request_free(&req);
+	CU_ASSERT_EQUAL(res.status, status);
+	return strbuf_str(&res.body);
+}
+
+static void assert_get(const char *uri, const char *want)
+{
+	const char *got = get(uri, 200);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\nGET %s\n  got  %s\n  want %s\n", uri, got, want);
+}
+
+#define API "http:\\/\\/localhost\\/api\\/collections\\/pages\\/entries\\/"
+
+/* --- parent --- */
+
+static const char *const tree_site[] = {
+	"content/collections/pages.yaml", "route: '{parent_uri}/{slug}'\nstructure: {root: true}\n",
+	"content/trees/collections/pages.yaml",
+	"tree:\n  - {entry: home}\n  - entry: about\n    children: [{entry: team}]\n",
+	"content/collections/pages/home.md", "---\nid: home\ntitle: Home\n---\n",
+	"content/collections/pages/about.md", "---\nid: about\ntitle: About\n---\n",
+	"content/collections/pages/team.md", "---\nid: team\ntitle: Team\n---\n",
+	"resources/blueprints/collections/pages/page.yaml",
+	"fields:\n  - {handle: title, field: {type: text}}\n"
+	"  - {handle: parent, field: {type: entries, max_items: 1}}\n",
+	"content/collections/notes.yaml", "route: '/notes/{slug}'\n",
+	"content/collections/notes/n.md", "---\nid: n\ntitle: N\nparent: home\n---\n",
+	NULL};
+
+/* A structured entry's `parent` (a blueprint field, or a data key) is the
+ * page above it: the root page above the top level of a tree that has
+ * one; null elsewhere; never on tree pages. (Without a sort, entries come
+ * in path order, as Statamic's Stache gives them.) */
+static void test_parent(void)
+{
+	CU_ASSERT_EQUAL_FATAL(open_site(tree_site, NULL), 0);
+	assert_get("/api/collections/pages/entries?fields=id,parent",
+	           "{\"data\":[{\"id\":\"about\",\"parent\":{\"id\":\"home\",\"title\":\"Home\",\"url\":\"\\/\","
+	           "\"permalink\":\"http:\\/\\/localhost\",\"api_url\":\"" API "home\"}},"
+	           "{\"id\":\"home\",\"parent\":null},"
+	           "{\"id\":\"team\",\"parent\":{\"id\":\"about\",\"title\":\"About\",\"url\":\"\\/about\","
+	           "\"permalink\":\"http:\\/\\/localhost\\/about\",\"api_url\":\"" API "about\"}}],"
+	           "\"links\":{\"first\":\"http:\\/\\/localhost\\/api\\/collections\\/pages\\/entries"
+	           "?fields=id%2Cparent&limit=25&page=1\",\"last\":\"http:\\/\\/localhost\\/api\\/"
+	           "collections\\/pages\\/entries?fields=id%2Cparent&limit=25&page=1\",\"prev\":null,"
+	           "\"next\":null},\"meta\":{\"current_page\":1,\"from\":1,\"last_page\":1,\"links\":["
+	           "{\"url\":null,\"label\":\"&laquo; Previous\",\"page\":null,\"active\":false},{\"url\":"
+	           "\"http:\\/\\/localhost\\/api\\/collections\\/pages\\/entries?fields=id%2Cparent&limit="
+	           "25&page=1\",\"label\":\"1\",\"page\":1,\"active\":true},{\"url\":null,\"label\":"
+	           "\"Next &raquo;\",\"page\":null,\"active\":false}],\"path\":\"http:\\/\\/localhost\\/"
+	           "api\\/collections\\/pages\\/entries\",\"per_page\":25,\"to\":3,\"total\":3}}");
+	/* The whole entry has it too (the worker's rendered copy). */
+	const char *team = get("/api/collections/pages/entries/team", 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(team, "\"parent\":{\"id\":\"about\""));
+	/* Data that names a parent does not make one. */
+	assert_get("/api/collections/notes/entries/n?fields=parent", "{\"data\":{\"parent\":null}}");
+	/* Tree pages leave it out, as Statamic's AugmentedPage does. */
+	const char *tree = get("/api/collections/pages/tree", 200);
+	CU_ASSERT_PTR_NULL(strstr(tree, "\"parent\""));
+	close_site();
+}
+
+void suite_statamic(void)
+{
+	CU_pSuite s = unit_add_suite("as Statamic gives them");
+	unit_add_test(s, "parent", test_parent);
+}
