@@ -146,11 +146,38 @@ static void short_entry(const struct snapshot *s, uint32_t n, struct value_build
 	strbuf_release(&api);
 }
 
-/* The value of a data key of e: as stored, but for `parent`, which is
- * always the page above e, whatever the entry's data says. */
+/* The template e renders with (Entry::template()): its own (or its
+ * origin's), else its collection's, else "default"; "@blueprint" is the
+ * collection's handle and the blueprint's. */
+static void template_value(struct entries_query *q, const struct snap_entry *e, value_t own,
+                           struct value_builder *b)
+{
+	struct snap_collection c = collection_of(q, e);
+	value_t v = own;
+	if (value_is_null(v) || value_is_missing(v))
+		v = value_map_getz(c.settings, "template");
+	if (value_type(v) == VALUE_STRING && strcmp(value_str(v, NULL), "@blueprint") == 0) {
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "%s.%s", c.handle, e->blueprint);
+		vb_str(b, t.ptr, t.len);
+		strbuf_release(&t);
+	} else if (value_is_null(v) || value_is_missing(v)) {
+		vb_strz(b, "default");
+	} else {
+		vb_value(b, v);
+	}
+}
+
+/* The value of a data key of e: as stored, but for those Statamic
+ * computes when the entry has them: `parent`, always the page above e
+ * whatever the data says, and `template` when the data leaves it null. */
 static void data_value(struct entries_query *q, const struct snap_entry *e, const char *key,
                        size_t len, value_t v, struct value_builder *b)
 {
+	if (len == 8 && memcmp(key, "template", 8) == 0) {
+		template_value(q, e, v, b);
+		return;
+	}
 	if (len != 6 || memcmp(key, "parent", 6) != 0) {
 		vb_value(b, v);
 		return;

@@ -126,8 +126,53 @@ static void test_parent(void)
 	close_site();
 }
 
+/* --- template --- */
+
+static const char *const template_site[] = {
+	"content/collections/blog.yaml", "template: blog.show\n",
+	"content/collections/notes.yaml", "title: Notes\n",
+	"resources/blueprints/collections/blog/post.yaml",
+	"fields:\n  - {handle: template, field: {type: template}}\n",
+	"resources/blueprints/collections/notes/note.yaml",
+	"fields:\n  - {handle: template, field: {type: template}}\n",
+	"content/collections/blog/a.md", "---\nid: a\n---\n",
+	"content/collections/blog/b.md", "---\nid: b\ntemplate: custom\n---\n",
+	"content/collections/notes/c.md", "---\nid: c\n---\n",
+	"content/collections/notes/d.md", "---\nid: d\ntemplate: '@blueprint'\n---\n",
+	"content/taxonomies/tags.yaml", "term_template: tags.page\n",
+	"content/taxonomies/tags/x.yaml", "title: X\n",
+	"content/taxonomies/topics.yaml", "title: Topics\n",
+	"content/taxonomies/topics/y.yaml", "title: Y\n",
+	"resources/blueprints/taxonomies/tags/tag.yaml",
+	"fields:\n  - {handle: template, field: {type: template}}\n",
+	"resources/blueprints/taxonomies/topics/topic.yaml",
+	"fields:\n  - {handle: template, field: {type: template}}\n",
+	NULL};
+
+/* An entry's or term's `template`, when it has the key but no value, is
+ * the one it renders with: the collection's template, else "default";
+ * the taxonomy's term_template, else "{taxonomy}.show". */
+static void test_template(void)
+{
+	CU_ASSERT_EQUAL_FATAL(open_site(template_site, NULL), 0);
+	assert_get("/api/collections/blog/entries/a?fields=template",
+	           "{\"data\":{\"template\":\"blog.show\"}}");
+	assert_get("/api/collections/blog/entries/b?fields=template",
+	           "{\"data\":{\"template\":\"custom\"}}");
+	assert_get("/api/collections/notes/entries/c?fields=template",
+	           "{\"data\":{\"template\":\"default\"}}");
+	assert_get("/api/collections/notes/entries/d?fields=template",
+	           "{\"data\":{\"template\":\"notes.note\"}}");
+	assert_get("/api/taxonomies/tags/terms/x?fields=template",
+	           "{\"data\":{\"template\":\"tags.page\"}}");
+	assert_get("/api/taxonomies/topics/terms/y?fields=template",
+	           "{\"data\":{\"template\":\"topics.show\"}}");
+	close_site();
+}
+
 void suite_statamic(void)
 {
 	CU_pSuite s = unit_add_suite("as Statamic gives them");
 	unit_add_test(s, "parent", test_parent);
+	unit_add_test(s, "template", test_template);
 }
