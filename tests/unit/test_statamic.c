@@ -170,9 +170,36 @@ static void test_template(void)
 	close_site();
 }
 
+/* --- one entry by slug --- */
+
+static const char *const two_sites[] = {
+	"resources/sites.yaml", "en: {url: /}\nde: {url: /de}\n",
+	"config/statamic/system.php", "<?php return ['multisite' => true];\n",
+	"content/collections/pages.yaml", "route: '/{slug}'\nsites: [en, de]\n",
+	"content/collections/pages/en/contact.md", "---\nid: kontakt\ntitle: Contact\n---\n",
+	"content/collections/pages/de/kontakt.md", "---\nid: k-de\norigin: kontakt\ntitle: Kontakt\n---\n",
+	NULL};
+
+/* A slug asked for in ?site= names that site's entry even when another
+ * site's entry has it as its id; ids still come first otherwise. */
+static void test_slug_in_site(void)
+{
+	CU_ASSERT_EQUAL_FATAL(open_site(two_sites, NULL), 0);
+	assert_get("/api/collections/pages/entries/kontakt?site=de&fields=id,title",
+	           "{\"data\":{\"id\":\"k-de\",\"title\":\"Kontakt\"}}");
+	assert_get("/api/collections/pages/entries/kontakt?fields=id",
+	           "{\"data\":{\"id\":\"kontakt\"}}");
+	assert_get("/api/collections/pages/entries/kontakt?site=en&fields=id",
+	           "{\"data\":{\"id\":\"kontakt\"}}");
+	assert_get("/api/collections/pages/entries/k-de?site=en&fields=id",
+	           "{\"data\":{\"id\":\"k-de\"}}");
+	close_site();
+}
+
 void suite_statamic(void)
 {
 	CU_pSuite s = unit_add_suite("as Statamic gives them");
 	unit_add_test(s, "parent", test_parent);
 	unit_add_test(s, "template", test_template);
+	unit_add_test(s, "a slug in ?site=", test_slug_in_site);
 }
