@@ -14,11 +14,33 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "lib/strbuf.h"
+#include "site/snapshot.h"
 #include "unit.h"
 
 static struct app app;
 static struct response res;
 static char *dir;
+
+/* Opens the site an INI (its text) names, from the INI's own file in the
+ * test's folder. Returns app_open's result. */
+static int open_with_ini(const char *ini)
+{
+	struct strbuf path = STRBUF_INIT;
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "cms-api.ini", ini), 0);
+	strbuf_addf(&path, "%s/cms-api.ini", dir);
+	char err[CONFIG_ERR_LEN] = "";
+	int rc = app_open(&app, path.ptr, APP_PRIVATE, err);
+	if (rc != 0)
+		fprintf(stderr, "open_with_ini: %s\n", err);
+	strbuf_release(&path);
+	response_init(&res);
+	return rc;
+}
+
+#define OPEN_INI                                                                        \
+	"[api]\nenabled = true\n[cache]\nenabled = false\n[rate_limit]\nper_minute = 0\n" \
+	"[resources]\ncollections = true\nnavs = true\ntaxonomies = true\nglobals = true\n" \
+	"sites = true\n"
 
 /* Opens the site made of files (name and text pairs, NULL-ended) with an
  * INI of its own beside it: the API on, every resource on, nothing
@@ -28,21 +50,10 @@ static int open_site(const char *const *files, const char *ini)
 	dir = unit_tempdir();
 	for (size_t i = 0; files[i]; i += 2)
 		CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, files[i], files[i + 1]), 0);
-	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
-	strbuf_addf(&text,
-	            "[api]\nenabled = true\n[content]\nroot = .\n[cache]\nenabled = false\n"
-	            "[rate_limit]\nper_minute = 0\n[resources]\ncollections = true\nnavs = true\n"
-	            "taxonomies = true\nglobals = true\nsites = true\n%s",
-	            ini ? ini : "");
-	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "cms-api.ini", text.ptr), 0);
-	strbuf_addf(&path, "%s/cms-api.ini", dir);
-	char err[CONFIG_ERR_LEN] = "";
-	int rc = app_open(&app, path.ptr, APP_PRIVATE, err);
-	if (rc != 0)
-		fprintf(stderr, "open_site: %s\n", err);
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, OPEN_INI "[content]\nroot = .\n%s", ini ? ini : "");
+	int rc = open_with_ini(text.ptr);
 	strbuf_release(&text);
-	strbuf_release(&path);
-	response_init(&res);
 	return rc;
 }
 
@@ -196,10 +207,80 @@ static void test_slug_in_site(void)
 	close_site();
 }
 
+/* --- Statamic 3.0 layouts --- */
+
+/* config/statamic/sites.php names the sites (config() and env()
+ * defaults read, a dotted handle); navigation trees are per site in
+ * content/navigation/{site}/, collection trees in the collection file. */
+static void test_v3_multisite(void)
+{
+	dir = unit_tempdir();
+	CU_ASSERT_EQUAL_FATAL(
+		open_with_ini(OPEN_INI "[content]\nroot = " FIXTURES_DIR "/v3-multisite\n"), 0);
+	assert_get("/api/sites",
+	           "{\"data\":[{\"handle\":\"default\",\"name\":\"Statamic\",\"locale\":\"en_US\","
+	           "\"short_locale\":\"en\",\"url\":\"http:\\/\\/localhost\\/\"},{\"handle\":\"fr\","
+	           "\"name\":\"Fran\\u00e7ais\",\"locale\":\"fr_FR\",\"short_locale\":\"fr\","
+	           "\"url\":\"http:\\/\\/localhost\\/fr\"},{\"handle\":\"v2.3\",\"name\":\"Docs 2.3\","
+	           "\"locale\":\"en_US\",\"short_locale\":\"en\",\"url\":\"http:\\/\\/localhost\\/v2.3\"}]}");
+	assert_get("/api/navs/main/tree?fields=title,url",
+	           "{\"data\":[{\"page\":{\"title\":\"About\",\"url\":\"\\/about\"},\"depth\":1,"
+	           "\"children\":[]},{\"page\":{\"title\":\"Docs\",\"url\":\"\\/docs\"},\"depth\":1,"
+	           "\"children\":[]}]}");
+	assert_get("/api/navs/main/tree?site=fr&fields=title,url",
+	           "{\"data\":[{\"page\":{\"title\":\"Accueil\",\"url\":\"\\/fr\"},\"depth\":1,"
+	           "\"children\":[]}]}");
+	assert_get("/api/navs/main/tree?site=v2.3&fields=title,url",
+	           "{\"data\":[{\"page\":{\"title\":\"Installing 2.3\",\"url\":\"\\/v2.3\\/install\"},"
+	           "\"depth\":1,\"children\":[]}]}");
+	assert_get("/api/collections/pages/tree?site=v2.3&fields=title,url",
+	           "{\"data\":[{\"page\":{\"title\":\"Docs 2.3\",\"url\":\"\\/v2.3\"},\"depth\":1,"
+	           "\"children\":[]},{\"page\":{\"title\":\"Install\",\"url\":\"\\/v2.3\\/install\"},"
+	           "\"depth\":1,\"children\":[]}]}");
+	assert_get("/api/collections/pages/entries/install?site=v2.3&fields=id,locale",
+	           "{\"data\":{\"id\":\"old-install\",\"locale\":\"v2.3\"}}");
+	CU_ASSERT_EQUAL(snap_problem_count(app.follow.snap), 0);
+	close_site();
+}
+
+/* A sites.php cms-api cannot read is an error of the site (check fails
+ * with its line), never a quiet single site; the INI's [sites.*], dotted
+ * handles too, stand in for it. */
+static void test_sites_php_unread(void)
+{
+	static const char *const files[] = {
+		"config/statamic/sites.php",
+		"<?php\n\nreturn [\n    'sites' => [\n        'en' => ['url' => $base . '/'],\n    ],\n];\n",
+		"content/collections/pages.yaml", "title: Pages\n",
+		NULL};
+	CU_ASSERT_EQUAL_FATAL(open_site(files, NULL), 0);
+	const struct snapshot *s = app.follow.snap;
+	CU_ASSERT_EQUAL_FATAL(snap_problem_count(s), 1);
+	struct snap_problem p = snap_problem_at(s, 0);
+	CU_ASSERT_FALSE(p.warning);
+	CU_ASSERT_STRING_EQUAL(p.path, "config/statamic/sites.php");
+	CU_ASSERT_EQUAL(p.line, 5);
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.message, "cannot read '$'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.message, "[sites.*]"));
+	close_site();
+
+	CU_ASSERT_EQUAL_FATAL(open_site(files, "[sites.en]\nurl = /\n[sites.v2.3]\nname = Old\n"
+	                                       "url = /v2.3/\n"),
+	                      0);
+	CU_ASSERT_EQUAL(snap_problem_count(app.follow.snap), 0);
+	assert_get("/api/sites",
+	           "{\"data\":[{\"handle\":\"en\",\"name\":\"en\",\"locale\":\"en_US\",\"short_locale\":"
+	           "\"en\",\"url\":\"http:\\/\\/localhost\\/\"},{\"handle\":\"v2.3\",\"name\":\"Old\","
+	           "\"locale\":\"en_US\",\"short_locale\":\"en\",\"url\":\"http:\\/\\/localhost\\/v2.3\"}]}");
+	close_site();
+}
+
 void suite_statamic(void)
 {
 	CU_pSuite s = unit_add_suite("as Statamic gives them");
 	unit_add_test(s, "parent", test_parent);
 	unit_add_test(s, "template", test_template);
 	unit_add_test(s, "a slug in ?site=", test_slug_in_site);
+	unit_add_test(s, "Statamic 3.0 multi-site", test_v3_multisite);
+	unit_add_test(s, "a sites.php not read", test_sites_php_unread);
 }
