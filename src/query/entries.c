@@ -197,9 +197,12 @@ static bool key_left_out(const struct entries_query *q, const char *key, size_t 
 	       (q->tree_page && len == 6 && memcmp(key, "parent", 6) == 0);
 }
 
+/* Entry::url(): where a redirect sends, else the site's url and the uri. */
 static void url_value(const struct snapshot *s, const struct snap_entry *e, struct value_builder *b)
 {
-	if (e->uri) {
+	if (e->redirect) {
+		vb_strz(b, e->redirect);
+	} else if (e->uri) {
 		struct strbuf t = STRBUF_INIT;
 		augment_url(snap_site_at(s, e->site).url, e->uri, &t);
 		vb_str(b, t.ptr, t.len);
@@ -212,7 +215,9 @@ static void url_value(const struct snapshot *s, const struct snap_entry *e, stru
 static void permalink_value(const struct snapshot *s, const struct snap_entry *e,
                             struct value_builder *b)
 {
-	if (e->uri)
+	if (e->redirect)
+		augment_redirect_permalink(snap_site_at(s, e->site).url, e->redirect, b);
+	else if (e->uri)
 		augment_permalink(snap_site_at(s, e->site).url, e->uri, b);
 	else
 		vb_null(b);

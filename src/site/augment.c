@@ -374,6 +374,31 @@ void augment_permalink(const char *site_url, const char *uri, struct value_build
 	strbuf_release(&url);
 }
 
+void augment_redirect_permalink(const char *site_url, const char *target,
+                                struct value_builder *out)
+{
+	if (*target != '/') {
+		vb_strz(out, target);
+		return;
+	}
+	struct strbuf joined = STRBUF_INIT, url = STRBUF_INIT;
+	strbuf_addf(&joined, "%s/%s", strcmp(site_url, "/") == 0 ? "" : site_url, target);
+	/* Path::tidy: no "//", but the scheme's. */
+	const char *scheme = strstr(joined.ptr, "://");
+	size_t keep = scheme ? (size_t)(scheme - joined.ptr) + 3 : 0;
+	strbuf_add(&url, joined.ptr, keep);
+	for (const char *p = joined.ptr + keep; *p; p++)
+		if (*p != '/' || !url.len || url.ptr[url.len - 1] != '/')
+			strbuf_addch(&url, *p);
+	drop_trailing_slash(&url);
+	if (is_absolute(site_url))
+		vb_str(out, url.ptr, url.len);
+	else
+		vb_url(out, URL_SITE, url.ptr, url.len);
+	strbuf_release(&joined);
+	strbuf_release(&url);
+}
+
 void augment_absolute(const char *url, struct value_builder *out)
 {
 	if (strncmp(url, "http:", 5) == 0 || strncmp(url, "https:", 6) == 0) {
@@ -403,6 +428,10 @@ static const struct entry *entry_named(const struct augment_ctx *ctx, value_t id
 /* An entry's url (site-relative), or false when it has no route. */
 static bool entry_url(const struct site_index *idx, const struct entry *e, struct strbuf *out)
 {
+	if (e->redirect) {
+		strbuf_addstr(out, e->redirect);
+		return true;
+	}
 	if (!e->uri)
 		return false;
 	augment_url(idx->sites[e->site].url, e->uri, out);
@@ -434,7 +463,9 @@ static bool write_entry_ref(const struct augment_ctx *ctx, value_t raw, struct v
 	else
 		vb_null(out);
 	vb_keyz(out, "permalink");
-	if (e->uri)
+	if (e->redirect)
+		augment_redirect_permalink(idx->sites[e->site].url, e->redirect, out);
+	else if (e->uri)
 		augment_permalink(idx->sites[e->site].url, e->uri, out);
 	else
 		vb_null(out);

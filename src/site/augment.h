@@ -65,6 +65,12 @@ void augment_url(const char *site_url, const char *uri, struct strbuf *out);
  * URL::tidy leaves it), the site's own absolute URL otherwise. */
 void augment_permalink(const char *site_url, const char *uri, struct value_builder *out);
 
+/* The permalink of an entry that redirects to target (Routable::
+ * absoluteUrl): target as it is unless it starts with '/', else the site's
+ * absolute url, '/' and target, tidied (no "//", no '/' at its end). */
+void augment_redirect_permalink(const char *site_url, const char *target,
+                                struct value_builder *out);
+
 /* Statamic's URL::makeAbsolute of a URL of the site (a nav link's): an
  * http(s) URL as it is, anything else ("/about", "#faqs") a URL value
  * below the request's base, a '/' put before it and none left at its end

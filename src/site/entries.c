@@ -332,6 +332,7 @@ static void free_entry(struct entry *e)
 	free(e->slug);
 	free(e->origin_id);
 	free(e->uri);
+	free(e->redirect);
 	vb_release(&e->own);
 }
 

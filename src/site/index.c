@@ -26,6 +26,7 @@
 #include "site/globals.h"
 #include "site/navs.h"
 #include "site/phparray.h"
+#include "site/redirects.h"
 #include "site/people.h"
 #include "site/taxonomies.h"
 #include "site/trees.h"
@@ -363,6 +364,7 @@ struct site_index *site_index_load_over(const struct config *cfg, value_t previo
 	dates_settle(idx);
 	trees_load(idx);
 	load_extras(idx);
+	redirects_resolve(idx);
 	files_finish(&idx->files);
 	idx->cfg = NULL;
 	return idx;

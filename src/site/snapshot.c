@@ -23,7 +23,7 @@
 #include "site/files.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 10
+#define SNAP_VERSION 11
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -68,7 +68,7 @@ struct rec_collection {
 enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
 
 struct rec_entry {
-	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
+	uint32_t id, path, slug, uri, redirect, collection, site, origin, parent, data;
 	uint32_t blueprint, blueprint_title;
 	uint32_t title; /* blob offset of the data's title value, SNAP_NONE without one */
 	int32_t order, depth;
@@ -530,6 +530,7 @@ static void write_entries(const struct site_index *idx, const struct augment_tab
 			.path = put_string(blob, e->path),
 			.slug = put_string(blob, e->slug),
 			.uri = put_string(blob, e->uri),
+			.redirect = put_string(blob, e->redirect),
 			.collection = (uint32_t)e->collection,
 			.site = (uint32_t)e->site,
 			.origin = entry_number_or_none(idx, e->origin),
@@ -820,6 +821,7 @@ static bool records_ok(const struct snapshot *s)
 		const struct rec_entry *r = &s->entries[i];
 		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
 		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
+		    !offset_ok(s, r->redirect, true) ||
 		    !offset_ok(s, r->blueprint, false) || !offset_ok(s, r->blueprint_title, false) ||
 		    (r->title != SNAP_NONE && !value_ok(s, r->title)) ||
 		    r->collection >= h->ncollections || r->site >= h->nsites ||
@@ -1038,6 +1040,7 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.path = str_at(s, r->path),
 		.slug = str_at(s, r->slug),
 		.uri = str_at(s, r->uri),
+		.redirect = str_at(s, r->redirect),
 		.number = i,
 		.collection = r->collection,
 		.site = r->site,

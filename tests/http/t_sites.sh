@@ -1,7 +1,7 @@
 # A Statamic 3.0 multi-site site through the web server: its sites from
 # config/statamic/sites.php (a dotted handle among them), its navigation
-# trees per site in content/navigation/{site}/; and `cms-api check` on a
-# sites.php it cannot read.
+# trees per site in content/navigation/{site}/; `cms-api check` on a
+# sites.php it cannot read; and an entry's url where its redirect sends.
 
 ini=$(SITE="$FIXTURES/v3-multisite" site_ini sites <<INI
 [api]
@@ -37,3 +37,20 @@ if once_for_all_servers; then
 	*) fail "check: a sites.php it cannot read is an error with its line" "exit $rc: $out" ;;
 	esac
 fi
+
+# An entry that redirects: its url and permalink are the target's, its
+# permalink below the request's host.
+RSITE="$T/redirect-site"
+cp -r "$FIXTURES/site" "$RSITE"
+printf -- "---\nid: go\ntitle: Go\nredirect: 'entry::team'\n---\n" >"$RSITE/content/collections/pages/en/go.md"
+ini=$(SITE="$RSITE" CACHE="$T/redirect-cache" site_ini redirect <<INI
+[api]
+enabled = true
+[resources]
+collections = true
+INI
+)
+start_server "$ini" /api
+expect "redirect: url and permalink are the target's" GET '/api/collections/pages/entries/go?fields=uri,url,permalink' 200 \
+	"{\"data\":{\"uri\":\"\/go\",\"url\":\"\/about\/team\",\"permalink\":\"http:\/\/127.0.0.1:$PORT\/about\/team\"}}"
+stop_server

@@ -207,6 +207,66 @@ static void test_slug_in_site(void)
 	close_site();
 }
 
+/* --- redirects --- */
+
+static const char *const redirect_site[] = {
+	"content/collections/pages.yaml", "route: '{parent_uri}/{slug}'\nstructure: {root: true}\n",
+	"content/trees/collections/pages.yaml",
+	"tree:\n  - {entry: home}\n  - entry: about\n    children: [{entry: team}]\n"
+	"  - {entry: old}\n  - {entry: ext}\n  - {entry: gone}\n  - {entry: num}\n"
+	"  - {entry: file}\n  - {entry: rel}\n",
+	"content/collections/pages/home.md", "---\nid: home\nredirect: '@child'\n---\n",
+	"content/collections/pages/about.md", "---\nid: about\nredirect: '@child'\n---\n",
+	"content/collections/pages/team.md", "---\nid: team\n---\n",
+	"content/collections/pages/old.md", "---\nid: old\nredirect: 'entry::about'\n---\n",
+	"content/collections/pages/ext.md", "---\nid: ext\nredirect: 'https://example.com/x'\n---\n",
+	"content/collections/pages/gone.md", "---\nid: gone\nredirect: 'entry::nope'\n---\n",
+	"content/collections/pages/num.md", "---\nid: num\nredirect: 404\n---\n",
+	"content/collections/pages/file.md", "---\nid: file\nredirect: 'asset::files::a.pdf'\n---\n",
+	"content/collections/pages/rel.md", "---\nid: rel\nredirect: /elsewhere/\n---\n",
+	"content/collections/notes.yaml", "route: '/notes/{slug}'\n",
+	"resources/blueprints/collections/notes/note.yaml",
+	"fields:\n  - {handle: see, field: {type: entries, max_items: 1}}\n",
+	"content/collections/notes/n.md", "---\nid: n\nsee: ext\n---\n",
+	"content/assets/files.yaml", "disk: files\n",
+	"files/a.pdf", "%PDF",
+	NULL};
+
+static void assert_urls(const char *id, const char *url, const char *permalink)
+{
+	struct strbuf uri = STRBUF_INIT, want = STRBUF_INIT;
+	strbuf_addf(&uri, "/api/collections/pages/entries/%s?fields=url,permalink", id);
+	strbuf_addf(&want, "{\"data\":{\"url\":%s,\"permalink\":%s}}", url, permalink);
+	assert_get(uri.ptr, want.ptr);
+	strbuf_release(&uri);
+	strbuf_release(&want);
+}
+
+/* An entry with a redirect has the target as its url and permalink
+ * (ResolveRedirect): @child, entry::, asset::, a URL as written; one whose
+ * target is gone (or 404) has its own. */
+static void test_redirects(void)
+{
+	CU_ASSERT_EQUAL_FATAL(
+		open_site(redirect_site, "[disks.files]\nroot = files\nurl = /files\n"), 0);
+	const char *team = "\"\\/about\\/team\"", *team_abs = "\"http:\\/\\/localhost\\/about\\/team\"";
+	assert_urls("about", team, team_abs);
+	assert_urls("home", team, team_abs); /* the root page's child: the page after it */
+	assert_urls("old", team, team_abs);  /* to an entry that redirects in turn */
+	assert_urls("ext", "\"https:\\/\\/example.com\\/x\"", "\"https:\\/\\/example.com\\/x\"");
+	assert_urls("gone", "\"\\/gone\"", "\"http:\\/\\/localhost\\/gone\"");
+	assert_urls("num", "\"\\/num\"", "\"http:\\/\\/localhost\\/num\"");
+	assert_urls("file", "\"\\/files\\/a.pdf\"", "\"http:\\/\\/localhost\\/files\\/a.pdf\"");
+	assert_urls("rel", "\"\\/elsewhere\\/\"", "\"http:\\/\\/localhost\\/elsewhere\"");
+	/* The uri stays the entry's own. */
+	assert_get("/api/collections/pages/entries/ext?fields=uri", "{\"data\":{\"uri\":\"\\/ext\"}}");
+	/* A relation to it shows the target too. */
+	assert_get("/api/collections/notes/entries/n?fields=see",
+	           "{\"data\":{\"see\":{\"id\":\"ext\",\"title\":null,\"url\":\"https:\\/\\/example.com\\/x\","
+	           "\"permalink\":\"https:\\/\\/example.com\\/x\",\"api_url\":\"" API "ext\"}}}");
+	close_site();
+}
+
 /* --- Statamic 3.0 layouts --- */
 
 /* config/statamic/sites.php names the sites (config() and env()
@@ -281,6 +341,7 @@ void suite_statamic(void)
 	unit_add_test(s, "parent", test_parent);
 	unit_add_test(s, "template", test_template);
 	unit_add_test(s, "a slug in ?site=", test_slug_in_site);
+	unit_add_test(s, "redirects", test_redirects);
 	unit_add_test(s, "Statamic 3.0 multi-site", test_v3_multisite);
 	unit_add_test(s, "a sites.php not read", test_sites_php_unread);
 }
