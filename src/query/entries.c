@@ -69,18 +69,33 @@ static void title_handle(struct value_builder *b, const char *title, const char 
 	vb_map_end(b);
 }
 
-/* The collection mounted on this entry, if any. */
-static void mounted_collection(const struct snapshot *s, const struct snap_entry *e,
-                              struct value_builder *b)
+/* The collection mounted on the entry with that id, as {title, handle};
+ * false when none is. */
+static bool collection_mounted_on(const struct snapshot *s, const char *id,
+                                  struct value_builder *b)
 {
 	for (uint32_t i = 0; i < snap_collection_count(s); i++) {
 		struct snap_collection c = snap_collection_at(s, i);
-		if (c.mount && strcmp(c.mount, e->id) == 0) {
+		if (c.mount && strcmp(c.mount, id) == 0) {
 			title_handle(b, c.title, c.handle);
-			return;
+			return true;
 		}
 	}
-	vb_null(b);
+	return false;
+}
+
+/* AugmentedEntry::mount(): the data's `mount`, else the collection mounted
+ * on this entry, else the one mounted on its origin, else null. */
+static void mounted_collection(const struct snapshot *s, const struct snap_entry *e,
+                              struct value_builder *b)
+{
+	value_t own = value_map_getz(e->data, "mount");
+	if (!value_is_missing(own) && !value_is_null(own))
+		vb_value(b, own);
+	else if (!collection_mounted_on(s, e->id, b) &&
+	         (e->origin == SNAP_NONE ||
+	          !collection_mounted_on(s, snap_entry_at(s, e->origin).id, b)))
+		vb_null(b);
 }
 
 /* The root page of a collection's tree in a site (its order 1), or

@@ -207,6 +207,30 @@ static void test_slug_in_site(void)
 	close_site();
 }
 
+/* --- mount --- */
+
+static const char *const mount_site[] = {
+	"resources/sites.yaml", "en: {url: /}\nde: {url: /de}\n",
+	"config/statamic/system.php", "<?php return ['multisite' => true];\n",
+	"content/collections/pages.yaml", "route: '/{slug}'\nsites: [en, de]\n",
+	"content/collections/blog.yaml", "title: Blog\nroute: '{mount}/{slug}'\nmount: home\n",
+	"content/collections/pages/en/home.md", "---\nid: home\n---\n",
+	"content/collections/pages/de/heim.md", "---\nid: home-de\norigin: home\n---\n",
+	"content/collections/pages/en/own.md", "---\nid: own\nmount: mine\n---\n",
+	NULL};
+
+/* `mount`: the collection mounted on the entry, or on its origin; the
+ * entry's own value first. */
+static void test_mount(void)
+{
+	CU_ASSERT_EQUAL_FATAL(open_site(mount_site, NULL), 0);
+	const char *blog = "{\"data\":{\"mount\":{\"title\":\"Blog\",\"handle\":\"blog\"}}}";
+	assert_get("/api/collections/pages/entries/home?fields=mount", blog);
+	assert_get("/api/collections/pages/entries/home-de?fields=mount", blog);
+	assert_get("/api/collections/pages/entries/own?fields=mount", "{\"data\":{\"mount\":\"mine\"}}");
+	close_site();
+}
+
 /* --- redirects --- */
 
 static const char *const redirect_site[] = {
@@ -341,6 +365,7 @@ void suite_statamic(void)
 	unit_add_test(s, "parent", test_parent);
 	unit_add_test(s, "template", test_template);
 	unit_add_test(s, "a slug in ?site=", test_slug_in_site);
+	unit_add_test(s, "mount", test_mount);
 	unit_add_test(s, "redirects", test_redirects);
 	unit_add_test(s, "Statamic 3.0 multi-site", test_v3_multisite);
 	unit_add_test(s, "a sites.php not read", test_sites_php_unread);
