@@ -147,6 +147,20 @@ static void test_bard_html(void)
 	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
 }
 
+/* v (its URL values below http://h) must be written as want. */
+static void assert_written(struct value_builder *v, const char *want)
+{
+	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(v));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), want);
+	strbuf_release(&out);
+	vb_release(v);
+}
+
 static void assert_urls(const char *site_url, const char *uri, const char *url, const char *permalink)
 {
 	struct strbuf u = STRBUF_INIT;
@@ -154,15 +168,7 @@ static void assert_urls(const char *site_url, const char *uri, const char *url, 
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&u), url);
 	struct value_builder p = VALUE_BUILDER_INIT;
 	augment_permalink(site_url, uri, &p);
-	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
-	struct strbuf out = STRBUF_INIT;
-	struct jsonw w;
-	jsonw_init(&w, &out);
-	jsonw_set_env(&w, &env);
-	jsonw_value(&w, vb_result(&p));
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), permalink);
-	strbuf_release(&out);
-	vb_release(&p);
+	assert_written(&p, permalink);
 	strbuf_release(&u);
 }
 
@@ -186,15 +192,7 @@ static void assert_absolute(const char *url, const char *want)
 {
 	struct value_builder v = VALUE_BUILDER_INIT;
 	augment_absolute(url, &v);
-	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
-	struct strbuf out = STRBUF_INIT;
-	struct jsonw w;
-	jsonw_init(&w, &out);
-	jsonw_set_env(&w, &env);
-	jsonw_value(&w, vb_result(&v));
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), want);
-	strbuf_release(&out);
-	vb_release(&v);
+	assert_written(&v, want);
 }
 
 /* A nav link's permalink, as Statamic's URL::makeAbsolute makes it. */
