@@ -538,11 +538,12 @@ int entries_add_filter(struct entries_query *q, struct entry_filters *f, const c
 }
 
 /* Whether the entry names the term in the field called like the
- * taxonomy: term references (their stored slugs, "taxonomy::slug" when
- * the field targets several taxonomies), or plain slugs. */
+ * taxonomy: the slugs it stores ("taxonomy::slug" when the field targets
+ * several taxonomies), whether the field keeps them beside its term
+ * references (value.h REF_FIELD) or holds them plainly. */
 static bool entry_has_term(const struct snap_entry *e, const char *taxonomy, const char *slug)
 {
-	value_t v = value_map_getz(e->data, taxonomy);
+	value_t v = value_raw(value_map_getz(e->data, taxonomy));
 	struct value_iter it;
 	value_iter_init(&it, v);
 	bool list = value_type(v) == VALUE_ARRAY;
