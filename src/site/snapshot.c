@@ -24,7 +24,7 @@
 #include "site/navpages.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 11
+#define SNAP_VERSION 12
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
