@@ -311,6 +311,14 @@ def run_diff(shared, binary, out, site):
            "--fcgi-port", str(free_port())] + recorded_args(oracle, site)
     with open(os.path.join(out, f"{site}.log"), "w") as log:
         p = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        # What the workers said (their log, and their stderr: a sanitizer's
+        # report lands there) outlives the temporary folder.
+        for d in sorted(os.listdir(tmp)):
+            for name in ("cms-api.log", "pool.err"):
+                path = os.path.join(tmp, d, name)
+                if d.startswith("diffini-") and os.path.exists(path):
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        log.write(f"\n== the workers' {name}\n{f.read()}")
     shutil.rmtree(tmp, ignore_errors=True)
     if p.returncode != 0 or not os.path.exists(os.path.join(dest, "results.json")):
         with open(os.path.join(out, f"{site}.log"), encoding="utf-8", errors="replace") as f:
