@@ -100,7 +100,16 @@ def query_params_kept(item):
     return bool(s) and set(s) <= set(c) and s[-1].startswith("page=") and c[-1] == s[-1]
 
 
-TESTS = {"number_format_cast": number_format_cast, "query_params_kept": query_params_kept}
+def label_is_key(item):
+    """Statamic 6's null label of an option declared "key: null": the
+    object holding it has Statamic's key, which cms-api answers as label."""
+    holder = item.statamic_holder()
+    return (isinstance(holder, dict) and holder.get("label") is None
+            and isinstance(holder.get("key"), str) and item.cms == repr(holder["key"]))
+
+
+TESTS = {"number_format_cast": number_format_cast, "query_params_kept": query_params_kept,
+         "label_is_key": label_is_key}
 
 
 # ------------------------------------------------------------------ the lists
@@ -200,22 +209,78 @@ def load_pending(path):
 
 
 # ------------------------------------------------------------------ the differences
+class Golden:
+    """Statamic's recorded answers (oracle/golden/<site>), parsed when a
+    test looks into one (results.json holds only the differing values)."""
+
+    def __init__(self, shared):
+        self.shared, self.index, self.parsed = shared, {}, {}
+
+    def answer(self, site, request):
+        """The parsed answer of request, or None."""
+        d = os.path.join(self.shared or "", "oracle", "golden", site)
+        if site not in self.index:
+            self.index[site] = {}
+            if self.shared and os.path.exists(os.path.join(d, "requests.tsv")):
+                with open(os.path.join(d, "requests.tsv"), encoding="utf-8") as f:
+                    for line in f:
+                        parts = line.rstrip("\n").split("\t")
+                        if len(parts) == 3:
+                            self.index[site][parts[0]] = parts[2]
+        name = self.index[site].get(request)
+        if name and (site, name) not in self.parsed:
+            with open(os.path.join(d, name), encoding="utf-8") as f:
+                self.parsed[(site, name)] = json.load(f)
+        return self.parsed.get((site, name))
+
+
+def ident(v):
+    """diff.py's identity of a list item (its key paths say [id=...])."""
+    if isinstance(v, dict):
+        for k in ("id", "handle", "path", "slug"):
+            if isinstance(v.get(k), (str, int)):
+                return f"{k}={v[k]}"
+        if isinstance(v.get("page"), dict) and "id" in v["page"]:
+            return f"page.id={v['page']['id']}"
+    return None
+
+
+def follow(doc, path):
+    """The value at a diff.py key path (".data[id=x].blocks[0].text") of doc,
+    or None."""
+    for key, pos in re.findall(r"\.([^.\[]+)|\[([^\]]*)\]", path):
+        if key:
+            doc = doc.get(key) if isinstance(doc, dict) else None
+        elif isinstance(doc, list) and pos.isdigit() and "=" not in pos:
+            doc = doc[int(pos)] if int(pos) < len(doc) else None
+        elif isinstance(doc, list):
+            doc = next((v for v in doc if ident(v) == pos), None)
+        else:
+            doc = None
+    return doc
+
+
 class Item:
     """One difference of one request, as diff.py recorded it."""
 
-    def __init__(self, site, request, path, klass, statamic, cms):
+    def __init__(self, site, request, path, klass, statamic, cms, golden=None):
         self.site, self.request, self.path, self.klass = site, request, path, klass
-        self.statamic, self.cms = statamic, cms
+        self.statamic, self.cms, self.golden = statamic, cms, golden
+
+    def statamic_holder(self):
+        """What holds the differing key in Statamic's answer, or None."""
+        doc = self.golden.answer(self.site, self.request) if self.golden else None
+        return follow(doc, re.sub(r"\.[^.\[]+$", "", self.path)) if doc is not None else None
 
 
-def items_of(site, rec):
+def items_of(site, rec, golden=None):
     """The differences of one request of results.json (none when identical)."""
     r, sa, sb = rec["request"], rec["statamic_status"], rec["cms_status"]
     if rec["verdict"] == "statamic-5xx":
         return [Item(site, r, "", f"status {sa} (Statamic)", str(rec.get("statamic_error", "")), str(sb))]
     if rec["verdict"] == "status":
         return [Item(site, r, "", f"status {sa} (Statamic) vs {sb} (cms-api)", str(sa), str(sb))]
-    return [Item(site, r, d["path"], d["class"], d["statamic"], d["cms"]) for d in rec["diffs"]]
+    return [Item(site, r, d["path"], d["class"], d["statamic"], d["cms"], golden) for d in rec["diffs"]]
 
 
 def sort_item(item, accepted, pending):
@@ -365,9 +430,10 @@ def man_split(path):
 
 
 # ------------------------------------------------------------------ the report
-def check(sites, out_dir, accepted, pending, verbose, propose):
-    """Sorts every difference of every site; prints the summary; returns
-    the number of problems."""
+def check(sites, out_dir, golden, accepted, pending, verbose, propose):
+    """Sorts every difference of every site (golden: Statamic's answers, for
+    the tests that look into them); prints the summary; returns the number
+    of problems."""
     problems = 0
     failing = collections.defaultdict(list)  # (site, generic request, generic path, class) -> items
     print(f"{'golden: site':28} {'requests':>8} {'identical':>9} {'accepted':>8} {'pending':>7} {'failing':>7}")
@@ -377,7 +443,7 @@ def check(sites, out_dir, accepted, pending, verbose, propose):
         n = collections.Counter()
         for rec in results:
             worst = "identical"
-            for item in items_of(site, rec):
+            for item in items_of(site, rec, golden):
                 how, rule = sort_item(item, accepted, pending)
                 if rule is not None:
                     rule.count += 1
@@ -448,7 +514,8 @@ def run_sites(args, sites):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shared", help="the folder holding corpora/ and oracle/ (../shared)")
+    ap.add_argument("--shared", help="the folder holding corpora/ and oracle/ (default with --results: "
+                    "../shared beside the source tree)")
     ap.add_argument("--bin", help="the cms-api binary to test")
     ap.add_argument("--out", help="where diff.py's results go (OUT/<site>-v6/results.json)")
     ap.add_argument("--results", help="sort the results already in this folder; run nothing")
@@ -480,7 +547,9 @@ def main():
         print("FAIL: " + p)
     if args.site:  # some sites only: the others' pending lines cannot be judged
         pending = [p for p in pending if p.site in sites + ["*"]]
-    n = len(problems) + check(sites, args.results or args.out, accepted, pending, args.verbose, args.propose)
+    golden = Golden(args.shared or os.path.join(HERE, "..", "..", "..", "shared"))
+    n = len(problems) + check(sites, args.results or args.out, golden, accepted, pending, args.verbose,
+                              args.propose)
     print(f"golden: {'FAILED, ' + str(n) + ' problem(s)' if n else 'passed'}")
     return 1 if n else 0
 
