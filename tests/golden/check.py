@@ -108,8 +108,24 @@ def label_is_key(item):
             and isinstance(holder.get("key"), str) and item.cms == repr(holder["key"]))
 
 
+def set_in_data(item):
+    """A global variable a Statamic 3 to 5 single-site set file holds under
+    data: (content/globals/<handle>.yaml), which Statamic 6 does not read."""
+    m = re.match(r"^\.data\[handle=([^\]]+)\]\.([^.\[]+)", item.path)
+    if m:
+        handle, var = m.groups()
+    else:
+        h = re.match(r"^/api/globals/([^/?]+)", item.request)
+        v = re.match(r"^\.data\.([^.\[]+)", item.path)
+        if not (h and v):
+            return False
+        handle, var = h.group(1), v.group(1)
+    data = item.golden.global_data(item.site, handle) if item.golden else None
+    return isinstance(data, dict) and var in data
+
+
 TESTS = {"number_format_cast": number_format_cast, "query_params_kept": query_params_kept,
-         "label_is_key": label_is_key}
+         "label_is_key": label_is_key, "set_in_data": set_in_data}
 
 
 # ------------------------------------------------------------------ the lists
@@ -211,7 +227,8 @@ def load_pending(path):
 # ------------------------------------------------------------------ the differences
 class Golden:
     """Statamic's recorded answers (oracle/golden/<site>), parsed when a
-    test looks into one (results.json holds only the differing values)."""
+    test looks into one (results.json holds only the differing values), and
+    the corpora they answer."""
 
     def __init__(self, shared):
         self.shared, self.index, self.parsed = shared, {}, {}
@@ -232,6 +249,15 @@ class Golden:
             with open(os.path.join(d, name), encoding="utf-8") as f:
                 self.parsed[(site, name)] = json.load(f)
         return self.parsed.get((site, name))
+
+    def global_data(self, site, handle):
+        """The data: of corpora/<site>/content/globals/<handle>.yaml, or None."""
+        path = os.path.join(self.shared or "", "corpora", site, "content", "globals", handle + ".yaml")
+        try:
+            with open(path, encoding="utf-8") as f:
+                return (yaml.safe_load(f) or {}).get("data")
+        except (OSError, yaml.YAMLError, AttributeError):
+            return None
 
 
 def ident(v):
