@@ -179,6 +179,7 @@ class Accepted:
 
 
 def load_accepted(path):
+    """accepted.yaml's entries, in order; ValueError names a malformed one."""
     with open(path, encoding="utf-8") as f:
         specs = yaml.safe_load(f)
     out = [Accepted(s, i + 1) for i, s in enumerate(specs)]
@@ -206,6 +207,8 @@ class Pending:
 
 
 def load_pending(path):
+    """pending.txt's lines, and the problems of the file as a whole (not
+    sorted, a line twice); ValueError names a malformed line."""
     lines, out = [], []
     with open(path, encoding="utf-8") as f:
         for n, raw in enumerate(f, 1):
@@ -345,11 +348,13 @@ def generic_request(r):
 
 
 def generic_path(path):
+    """A key path with every list position made [*]: a pending line's path."""
     return re.sub(r"\[[^\]]*\]", "[*]", path)
 
 
 # ------------------------------------------------------------------ running diff.py
 def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now, for diff.py's pool."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
