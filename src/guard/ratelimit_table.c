@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/mapfile.h"
 #include "lib/publish.h"
 #include "lib/siphash.h"
 #include "lib/strbuf.h"
@@ -318,11 +319,8 @@ static int fill_table(int fd, void *arg)
 		return -1;
 	struct table_header h;
 	init_header(&h, nbuckets, seed);
-	int err = posix_fallocate(fd, 0, (off_t)table_bytes(nbuckets));
-	if (err != 0) {
-		errno = err;
+	if (mapfile_allocate(fd, table_bytes(nbuckets)) != 0)
 		return -1;
-	}
 	return pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h ? 0 : -1;
 }
 
@@ -349,7 +347,12 @@ static int map_table_file(struct rate_table *t, const char *path, size_t nbucket
 		errno = EPROTO;
 		return -1;
 	}
-	void *map = mmap(NULL, table_bytes(nbuckets), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Made whole by fill_table; one that is not (a file system that
+	 * lost blocks, a copy made sparse) is allocated now or not mapped:
+	 * a hole written through the mapping is a SIGBUS on a full disk. */
+	void *map = mapfile_allocate(fd, table_bytes(nbuckets)) == 0
+	                    ? mmap(NULL, table_bytes(nbuckets), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+	                    : MAP_FAILED;
 	if (map == MAP_FAILED) {
 		int saved = errno;
 		close(fd);
