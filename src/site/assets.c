@@ -7,7 +7,10 @@
  *    file_offsets}
  * A container's files live under its disk's root ([disks.*] in the INI);
  * `.meta/{basename}.yaml` beside a file holds its data (alt, focus, ...)
- * and cached facts, which the file's own size and time override. Nothing
+ * and the facts Statamic cached when it last looked at the file (size,
+ * last_modified, width, height, mime_type): as Statamic (Asset::meta),
+ * those are believed when the .meta has them, and only a missing or null
+ * one is read from the file itself. Nothing
  * outside the disk's root is listed: symbolic links that leave it are
  * skipped, and so are hidden files and folders (.meta among them).
  *
@@ -25,6 +28,7 @@
 
 #include "site/assets.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +94,17 @@ static void emit_size_value(struct value_builder *out, double v, bool is_float)
 		vb_double(out, v);
 	else
 		vb_int(out, (int64_t)v);
+}
+
+/* The .meta's number at key (a size, a time), else the file's own. */
+static int64_t meta_int(value_t meta, const char *key, int64_t own)
+{
+	value_t v = value_map_getz(meta, key);
+	if (value_type(v) == VALUE_INT)
+		return value_int(v);
+	if (value_type(v) == VALUE_DOUBLE)
+		return value_int_of_double(value_double(v));
+	return own;
 }
 
 /* width and height: the .meta's, else (when it lacks one) the header's. */
@@ -166,9 +181,9 @@ static void emit_file(struct walker *w, const struct disk_file *f, struct value_
 		vb_map_end(out);
 	}
 	vb_keyz(out, "size");
-	vb_int(out, (int64_t)f->st.st_size);
+	vb_int(out, meta_int(m, "size", (int64_t)f->st.st_size));
 	vb_keyz(out, "last_modified");
-	vb_int(out, (int64_t)f->st.st_mtime);
+	vb_int(out, meta_int(m, "last_modified", (int64_t)f->st.st_mtime));
 	emit_dimensions(out, m, abs.ptr, ext);
 	emit_mime_type(out, m, ext);
 	emit_meta_value(out, m, "duration");
@@ -251,19 +266,51 @@ static void emit_files(struct site_index *idx, const char *root, struct value_bu
 
 /* --- the container --- */
 
+/* Appends a blueprint's title made from its handle as Statamic's
+ * Str::humanize makes it: "_id" dropped, '_' as a space, blanks trimmed,
+ * the first letter upper case ("social_images" is "Social images"). */
+static void humanize(const char *handle, struct strbuf *out)
+{
+	struct strbuf s = STRBUF_INIT;
+	for (const char *p = handle; *p;) {
+		if (strncmp(p, "_id", 3) == 0) {
+			p += 3;
+			continue;
+		}
+		strbuf_addch(&s, *p == '_' ? ' ' : *p);
+		p++;
+	}
+	const char *t = strbuf_str(&s);
+	size_t len = s.len;
+	while (len && isspace((unsigned char)*t))
+		t++, len--;
+	while (len && isspace((unsigned char)t[len - 1]))
+		len--;
+	size_t at = out->len;
+	strbuf_add(out, t, len);
+	if (len)
+		out->ptr[at] = (char)toupper((unsigned char)out->ptr[at]);
+	strbuf_release(&s);
+}
+
 /* blueprint {title, handle} and fields: its file's, or Statamic's default
- * (titled after the container, one `alt` text field). */
+ * (one `alt` text field); the title is the file's, else the handle
+ * humanized (Blueprint::title). */
 static void emit_blueprint(struct site_index *idx, const char *handle, struct value_builder *out)
 {
-	struct strbuf rel = STRBUF_INIT;
+	struct strbuf rel = STRBUF_INIT, title = STRBUF_INIT;
 	strbuf_addf(&rel, "resources/blueprints/assets/%s.yaml", handle);
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	bool own = files_exists(&idx->files, rel.ptr) && files_read(&idx->files, rel.ptr, &raw) == 0;
-	char *title = files_title(own ? vb_result(&raw) : VALUE_MISSING, handle);
+	value_t own_title = own ? value_map_getz(vb_result(&raw), "title") : VALUE_MISSING;
+	if (value_type(own_title) == VALUE_STRING && *value_str(own_title, NULL))
+		strbuf_addstr(&title, value_str(own_title, NULL));
+	else
+		humanize(handle, &title);
 	vb_keyz(out, "blueprint");
 	vb_map_begin(out);
 	vb_keyz(out, "title");
-	vb_strz(out, title);
+	vb_str(out, strbuf_str(&title), title.len);
 	vb_keyz(out, "handle");
 	vb_strz(out, handle);
 	vb_map_end(out);
@@ -281,7 +328,7 @@ static void emit_blueprint(struct site_index *idx, const char *handle, struct va
 		vb_map_end(out);
 		vb_map_end(out);
 	}
-	free(title);
+	strbuf_release(&title);
 	vb_release(&raw);
 	strbuf_release(&rel);
 }
@@ -372,16 +419,30 @@ bool assets_url(value_t container, const char *path, struct strbuf *out)
 	return true;
 }
 
+/* Appends a segment as Laravel's route URLs spell it: rawurlencode, then
+ * the characters its URL generator puts back (@ : ; , = + ! * | &) bare,
+ * but for '?', '#' and '%', which it also puts back and which would end
+ * the path or start an escape: those stay encoded. */
+static void encode_segment(const char *s, size_t len, struct strbuf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (strchr("@:;,=+!*|&", s[i]) && s[i]) {
+			strbuf_addch(out, s[i]);
+		} else {
+			char one[2] = {s[i], '\0'};
+			url_encode(one, out);
+		}
+	}
+}
+
 void assets_api_path(const char *container, const char *path, struct strbuf *out)
 {
 	strbuf_addstr(out, "assets/");
-	url_encode(container, out);
+	encode_segment(container, strlen(container), out);
 	for (const char *p = path; *p;) {
 		size_t len = strcspn(p, "/");
-		char *segment = xstrndup(p, len);
 		strbuf_addch(out, '/');
-		url_encode(segment, out);
-		free(segment);
+		encode_segment(p, len, out);
 		p += len + (p[len] == '/');
 	}
 }
