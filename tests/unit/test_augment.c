@@ -136,14 +136,14 @@ static void test_bard_html(void)
 	            "    - {type: hardBreak}\n"
 	            "    - {type: text, text: go, marks: [{type: link, attrs: {href: 'https://x.test/?a=1&b=2', target: _blank}}]}\n",
 	            "<h2>Hi</h2><p><strong><em>bold</em></strong><br>"
-	            "<a href=\"https://x.test/?a=1&amp;b=2\" target=\"_blank\">go</a></p>");
+	            "<a target=\"_blank\" href=\"https://x.test/?a=1&amp;b=2\">go</a></p>");
 	assert_bard("- type: orderedList\n  attrs: {order: 3}\n  content:\n"
 	            "    - {type: listItem, content: [{type: paragraph, content: [{type: text, text: x}]}]}\n"
 	            "- {type: codeBlock, attrs: {language: js}, content: [{type: text, text: 'a<b'}]}\n"
 	            "- {type: horizontalRule}\n"
 	            "- {type: image, attrs: {src: /i.png, alt: Pic}}\n"
 	            "- {type: paragraph}\n",
-	            "<ol start=\"3\"><li><p>x</p></li></ol><pre><code class=\"language-js\">a&lt;b</code></pre>"
+	            "<ol><li><p>x</p></li></ol><pre><code class=\"language-js\">a&lt;b</code></pre>"
 	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
 }
 
