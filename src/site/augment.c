@@ -796,20 +796,25 @@ static void nested_values(const struct augment_ctx *ctx, value_t items, value_t 
 }
 
 /* A replicator set's fields: sets: {handle: {fields}} or, since v5,
- * sets: {group: {sets: {handle: {fields}}}}. */
+ * sets: {group: {sets: {handle: {fields}}}}, which Statamic tells apart
+ * by the first item (flattenedSetsConfig): a group may be named as one of
+ * its sets, and a later group's set wins. */
 static value_t set_fields(value_t sets, const char *type, size_t len)
 {
-	value_t set = value_map_get(sets, type, len);
-	if (!value_is_missing(set))
-		return value_map_getz(set, "fields");
 	struct value_iter it;
 	value_iter_init(&it, sets);
+	if (!value_iter_next(&it))
+		return VALUE_MISSING;
+	if (value_is_missing(value_map_getz(it.value, "sets")))
+		return value_map_getz(value_map_get(sets, type, len), "fields");
+	value_t found = VALUE_MISSING;
+	value_iter_init(&it, sets);
 	while (value_iter_next(&it)) {
-		set = value_map_get(value_map_getz(it.value, "sets"), type, len);
+		value_t set = value_map_get(value_map_getz(it.value, "sets"), type, len);
 		if (!value_is_missing(set))
-			return value_map_getz(set, "fields");
+			found = value_map_getz(set, "fields");
 	}
-	return VALUE_MISSING;
+	return found;
 }
 
 static void replicator_value(const struct augment_ctx *ctx, value_t v, value_t field,
