@@ -204,9 +204,12 @@ static void php_trim(const char **s, size_t *len)
  * (when no blank stands before it), class split into words. */
 static void parse_pair(struct md_attrs *a, const char *s, size_t len)
 {
+	/* Blanks trim() leaves (a form feed) may hide the '.' or '#' of a
+	 * class or an id: then a name without '=' (PHP warns, and its value
+	 * is ""). */
 	const char *eq = memchr(s, '=', len);
-	const char *name = s, *value = eq + 1;
-	size_t nlen = (size_t)(eq - s), vlen = len - nlen - 1;
+	const char *name = s, *value = eq ? eq + 1 : s + len;
+	size_t nlen = eq ? (size_t)(eq - s) : len, vlen = eq ? len - nlen - 1 : 0;
 	if (vlen == 4 && memcmp(value, "true", 4) == 0) {
 		char *n = xstrndup(name, nlen);
 		md_attrs_set(a, n, NULL, 0);
