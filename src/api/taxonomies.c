@@ -239,10 +239,13 @@ static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
 	jsonw_object_begin(w);
 	if (fields->len) {
 		for (size_t i = 0; i < fields->len; i++) {
-			if (never_shown(fields->items[i], strlen(fields->items[i])))
+			const char *key = fields->items[i];
+			if (never_shown(key, strlen(key)))
 				continue;
-			jsonw_keyz(w, fields->items[i]);
-			jsonw_value(w, term_value(l, term, fields->items[i], &scratch));
+			/* An excluded key asked for by name is null, as an entry's. */
+			bool excluded = strlist_contains(&l->ctx->cfg->excluded_keys, key);
+			jsonw_keyz(w, key);
+			jsonw_value(w, excluded ? VALUE_MISSING : term_value(l, term, key, &scratch));
 		}
 	} else {
 		size_t n;

@@ -356,6 +356,42 @@ static int answer(struct app *app, struct exchange *x, const char *rest, const c
 	return status;
 }
 
+/*
+ * The token check and the rate limit around it (ratelimit.h): where a
+ * token is needed, an address whose budget is spent gets its 429 before
+ * any token of its is checked, and a request the guard refuses counts
+ * against its address, so that guessing a token costs a request each
+ * time; one it passes is counted under its verified token (by = token) or
+ * its address, after the method check (a 405 is not counted). Returns 0,
+ * or the status of the refusal in x->error; verdict says what the answer
+ * carries.
+ */
+static int guard_and_count(struct app *app, struct exchange *x, struct rate_verdict *verdict)
+{
+	const struct request *req = x->req;
+	long long now = (long long)time(NULL);
+	if (guard_token_required(&app->cfg)) {
+		rate_limiter_look(&app->rate, req, now, verdict);
+		int spent = rate_verdict_refusal(verdict, &x->error);
+		if (spent != 0)
+			return spent;
+	}
+	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
+	                         now, &x->grant, &x->error);
+	if (status != 0) {
+		rate_limiter_hit(&app->rate, req, NULL, now, verdict);
+		/* Spent meanwhile by another worker: the 429, as if looked later. */
+		int spent = rate_verdict_refusal(verdict, &x->error);
+		return spent != 0 ? spent : status;
+	}
+	if (!method_allowed(req->method))
+		return http_error_set(&x->error, 405, "Method Not Allowed.");
+	/* Counted before the cache: a cached answer costs the client the
+	 * same. */
+	rate_limiter_hit(&app->rate, req, &x->grant, now, verdict);
+	return rate_verdict_refusal(verdict, &x->error);
+}
+
 /* The answer itself, before the rate limit's headers and what HTTP caching
  * adds to it: each check of DESIGN.md's pipeline in turn, the first that
  * refuses the request ending it. Returns 0 when x->res holds the answer,
@@ -374,16 +410,7 @@ static int respond(struct app *app, struct exchange *x, struct rate_verdict *ver
 	/* Absolute URLs and the cache key are made from the Host header. */
 	if (!request_host_valid(req->host))
 		return http_error_set(&x->error, 400, "The Host header is not a host name.");
-	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
-	                         (long long)time(NULL), &x->grant, &x->error);
-	if (status != 0)
-		return status;
-	if (!method_allowed(req->method))
-		return http_error_set(&x->error, 405, "Method Not Allowed.");
-	/* Counted before the cache: a cached answer costs the client the
-	 * same. */
-	rate_limiter_hit(&app->rate, req, (long long)time(NULL), verdict);
-	status = rate_verdict_refusal(verdict, &x->error);
+	int status = guard_and_count(app, x, verdict);
 	if (status != 0)
 		return status;
 	return answer(app, x, rest, mount);

@@ -395,11 +395,12 @@ int entries_add_filter(struct entries_query *q, struct entry_filters *f, const c
 }
 
 /* Whether the entry names the term in the field called like the
- * taxonomy: term references (their stored slugs, "taxonomy::slug" when
- * the field targets several taxonomies), or plain slugs. */
+ * taxonomy: the slugs it stores ("taxonomy::slug" when the field targets
+ * several taxonomies), whether the field keeps them beside its term
+ * references (value.h REF_FIELD) or holds them plainly. */
 static bool entry_has_term(const struct snap_entry *e, const char *taxonomy, const char *slug)
 {
-	value_t v = value_map_getz(e->data, taxonomy);
+	value_t v = value_raw(value_map_getz(e->data, taxonomy));
 	struct value_iter it;
 	value_iter_init(&it, v);
 	bool list = value_type(v) == VALUE_ARRAY;
@@ -745,11 +746,11 @@ void entries_query_free(struct entries_query *q)
 	vb_release(&q->scratch[1]);
 }
 
-void entries_query_page(struct entries_query *q, const struct entry_filters *f,
-                        const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
-                        long page, struct entries_page *out)
+/* entries_query_page with sort's keys the entries serve (sort_view_served). */
+static void query_page(struct entries_query *q, const struct entry_filters *f,
+                       const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
+                       long page, struct entries_page *out)
 {
-	memset(out, 0, sizeof *out);
 	if (!items && published_order_applies(q, f, sort)) {
 		published_page(q, f, sort->keys[0].descending, limit, page, out);
 		return;
@@ -773,6 +774,17 @@ void entries_query_page(struct entries_query *q, const struct entry_filters *f,
 	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 	if (!take_in_date_order(q, items, kept, page_end, sort))
 		sort_items_first_cached(items, kept, page_end, sort, entry_sort_value, q);
+}
+
+void entries_query_page(struct entries_query *q, const struct entry_filters *f,
+                        const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
+                        long page, struct entries_page *out)
+{
+	memset(out, 0, sizeof *out);
+	struct sort_spec served;
+	sort_view_served(sort, &q->cfg->excluded_keys, &served);
+	query_page(q, f, &served, items, n, limit, page, out);
+	sort_view_free(&served);
 }
 
 void entries_page_free(struct entries_page *p)

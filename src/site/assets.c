@@ -28,7 +28,6 @@
 
 #include "site/assets.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -266,51 +265,19 @@ static void emit_files(struct site_index *idx, const char *root, struct value_bu
 
 /* --- the container --- */
 
-/* Appends a blueprint's title made from its handle as Statamic's
- * Str::humanize makes it: "_id" dropped, '_' as a space, blanks trimmed,
- * the first letter upper case ("social_images" is "Social images"). */
-static void humanize(const char *handle, struct strbuf *out)
-{
-	struct strbuf s = STRBUF_INIT;
-	for (const char *p = handle; *p;) {
-		if (strncmp(p, "_id", 3) == 0) {
-			p += 3;
-			continue;
-		}
-		strbuf_addch(&s, *p == '_' ? ' ' : *p);
-		p++;
-	}
-	const char *t = strbuf_str(&s);
-	size_t len = s.len;
-	while (len && isspace((unsigned char)*t))
-		t++, len--;
-	while (len && isspace((unsigned char)t[len - 1]))
-		len--;
-	size_t at = out->len;
-	strbuf_add(out, t, len);
-	if (len)
-		out->ptr[at] = (char)toupper((unsigned char)out->ptr[at]);
-	strbuf_release(&s);
-}
-
 /* blueprint {title, handle} and fields: its file's, or Statamic's default
- * (one `alt` text field); the title is the file's, else the handle
- * humanized (Blueprint::title). */
+ * (titled after the container, one `alt` text field). */
 static void emit_blueprint(struct site_index *idx, const char *handle, struct value_builder *out)
 {
-	struct strbuf rel = STRBUF_INIT, title = STRBUF_INIT;
+	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "resources/blueprints/assets/%s.yaml", handle);
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	bool own = files_exists(&idx->files, rel.ptr) && files_read(&idx->files, rel.ptr, &raw) == 0;
-	value_t own_title = own ? value_map_getz(vb_result(&raw), "title") : VALUE_MISSING;
-	if (value_type(own_title) == VALUE_STRING && *value_str(own_title, NULL))
-		strbuf_addstr(&title, value_str(own_title, NULL));
-	else
-		humanize(handle, &title);
+	char *title = blueprint_title(own ? vb_result(&raw) : VALUE_MISSING, handle);
 	vb_keyz(out, "blueprint");
 	vb_map_begin(out);
 	vb_keyz(out, "title");
-	vb_str(out, strbuf_str(&title), title.len);
+	vb_strz(out, title);
 	vb_keyz(out, "handle");
 	vb_strz(out, handle);
 	vb_map_end(out);
@@ -328,7 +295,7 @@ static void emit_blueprint(struct site_index *idx, const char *handle, struct va
 		vb_map_end(out);
 		vb_map_end(out);
 	}
-	strbuf_release(&title);
+	free(title);
 	vb_release(&raw);
 	strbuf_release(&rel);
 }

@@ -1,10 +1,15 @@
 /*
  * navs: navigations and their trees (content-format.md §7) into the
  * index's extras as "navs": a list of
- *   {handle, title, max_depth, expects_root, settings, trees: {site: [item]}}
- * where an item is kept as written (id, entry, url, title, data,
- * children), but for the keys never served in its data (withheld.h); the
- * API resolves entries and drops unpublished ones per request. Trees whose navigation has no file are ignored, as Statamic does.
+ *   {handle, title, max_depth, expects_root, settings, fields,
+ *    trees: {site: [item]}}
+ * where fields are the navigation's blueprint (handle -> config, from
+ * resources/blueprints/navigation/{handle}.yaml) and an item is kept as
+ * written (id, entry, url, title, data, children), but for the keys never
+ * served in its data (withheld.h). The snapshot augments each item's data
+ * through the blueprint (navpages.h); the API resolves entries and drops
+ * unpublished ones per request. Trees whose navigation has no file are
+ * ignored, as Statamic does.
  */
 #include "autoconfig.h"
 
@@ -14,6 +19,7 @@
 #include <string.h>
 
 #include "lib/strbuf.h"
+#include "site/blueprints.h"
 #include "site/files.h"
 #include "site/withheld.h"
 
@@ -102,6 +108,11 @@ static void emit_nav(void *ctx, const char *handle, value_t settings)
 	vb_bool(out, value_bool(value_map_getz(settings, "root")));
 	vb_keyz(out, "settings");
 	vb_value(out, settings);
+	vb_keyz(out, "fields");
+	struct strbuf bp = STRBUF_INIT;
+	strbuf_addf(&bp, "resources/blueprints/navigation/%s.yaml", handle);
+	blueprint_fields(idx, bp.ptr, out);
+	strbuf_release(&bp);
 	vb_keyz(out, "trees");
 	vb_map_begin(out);
 	for (size_t s = 0; s < idx->nsites; s++)

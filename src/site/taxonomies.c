@@ -1,8 +1,8 @@
 /*
  * taxonomies: taxonomies and their terms (content-format.md §8) into the
  * index's extras as "taxonomies": a list of
- *   {handle, title, settings, blueprints: {handle: fields}, terms: [{slug,
- *    file_slug, site, title, data, entries, mtime}]}
+ *   {handle, title, settings, blueprints: {handle: {title, fields}},
+ *    terms: [{slug, file_slug, site, title, data, entries, mtime}]}
  * where a term appears once per site of its taxonomy (its localization
  * over its default values over the taxonomy's inject, keys sorted), terms
  * implied by entry values that have no file are added (title = the value),
@@ -262,30 +262,6 @@ static void link_entries(struct site_index *idx, struct taxonomy *t)
 	}
 }
 
-/* The taxonomy's term blueprints, handle -> fields, the default first
- * (Statamic's choice: by `order`, then title, hidden ones last). */
-static void emit_blueprints(struct site_index *idx, const char *taxonomy)
-{
-	struct strbuf dir_rel = STRBUF_INIT;
-	strbuf_addf(&dir_rel, "resources/blueprints/taxonomies/%s", taxonomy);
-	char *dir = files_join(idx->files.root, dir_rel.ptr);
-	size_t n;
-	char **names = files_list(&idx->files, dir, ".yaml", &n);
-	vb_map_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		char *rel = files_join(dir_rel.ptr, names[i]);
-		char *handle = files_handle(names[i]);
-		vb_keyz(&idx->extras, handle);
-		free(handle);
-		blueprint_fields(idx, rel, &idx->extras);
-		free(rel);
-	}
-	vb_map_end(&idx->extras);
-	files_free_names(names, n);
-	free(dir);
-	strbuf_release(&dir_rel);
-}
-
 static void emit_taxonomy(struct site_index *idx, const struct taxonomy *t, const char *title)
 {
 	struct value_builder *out = &idx->extras;
@@ -297,7 +273,7 @@ static void emit_taxonomy(struct site_index *idx, const struct taxonomy *t, cons
 	vb_keyz(out, "settings");
 	vb_value(out, t->settings);
 	vb_keyz(out, "blueprints");
-	emit_blueprints(idx, t->handle);
+	term_blueprints(idx, t->handle, title, out);
 	vb_keyz(out, "terms");
 	vb_array_begin(out);
 	for (size_t i = 0; i < t->nterms; i++) {

@@ -833,27 +833,12 @@ static bool ini_sets(const char *text, const char *section, const char *name)
 	return false;
 }
 
-/* The file at path, or NULL; the caller frees it. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	struct strbuf text = STRBUF_INIT;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&text, chunk, n);
-	fclose(f);
-	return strbuf_detach(&text, NULL);
-}
-
 /* The fuzzer's corpus starts it from a file that loads and sets every key
  * of the table. */
 static void test_fuzz_corpus_sets_every_key(void)
 {
 	const char *path = FIXTURES_DIR "/../fuzz/corpus/config/keys.ini";
-	char *text = read_text(path);
+	char *text = unit_read_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	const char *section, *name;
 	for (size_t i = 0; (name = config_key_at(i, &section)); i++) {

@@ -66,6 +66,9 @@ void unit_add_test(CU_pSuite suite, const char *name, CU_TestFunc fn);
  * unit_rmtree. The caller frees the returned path. */
 char *unit_tempdir(void);
 void unit_rmtree(const char *path);
+/* The whole file at path as a string the caller frees; when it cannot be
+ * opened, a copy of if_missing (NULL: NULL). */
+char *unit_read_file(const char *path, const char *if_missing);
 /* Writes text to dir/name (creating parent folders). Returns 0 or -1. */
 int unit_write_file(const char *dir, const char *name, const char *text);
 
