@@ -159,6 +159,37 @@ static void test_set_groups(void)
 	free(dir);
 }
 
+/* A Bard's sets: the text between them in blocks; a disabled set is
+ * removed before the text is rendered (Statamic's removeDisabledSets),
+ * so the text around it stays one block; a save_html string has its
+ * statamic:// links resolved. */
+static void test_bard_sets(void)
+{
+	char *dir = unit_tempdir();
+	unit_write_file(dir, "content/collections/docs.yaml", "title: Docs\nroute: '/docs/{slug}'\n");
+	unit_write_file(dir, "content/collections/docs/a.md",
+	                "---\nid: a\nstory:\n"
+	                "  - {type: paragraph, content: [{type: text, text: one}]}\n"
+	                "  - {type: set, attrs: {id: s0, enabled: false, values: {type: quote, cite: x}}}\n"
+	                "  - {type: paragraph, content: [{type: text, text: two}]}\n"
+	                "  - {type: set, attrs: {id: s1, values: {type: quote, cite: Ada}}}\n"
+	                "saved: '<p><a href=\"statamic://entry::a\">me</a></p>'\n---\n");
+	unit_write_file(dir, "resources/blueprints/collections/docs/doc.yaml",
+	                "title: Doc\nfields:\n  - handle: story\n    field:\n      type: bard\n"
+	                "      sets:\n        main:\n          sets:\n            quote:\n"
+	                "              fields: [{handle: cite, field: {type: text}}]\n"
+	                "  - handle: saved\n    field: {type: bard, save_html: true}\n");
+	char *json = temp_entry_json(dir, "a");
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"story\":[{\"type\":\"text\",\"text\":\"<p>one<\\/p><p>two<\\/p>\"},"
+	                                    "{\"cite\":\"Ada\",\"id\":\"s1\",\"type\":\"quote\"}]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"saved\":\"<p><a href=\\\"\\/docs\\/a\\\">me<\\/a><\\/p>\""));
+	if (!strstr(json, "<p>one<\\/p><p>two") || !strstr(json, "\\/docs\\/a"))
+		fprintf(stderr, "\nbard sets: %s\n", json);
+	free(json);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 static void assert_bard(const char *yaml, const char *want)
 {
 	struct value_builder b = VALUE_BUILDER_INIT;
@@ -524,6 +555,7 @@ void suite_augment(void)
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
 	unit_add_test(s, "bard to HTML", test_bard_html);
 	unit_add_test(s, "set groups", test_set_groups);
+	unit_add_test(s, "bard sets and saved HTML", test_bard_sets);
 	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
 	unit_add_test(s, "asset reference urls", test_asset_reference_urls);
 	unit_add_test(s, "unset fields", test_unset_fields);
