@@ -19,7 +19,9 @@
  * over several text nodes opens once and closes once, as tiptap-php's
  * mark stack does. Any other node gives its content without a tag; any
  * other mark nothing. Text is escaped as htmlspecialchars(ENT_QUOTES)
- * escapes it, attribute values as htmlentities does.
+ * escapes it, attribute values as htmlentities does. Not done: a field's
+ * select_across_sites (Statamic then links with absolute URLs), and
+ * Statamic 2's text-and-sets data (isLegacyData).
  */
 #ifndef CMS_API_BARD_H
 #define CMS_API_BARD_H

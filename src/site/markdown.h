@@ -12,6 +12,14 @@
  * Where cmark-gfm would part from league, the text is mended first: a
  * table goes on over a line that holds only a '|', or one indented as
  * code, as league's does.
+ *
+ * Where it still parts from league (cmark-gfm implements CommonMark 0.29,
+ * league 0.31.2): emphasis next to a Unicode symbol (0.31 counts "＞" or
+ * "→" as punctuation; three Japanese pages of amplitude-docs); description
+ * lists ("Term" then ": definition"), which stay a paragraph; an
+ * attribute list escaped ("\{.x}", "&#123;.x}"), which is read as one;
+ * smartypants, which is cmark-gfm's (an attribute list's quoted values
+ * are then no list); heading_anchors and table_of_contents, not made.
  */
 #ifndef CMS_API_MARKDOWN_H
 #define CMS_API_MARKDOWN_H
