@@ -93,15 +93,23 @@ static const struct {
 };
 #define NNODE_TYPES (sizeof node_types / sizeof node_types[0])
 
+/* The index of v's camelized type in a table of n entries, size bytes
+ * each, that each begin with their type's name (node_types, mark_types);
+ * n when it is none of them. */
+static size_t type_index(value_t v, const void *table, size_t n, size_t size)
+{
+	char type[MAX_TYPE];
+	camel_type(v, type);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(type, *(const char *const *)((const char *)table + i * size)) == 0)
+			return i;
+	return n;
+}
+
 /* The index in node_types of node's type, or NNODE_TYPES. */
 static size_t node_type(value_t node)
 {
-	char type[MAX_TYPE];
-	camel_type(node, type);
-	for (size_t i = 0; i < NNODE_TYPES; i++)
-		if (strcmp(type, node_types[i].type) == 0)
-			return i;
-	return NNODE_TYPES;
+	return type_index(node, node_types, NNODE_TYPES, sizeof node_types[0]);
 }
 
 enum { MARK_LINK = 8, NMARK_TYPES };
@@ -119,12 +127,8 @@ static const struct {
  * not register. */
 static int mark_type(value_t mark)
 {
-	char type[MAX_TYPE];
-	camel_type(mark, type);
-	for (int i = 0; i < NMARK_TYPES; i++)
-		if (strcmp(type, mark_types[i].type) == 0)
-			return i;
-	return -1;
+	size_t i = type_index(mark, mark_types, NMARK_TYPES, sizeof mark_types[0]);
+	return i < NMARK_TYPES ? (int)i : -1;
 }
 
 bool bard_is_set(value_t node)

@@ -72,6 +72,16 @@ static void xml(const char *s, struct strbuf *out)
 	htmlesc_xml(s, strlen(s), out);
 }
 
+/* "<tag", the attributes, then what ends the start tag (">", ">\n",
+ * " />"). */
+static void start_tag(struct render *r, const char *tag, const struct md_attrs *a,
+                      const char *end)
+{
+	strbuf_addf(r->out, "<%s", tag);
+	md_attrs_write(a, r->out);
+	strbuf_addstr(r->out, end);
+}
+
 /* --- URLs --- */
 
 void md_html_encode_url(const char *url, struct strbuf *out)
@@ -195,9 +205,9 @@ static void render_footnote_reference(struct render *r, cmark_node *node)
 	reference_id(f, ++f->written, &v);
 	strbuf_addstr(r->out, "<sup id=\"fnref:");
 	xml(strbuf_str(&v), r->out);
-	strbuf_addstr(r->out, "\"><a");
-	md_attrs_write(&a, r->out);
-	strbuf_addf(r->out, ">%ld</a></sup>", n);
+	strbuf_addstr(r->out, "\">");
+	start_tag(r, "a", &a, ">");
+	strbuf_addf(r->out, "%ld</a></sup>", n);
 	strbuf_release(&v);
 	md_attrs_free(&a);
 }
@@ -312,9 +322,7 @@ static void render_children(struct render *r, cmark_node *node, int depth)
 /* <tag attrs>children</tag>, the node's attributes first. */
 static void element(struct render *r, const char *tag, cmark_node *node, int depth)
 {
-	strbuf_addf(r->out, "<%s", tag);
-	md_attrs_write(md_attrs_of(node), r->out);
-	strbuf_addch(r->out, '>');
+	start_tag(r, tag, md_attrs_of(node), ">");
 	render_children(r, node, depth);
 	strbuf_addf(r->out, "</%s>", tag);
 }
@@ -333,25 +341,36 @@ static void render_html_inline(struct render *r, cmark_node *node)
 		strbuf_add(r->out, s, len);
 }
 
+/* A link's or an image's attributes: its own, then its URL (as name),
+ * encoded as league encodes it. */
+static void with_url(struct md_attrs *a, cmark_node *node, const char *name)
+{
+	struct strbuf url = STRBUF_INIT;
+	md_attrs_copy(a, md_attrs_of(node));
+	md_html_encode_url(cmark_node_get_url(node), &url);
+	md_attrs_set(a, name, strbuf_str(&url), url.len);
+	strbuf_release(&url);
+}
+
+/* ... and its title, when it has one. */
+static void with_title(struct md_attrs *a, cmark_node *node)
+{
+	const char *title = cmark_node_get_title(node);
+	if (title && *title)
+		md_attrs_set(a, "title", title, strlen(title));
+}
+
 static void render_link(struct render *r, cmark_node *node, int depth)
 {
 	struct md_attrs a = {0};
-	struct strbuf url = STRBUF_INIT;
-	md_attrs_copy(&a, md_attrs_of(node));
-	md_html_encode_url(cmark_node_get_url(node), &url);
-	md_attrs_set(&a, "href", url.ptr ? url.ptr : "", url.len);
-	const char *title = cmark_node_get_title(node);
-	if (title && *title)
-		md_attrs_set(&a, "title", title, strlen(title));
+	with_url(&a, node, "href");
+	with_title(&a, node);
 	const char *target = md_attrs_get(&a, "target");
 	if (target && strcmp(target, "_blank") == 0 && !md_attrs_get(&a, "rel"))
 		md_attrs_set(&a, "rel", STR_LEN("noopener noreferrer"));
-	strbuf_addstr(r->out, "<a");
-	md_attrs_write(&a, r->out);
-	strbuf_addch(r->out, '>');
+	start_tag(r, "a", &a, ">");
 	render_children(r, node, depth);
 	strbuf_addstr(r->out, "</a>");
-	strbuf_release(&url);
 	md_attrs_free(&a);
 }
 
@@ -374,20 +393,13 @@ static void alt_text(cmark_node *node, struct strbuf *out, int depth)
 static void render_image(struct render *r, cmark_node *node, int depth)
 {
 	struct md_attrs a = {0};
-	struct strbuf s = STRBUF_INIT;
-	md_attrs_copy(&a, md_attrs_of(node));
-	md_html_encode_url(cmark_node_get_url(node), &s);
-	md_attrs_set(&a, "src", s.ptr ? s.ptr : "", s.len);
-	strbuf_reset(&s);
-	alt_text(node, &s, depth);
-	md_attrs_set(&a, "alt", s.ptr ? s.ptr : "", s.len);
-	const char *title = cmark_node_get_title(node);
-	if (title && *title)
-		md_attrs_set(&a, "title", title, strlen(title));
-	strbuf_addstr(r->out, "<img");
-	md_attrs_write(&a, r->out);
-	strbuf_addstr(r->out, " />");
-	strbuf_release(&s);
+	struct strbuf alt = STRBUF_INIT;
+	with_url(&a, node, "src");
+	alt_text(node, &alt, depth);
+	md_attrs_set(&a, "alt", strbuf_str(&alt), alt.len);
+	with_title(&a, node);
+	start_tag(r, "img", &a, " />");
+	strbuf_release(&alt);
 	md_attrs_free(&a);
 }
 
@@ -438,11 +450,8 @@ static void render_paragraph(struct render *r, cmark_node *node, const struct fo
                              int depth)
 {
 	bool bare = in_tight_list(node);
-	if (!bare) {
-		strbuf_addstr(r->out, "<p");
-		md_attrs_write(md_attrs_of(node), r->out);
-		strbuf_addch(r->out, '>');
-	}
+	if (!bare)
+		start_tag(r, "p", md_attrs_of(node), ">");
 	task_box(r, node);
 	render_children(r, node, depth);
 	if (backrefs)
@@ -462,9 +471,7 @@ static void render_list(struct render *r, cmark_node *node, int depth)
 		snprintf(n, sizeof n, "%d", start);
 		md_attrs_set(&a, "start", n, strlen(n));
 	}
-	strbuf_addstr(r->out, ordered ? "<ol" : "<ul");
-	md_attrs_write(&a, r->out);
-	strbuf_addstr(r->out, ">\n");
+	start_tag(r, ordered ? "ol" : "ul", &a, ">\n");
 	render_children(r, node, depth);
 	strbuf_addstr(r->out, ordered ? "\n</ol>" : "\n</ul>");
 	md_attrs_free(&a);
@@ -481,9 +488,7 @@ static void render_item(struct render *r, cmark_node *node, int depth)
 {
 	cmark_node *list = cmark_node_parent(node);
 	bool tight = list && cmark_node_get_list_tight(list);
-	strbuf_addstr(r->out, "<li");
-	md_attrs_write(md_attrs_of(node), r->out);
-	strbuf_addch(r->out, '>');
+	start_tag(r, "li", md_attrs_of(node), ">");
 	if (apart(cmark_node_first_child(node), tight))
 		strbuf_addch(r->out, '\n');
 	render_children(r, node, depth);
@@ -533,9 +538,8 @@ static void render_code_block(struct render *r, cmark_node *node)
 			md_attrs_append_class(&a, strbuf_str(&class));
 		strbuf_release(&class);
 	}
-	strbuf_addstr(r->out, "<pre><code");
-	md_attrs_write(&a, r->out);
-	strbuf_addch(r->out, '>');
+	strbuf_addstr(r->out, "<pre>");
+	start_tag(r, "code", &a, ">");
 	code_text(node, r->out);
 	strbuf_addstr(r->out, "</code></pre>");
 	md_attrs_free(&a);
@@ -561,9 +565,7 @@ static void render_cell(struct render *r, cmark_node *cell, bool header, uint8_t
 	md_attrs_copy(&a, md_attrs_of(cell));
 	if (align == 'l' || align == 'c' || align == 'r')
 		md_attrs_set(&a, "align", names[align], strlen(names[align]));
-	strbuf_addstr(r->out, header ? "<th" : "<td");
-	md_attrs_write(&a, r->out);
-	strbuf_addch(r->out, '>');
+	start_tag(r, header ? "th" : "td", &a, ">");
 	render_children(r, cell, depth);
 	strbuf_addstr(r->out, header ? "</th>" : "</td>");
 	md_attrs_free(&a);
@@ -573,9 +575,7 @@ static void render_row(struct render *r, cmark_node *row, const uint8_t *aligns,
                        int depth)
 {
 	bool header = type_is(row, "table_header");
-	strbuf_addstr(r->out, "<tr");
-	md_attrs_write(md_attrs_of(row), r->out);
-	strbuf_addstr(r->out, ">\n");
+	start_tag(r, "tr", md_attrs_of(row), ">\n");
 	uint16_t i = 0;
 	for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell), i++) {
 		if (i > 0)
@@ -591,9 +591,7 @@ static void render_table(struct render *r, cmark_node *table, int depth)
 {
 	const uint8_t *aligns = cmark_gfm_extensions_get_table_alignments(table);
 	uint16_t ncols = cmark_gfm_extensions_get_table_columns(table);
-	strbuf_addstr(r->out, "<table");
-	md_attrs_write(md_attrs_of(table), r->out);
-	strbuf_addstr(r->out, ">\n<thead>\n");
+	start_tag(r, "table", md_attrs_of(table), ">\n<thead>\n");
 	cmark_node *row = cmark_node_first_child(table);
 	if (row)
 		render_row(r, row, aligns, ncols, depth + 1);
@@ -612,9 +610,7 @@ static void render_table(struct render *r, cmark_node *table, int depth)
 
 static void render_blockquote(struct render *r, cmark_node *node, int depth)
 {
-	strbuf_addstr(r->out, "<blockquote");
-	md_attrs_write(md_attrs_of(node), r->out);
-	strbuf_addstr(r->out, ">\n");
+	start_tag(r, "blockquote", md_attrs_of(node), ">\n");
 	size_t at = r->out->len;
 	render_children(r, node, depth);
 	if (r->out->len > at)
@@ -639,9 +635,7 @@ static void render_node(struct render *r, cmark_node *node, int depth)
 	case CMARK_NODE_SOFTBREAK: strbuf_addstr(r->out, r->opt->line_breaks ? "<br />\n" : "\n"); return;
 	case CMARK_NODE_LINEBREAK: strbuf_addstr(r->out, "<br />\n"); return;
 	case CMARK_NODE_CODE:
-		strbuf_addstr(r->out, "<code");
-		md_attrs_write(md_attrs_of(node), r->out);
-		strbuf_addch(r->out, '>');
+		start_tag(r, "code", md_attrs_of(node), ">");
 		if (!code_span_again(r, node, r->out))
 			xml(s, r->out);
 		strbuf_addstr(r->out, "</code>");
@@ -660,9 +654,7 @@ static void render_node(struct render *r, cmark_node *node, int depth)
 	case CMARK_NODE_CODE_BLOCK: render_code_block(r, node); return;
 	case CMARK_NODE_HTML_BLOCK: render_html_block(r, node); return;
 	case CMARK_NODE_THEMATIC_BREAK:
-		strbuf_addstr(r->out, "<hr");
-		md_attrs_write(md_attrs_of(node), r->out);
-		strbuf_addstr(r->out, " />");
+		start_tag(r, "hr", md_attrs_of(node), " />");
 		return;
 	default: break;
 	}
