@@ -545,10 +545,12 @@ static void split_text(struct apply *c, cmark_node *text)
 		cmark_node_insert_after(text, m);
 		if (before == '\0' && rest == len && cmark_node_next(m) && is_break(cmark_node_next(m)))
 			cmark_node_free(cmark_node_next(m)); /* one newline goes too */
-		/* No empty text either side: league makes none, and the list's
-		 * neighbours decide where it goes. */
+		/* No empty text either side, as league makes none, but for the
+		 * blanks before a list that it trims to nothing: that text stays,
+		 * empty, and a list right after this one goes to it (and is lost),
+		 * as in league. */
 		cmark_node *after = rest < len ? text_after(m, s + rest, len - rest) : NULL;
-		if (keep > 0) {
+		if (keep > 0 || (before == ' ' && at > 0)) {
 			char *head = xstrndup(s, keep);
 			cmark_node_set_literal(text, head);
 			free(head);

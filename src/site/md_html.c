@@ -32,7 +32,16 @@ static const char html_tag_pattern[] =
 /* One footnote: its label (lower case) and how many references name it. */
 struct footnote {
 	char *label;
-	unsigned refs, written;
+	unsigned refs;
+};
+
+/* A reference to a footnote, and which of the footnote's it is (from 1)
+ * in the order of the source, where league counts them (cmark-gfm has
+ * moved the footnotes' own text to the end). */
+struct reference {
+	cmark_node *node;
+	int line, column;
+	unsigned which;
 };
 
 struct render {
@@ -42,6 +51,8 @@ struct render {
 	pcre2_match_data *md;
 	struct footnote *notes; /* by number - 1 */
 	size_t nnotes;
+	struct reference *refs;
+	size_t nrefs;
 };
 
 static bool is_block(cmark_node *node)
@@ -149,8 +160,17 @@ static char *reference_label(const struct render *r, cmark_node *node)
 	return s;
 }
 
-/* Numbers and labels of the footnotes, from their references in
- * document order (cmark-gfm numbers a footnote by its first one). */
+static int by_place(const void *a, const void *b)
+{
+	const struct reference *x = a, *y = b;
+	if (x->line != y->line)
+		return (x->line > y->line) - (x->line < y->line);
+	return (x->column > y->column) - (x->column < y->column);
+}
+
+/* Numbers and labels of the footnotes, from their references (cmark-gfm
+ * numbers a footnote by its first one in the source), and the place of
+ * each reference among its footnote's. */
 static void gather_footnotes(struct render *r, cmark_node *doc)
 {
 	cmark_iter *it = cmark_iter_new(doc);
@@ -173,8 +193,28 @@ static void gather_footnotes(struct render *r, cmark_node *doc)
 		if (!f->label)
 			f->label = xstrdup(cmark_node_get_literal(node));
 		f->refs++;
+		r->refs = xrealloc(r->refs, (r->nrefs + 1) * sizeof *r->refs);
+		r->refs[r->nrefs++] = (struct reference){node, cmark_node_get_start_line(node),
+		                                         cmark_node_get_start_column(node), 0};
 	}
 	cmark_iter_free(it);
+	qsort(r->refs, r->nrefs, sizeof *r->refs, by_place);
+	for (size_t i = 0; i < r->nrefs; i++) {
+		long n = strtol(cmark_node_get_literal(r->refs[i].node), NULL, 10);
+		unsigned seen = 0;
+		for (size_t j = 0; j < i; j++)
+			seen += strtol(cmark_node_get_literal(r->refs[j].node), NULL, 10) == n;
+		r->refs[i].which = seen + 1;
+	}
+}
+
+/* Which of its footnote's references node is (from 1). */
+static unsigned reference_which(const struct render *r, cmark_node *node)
+{
+	for (size_t i = 0; i < r->nrefs; i++)
+		if (r->refs[i].node == node)
+			return r->refs[i].which;
+	return 1;
 }
 
 /* The id of a footnote's k-th reference (from 1): "label", then
@@ -202,7 +242,7 @@ static void render_footnote_reference(struct render *r, cmark_node *node)
 	md_attrs_set(&a, "href", v.ptr, v.len);
 	md_attrs_set(&a, "role", STR_LEN("doc-noteref"));
 	strbuf_reset(&v);
-	reference_id(f, ++f->written, &v);
+	reference_id(f, reference_which(r, node), &v);
 	strbuf_addstr(r->out, "<sup id=\"fnref:");
 	xml(strbuf_str(&v), r->out);
 	strbuf_addstr(r->out, "\">");
@@ -700,7 +740,7 @@ int md_html_render(cmark_node *doc, const struct md_html *opt, struct strbuf *ou
 {
 	int err;
 	PCRE2_SIZE off;
-	struct render r = {opt, out, NULL, NULL, NULL, 0};
+	struct render r = {opt, out, NULL, NULL, NULL, 0, NULL, 0};
 	r.html_tag = pcre2_compile((PCRE2_SPTR)html_tag_pattern, PCRE2_ZERO_TERMINATED, 0, &err, &off,
 	                           NULL);
 	r.md = r.html_tag ? pcre2_match_data_create_from_pattern(r.html_tag, NULL) : NULL;
@@ -717,6 +757,7 @@ int md_html_render(cmark_node *doc, const struct md_html *opt, struct strbuf *ou
 	for (size_t i = 0; i < r.nnotes; i++)
 		free(r.notes[i].label);
 	free(r.notes);
+	free(r.refs);
 	pcre2_match_data_free(r.md);
 	pcre2_code_free(r.html_tag);
 	return 0;

@@ -578,6 +578,18 @@ static const struct {
 	 "<ol start=\"0\">\n"
 	   "<li>zero</li>\n"
 	   "</ol>\n"},
+	{"a list right after a block-like one goes to the trimmed text (lost)",
+	 "a **s**{.k} {.c}{.j}\n",
+	 "<p class=\"c\">a <strong class=\"k\">s</strong></p>\n"},
+	{"an id, then a list: both placed as league places them",
+	 "[l](/u) {#id}{.k} x\n",
+	 "<p id=\"id\"><a href=\"/u\">l</a> x</p>\n"},
+	{"footnote references counted in the source's order",
+	 "[^1]: note it's [^1]\n"
+	   "\n"
+	   "[^1] x\n",
+	 "<p><sup id=\"fnref:1__2\"><a class=\"footnote-ref\" href=\"#fn:1\" role=\"doc-noteref\">1</a></sup> x</p>\n"
+	   "<div class=\"footnotes\" role=\"doc-endnotes\"><hr /><ol><li class=\"footnote\" id=\"fn:1\" role=\"doc-endnote\"><p>note it's <sup id=\"fnref:1\"><a class=\"footnote-ref\" href=\"#fn:1\" role=\"doc-noteref\">1</a></sup>&nbsp;<a class=\"footnote-backref\" rev=\"footnote\" href=\"#fnref:1\" role=\"doc-backlink\">\xe2""\x86""\xa9""</a>&nbsp;<a class=\"footnote-backref\" rev=\"footnote\" href=\"#fnref:1__2\" role=\"doc-backlink\">\xe2""\x86""\xa9""</a></p></li></ol></div>\n"},
 };
 
 static void test_league_cases(void)
