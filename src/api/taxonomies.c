@@ -183,6 +183,25 @@ static void computed_value(const struct term_list *l, value_t term, const char *
 	strbuf_release(&s);
 }
 
+/* The template a term renders with, when it has the key and leaves it
+ * null (LocalizedTerm::template()): its taxonomy's term_template, else
+ * "{taxonomy}.show". */
+static value_t term_template(const struct term_list *l, value_t own,
+                             struct value_builder *scratch)
+{
+	if (!value_is_null(own))
+		return own;
+	value_t set = value_map_getz(value_map_getz(l->taxonomy, "settings"), "term_template");
+	if (value_type(set) == VALUE_STRING)
+		return set;
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "%s.show", l->handle);
+	vb_reset(scratch);
+	vb_str(scratch, t.ptr, t.len);
+	strbuf_release(&t);
+	return vb_result(scratch);
+}
+
 /* The term's value of key, computed or its data's; missing for the keys
  * never shown and those it lacks. */
 static value_t term_value(const struct term_list *l, value_t term, const char *key,
@@ -190,6 +209,10 @@ static value_t term_value(const struct term_list *l, value_t term, const char *k
 {
 	if (never_shown(key, strlen(key)))
 		return VALUE_MISSING;
+	if (strcmp(key, "template") == 0) {
+		value_t own = value_map_getz(value_map_getz(term, "data"), key);
+		return value_is_missing(own) ? own : term_template(l, own, scratch);
+	}
 	if (!is_computed(key))
 		return value_map_getz(value_map_getz(term, "data"), key);
 	vb_reset(scratch);

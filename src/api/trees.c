@@ -15,6 +15,7 @@
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
+#include "site/augment.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
  * writer's nesting, three containers a level, stays within its limit. */
@@ -212,6 +213,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
+		ct->r->q.tree_page = true;
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
 		write_page(w, vb_result(&item), &ct->t->fields);
 		jsonw_keyz(w, "depth");
@@ -395,8 +397,8 @@ static void link_page(const struct config *cfg, value_t item, struct value_build
 	vb_keyz(&computed, "uri");
 	vb_value(&computed, url);
 	vb_keyz(&computed, "permalink");
-	if (u[0] == '/') /* site-relative: made absolute per request */
-		vb_url(&computed, URL_SITE, u, url_len);
+	if (url_len) /* "/about", "#faqs": below the request's base */
+		augment_absolute(u, &computed);
 	else
 		vb_value(&computed, url);
 	vb_map_end(&computed);
@@ -441,6 +443,7 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
+		r.q.tree_page = true;
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
 		vb_release(&extras);
 	}

@@ -204,13 +204,23 @@ static int open_generation_dir(const struct fastpath *fp, uint64_t generation)
 	return fd;
 }
 
-/* Opens (making it, 0755, when missing) the directory name below at. */
+/* Opens (making it, 0755, when missing) the directory name below at; -1
+ * with errno set when it cannot. A directory made here that cannot be
+ * given its mode is removed again, so that the next answer retries
+ * rather than publishing where the web server may not read. */
 static int open_subdir(int at, const char *name)
 {
-	if (mkdirat(at, name, 0755) == 0)
-		fchmodat(at, name, 0755, 0); /* readable by the web server whatever the umask */
-	else if (errno != EEXIST)
+	if (mkdirat(at, name, 0755) == 0) {
+		/* readable by the web server whatever the umask */
+		if (fchmodat(at, name, 0755, 0) != 0) {
+			int saved = errno;
+			unlinkat(at, name, AT_REMOVEDIR);
+			errno = saved;
+			return -1;
+		}
+	} else if (errno != EEXIST) {
 		return -1;
+	}
 	return openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
@@ -347,7 +357,8 @@ static void remove_others(const char *dir, const char *keep)
 }
 
 /* Makes a fresh directory for generation, points <dir>/current at it (a
- * new link renamed over the old one) and removes the others. */
+ * new link renamed over the old one) and removes the others; -1 with
+ * errno set when a step fails. */
 static int swap_in(const char *dir, const struct gen_dir *want)
 {
 	char name[DIR_NAME_LEN], tmp[64];
@@ -359,7 +370,10 @@ static int swap_in(const char *dir, const struct gen_dir *want)
 	int rc = -1;
 	if (mkdirat(at, name, 0755) != 0 && errno != EEXIST)
 		goto out;
-	fchmodat(at, name, 0755, 0);
+	/* current must lead the web server to readable files: a directory
+	 * that cannot be made 0755 is not swapped in (swap_to logs why). */
+	if (fchmodat(at, name, 0755, 0) != 0)
+		goto out;
 	unlinkat(at, tmp, 0);
 	if (symlinkat(name, at, tmp) != 0)
 		goto out;

@@ -19,6 +19,7 @@
 #include "app/app.h"
 #include "cache/cache_admin.h"
 #include "cache/cache_plugin.h"
+#include "change/shared.h"
 #include "cmd/cli.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
@@ -224,6 +225,14 @@ static int command_check(struct app *app)
 	} else if (*cache_warning) {
 		strbuf_addf(&report, "%s\n", cache_warning);
 	}
+	/* Where the workers share their index and cache answers: they answer
+	 * without it, but slower and uncached, and make install does not
+	 * make it. */
+	char dir_problem[1024];
+	shared_dir_problem(&app->cfg, dir_problem, sizeof dir_problem);
+	if (*dir_problem)
+		strbuf_addf(&report, "%s: warning: %s\n", app->cfg.path ? app->cfg.path : "(defaults)",
+		            dir_problem);
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);

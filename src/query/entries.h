@@ -38,6 +38,9 @@ struct entries_query {
 	uint32_t collection_number;
 	struct value_builder scratch[2];  /* values made for filters and sort */
 	int next_scratch;
+	bool tree_page;                   /* items are tree pages: without `parent`, which
+	                                   * Statamic's AugmentedPage keeps out of the API */
+	uint32_t root_of[3];              /* the last root page found: collection, site, entry */
 };
 
 enum tax_mode { TAX_ANY, TAX_NONE, TAX_ALL };

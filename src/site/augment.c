@@ -293,7 +293,7 @@ static void code_value(value_t v, value_t field, struct value_builder *out)
 /* --- lookups --- */
 
 struct augment_tables {
-	struct strmap terms;  /* "taxonomy\x1fslug\x1fsite" -> its title (value.h bytes) */
+	struct strmap terms;  /* "taxonomy\x1fslug\x1fsite" -> the term (taxonomies.h's map) */
 	struct strmap users;  /* id as text -> the user map */
 	struct strmap assets; /* "container\x1fpath" -> the file map */
 	struct strmap containers; /* handle -> the container map */
@@ -319,13 +319,12 @@ static void table_terms(struct augment_tables *t, value_t taxonomies)
 		while (value_iter_next(&term)) {
 			value_t v = term.value;
 			const char *site = value_str(value_map_getz(v, "site"), NULL);
-			const void *title = value_map_getz(v, "title").p;
 			/* Entries name a term by its file's slug; a localization may
 			 * rename it, and is found by either. */
 			join_key(&key, handle, value_str(value_map_getz(v, "file_slug"), NULL), site);
-			strmap_put(&t->terms, key.ptr, title);
+			strmap_put(&t->terms, key.ptr, v.p);
 			join_key(&key, handle, value_str(value_map_getz(v, "slug"), NULL), site);
-			strmap_put(&t->terms, key.ptr, title);
+			strmap_put(&t->terms, key.ptr, v.p);
 		}
 	}
 	strbuf_release(&key);
@@ -446,15 +445,67 @@ void augment_url(const char *site_url, const char *uri, struct strbuf *out)
 	strbuf_release(&full);
 }
 
+/* Statamic's URL::tidy drops one '/' that ends the part of a URL before
+ * its query or fragment: "http://h/" is "http://h", "/#x" is "#x" below
+ * the root. */
+static void drop_trailing_slash(struct strbuf *url)
+{
+	size_t end = strcspn(url->ptr, "?#");
+	if (end == 0 || url->ptr[end - 1] != '/')
+		return;
+	memmove(url->ptr + end - 1, url->ptr + end, url->len - end + 1);
+	url->len--;
+}
+
 void augment_permalink(const char *site_url, const char *uri, struct value_builder *out)
 {
 	struct strbuf url = STRBUF_INIT;
 	join_site_url(site_url, uri, &url);
 	if (is_absolute(site_url))
 		vb_str(out, url.ptr, url.len);
+	else /* the root is the base itself, without a '/' */
+		vb_url(out, URL_SITE, url.ptr, strcmp(url.ptr, "/") == 0 ? 0 : url.len);
+	strbuf_release(&url);
+}
+
+void augment_redirect_permalink(const char *site_url, const char *target,
+                                struct value_builder *out)
+{
+	if (*target != '/') {
+		vb_strz(out, target);
+		return;
+	}
+	struct strbuf joined = STRBUF_INIT, url = STRBUF_INIT;
+	strbuf_addf(&joined, "%s/%s", strcmp(site_url, "/") == 0 ? "" : site_url, target);
+	/* Path::tidy: no "//", but the scheme's. */
+	const char *scheme = strstr(joined.ptr, "://");
+	size_t keep = scheme ? (size_t)(scheme - joined.ptr) + 3 : 0;
+	strbuf_add(&url, joined.ptr, keep);
+	for (const char *p = joined.ptr + keep; *p; p++)
+		if (*p != '/' || !url.len || url.ptr[url.len - 1] != '/')
+			strbuf_addch(&url, *p);
+	drop_trailing_slash(&url);
+	if (is_absolute(site_url))
+		vb_str(out, url.ptr, url.len);
 	else
 		vb_url(out, URL_SITE, url.ptr, url.len);
+	strbuf_release(&joined);
 	strbuf_release(&url);
+}
+
+void augment_absolute(const char *url, struct value_builder *out)
+{
+	if (strncmp(url, "http:", 5) == 0 || strncmp(url, "https:", 6) == 0) {
+		vb_strz(out, url);
+		return;
+	}
+	struct strbuf path = STRBUF_INIT;
+	if (*url != '/')
+		strbuf_addch(&path, '/');
+	strbuf_addstr(&path, url);
+	drop_trailing_slash(&path);
+	vb_url(out, URL_SITE, path.ptr, path.len);
+	strbuf_release(&path);
 }
 
 /* --- relations --- */
@@ -471,6 +522,10 @@ static const struct entry *entry_named(const struct augment_ctx *ctx, value_t id
 /* An entry's url (site-relative), or false when it has no route. */
 static bool entry_url(const struct site_index *idx, const struct entry *e, struct strbuf *out)
 {
+	if (e->redirect) {
+		strbuf_addstr(out, e->redirect);
+		return true;
+	}
 	if (!e->uri)
 		return false;
 	augment_url(idx->sites[e->site].url, e->uri, out);
@@ -493,7 +548,9 @@ static void entry_object(const struct site_index *idx, const struct entry *e,
 	else
 		vb_null(out);
 	vb_keyz(out, "permalink");
-	if (e->uri)
+	if (e->redirect)
+		augment_redirect_permalink(idx->sites[e->site].url, e->redirect, out);
+	else if (e->uri)
 		augment_permalink(idx->sites[e->site].url, e->uri, out);
 	else
 		vb_null(out);
@@ -523,22 +580,63 @@ static bool write_entry_ref(const struct augment_ctx *ctx, value_t raw, struct v
 	return true;
 }
 
-/* The term's title in the item's site, else in any (the default) site. */
-static value_t term_title(const struct augment_ctx *ctx, const char *taxonomy, const char *slug)
+/* The term of taxonomy named slug (its file's or its own) in the item's
+ * site, or missing: Statamic's query asks for the terms of that site. */
+static value_t term_named(const struct augment_ctx *ctx, const char *taxonomy, const char *slug)
 {
 	struct strbuf key = STRBUF_INIT;
 	join_key(&key, taxonomy, slug, ctx->idx->sites[ctx->site].handle);
-	value_t title = looked_up(&ctx->tables->terms, key.ptr);
-	if (value_is_missing(title)) {
-		join_key(&key, taxonomy, slug, ctx->idx->sites[0].handle);
-		title = looked_up(&ctx->tables->terms, key.ptr);
-	}
+	value_t term = looked_up(&ctx->tables->terms, key.ptr);
 	strbuf_release(&key);
-	return title;
+	return term;
 }
 
-/* taxonomy::slug, or a slug of the field's (first) taxonomy; false when
- * the taxonomy has no such term (neither a file nor an entry of a
+/* Lower case, and a '-' for each run of other characters but '/' and
+ * '.': Statamic's UrlBuilder slugifies a route so. */
+static void add_slugified(struct strbuf *out, const char *s)
+{
+	bool dash = false;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isalnum(*p) || *p >= 0x80 || *p == '/' || *p == '.') {
+			if (dash && out->len && out->ptr[out->len - 1] != '/' && *p != '/')
+				strbuf_addch(out, '-');
+			dash = false;
+			strbuf_addch(out, (char)tolower(*p));
+		} else {
+			dash = true;
+		}
+	}
+}
+
+/* A term's uri (LocalizedTerm::route): /{taxonomy, - for _}/{slug},
+ * under the collection's when seen through one: its mounted entry's uri
+ * in the term's site, else its handle. */
+static void term_uri(const struct augment_ctx *ctx, const char *taxonomy, const char *slug,
+                     struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT;
+	const struct collection_info *c = ctx->through;
+	if (c) {
+		const struct entry *mount = c->mount ? site_index_entry(ctx->idx, c->mount) : NULL;
+		if (mount)
+			mount = entry_in_site(ctx->idx, mount, ctx->site);
+		strbuf_addch(&raw, '/');
+		add_slugified(&raw, mount && mount->uri ? mount->uri : c->handle);
+	}
+	strbuf_addch(&raw, '/');
+	for (const char *p = taxonomy; *p; p++)
+		strbuf_addch(&raw, *p == '_' ? '-' : *p);
+	strbuf_addf(&raw, "/%s", slug);
+	/* Tidy: no "//" (a mount at "/"). */
+	for (const char *p = raw.ptr; *p; p++)
+		if (*p != '/' || !out->len || out->ptr[out->len - 1] != '/')
+			strbuf_addch(out, *p);
+	strbuf_release(&raw);
+}
+
+/* taxonomy::slug, or a slug of the field's (first) taxonomy: {id, title,
+ * slug, url, permalink, api_url} of the term in the item's site; false
+ * when the site has no such term (neither a file nor an entry of a
  * collection that uses the taxonomy makes it), as Statamic's query finds
  * none. */
 static bool write_term_ref(const struct augment_ctx *ctx, value_t raw, value_t field,
@@ -557,40 +655,40 @@ static bool write_term_ref(const struct augment_ctx *ctx, value_t raw, value_t f
 		                                         : value_map_getz(field, "taxonomy"),
 		            &taxonomy);
 	}
-	value_t title = taxonomy.len && *text ? term_title(ctx, taxonomy.ptr, text) : VALUE_MISSING;
-	if (value_is_missing(title)) {
+	value_t term = taxonomy.len && *text ? term_named(ctx, taxonomy.ptr, text) : VALUE_MISSING;
+	if (value_is_missing(term)) {
 		strbuf_release(&given);
 		strbuf_release(&taxonomy);
 		return false;
 	}
-	struct strbuf s = STRBUF_INIT;
+	const char *slug = value_str(value_map_getz(term, "slug"), NULL);
+	const char *site_url = ctx->idx->sites[ctx->site].url;
+	struct strbuf s = STRBUF_INIT, uri = STRBUF_INIT;
 	vb_ref_begin(out, REF_TERM, UINT32_MAX);
 	vb_value(out, raw);
 	vb_map_begin(out);
 	vb_keyz(out, "id");
-	strbuf_addf(&s, "%s::%s", taxonomy.ptr, text);
+	strbuf_addf(&s, "%s::%s", taxonomy.ptr, value_str(value_map_getz(term, "file_slug"), NULL));
 	vb_str(out, s.ptr, s.len);
 	vb_keyz(out, "title");
-	vb_value(out, title);
+	vb_value(out, value_map_getz(term, "title"));
 	vb_keyz(out, "slug");
-	vb_strz(out, text);
-	/* Term routes are fixed: /{taxonomy with - for _}/{slug}. */
+	vb_strz(out, slug);
+	term_uri(ctx, taxonomy.ptr, slug, &uri);
 	strbuf_reset(&s);
-	strbuf_addch(&s, '/');
-	for (const char *p = taxonomy.ptr; *p; p++)
-		strbuf_addch(&s, *p == '_' ? '-' : *p);
-	strbuf_addf(&s, "/%s", text);
+	augment_url(site_url, uri.ptr, &s);
 	vb_keyz(out, "url");
 	vb_str(out, s.ptr, s.len);
 	vb_keyz(out, "permalink");
-	vb_url(out, URL_SITE, s.ptr, s.len);
+	augment_permalink(site_url, uri.ptr, out);
 	strbuf_reset(&s);
-	strbuf_addf(&s, "taxonomies/%s/terms/%s", taxonomy.ptr, text);
+	strbuf_addf(&s, "taxonomies/%s/terms/%s", taxonomy.ptr, slug);
 	vb_keyz(out, "api_url");
 	vb_url(out, URL_API, s.ptr, s.len);
 	vb_map_end(out);
 	vb_ref_end(out);
 	strbuf_release(&s);
+	strbuf_release(&uri);
 	strbuf_release(&given);
 	strbuf_release(&taxonomy);
 	return true;
@@ -725,6 +823,31 @@ static void relation_value(const struct augment_ctx *ctx, enum relation rel, val
 		write_ref(ctx, rel, v, field, out);
 	}
 	vb_array_end(out);
+}
+
+/* The collection an entry's terms field sees its terms through
+ * (Terms::queryBuilder's shouldQueryCollection): the entry's own, when
+ * the field is one of the entry's (not inside a set), has one taxonomy,
+ * is named like it, and the collection lists that taxonomy; else NULL. */
+static const struct collection_info *seen_through(const struct augment_ctx *ctx, const char *key,
+                                                  value_t field)
+{
+	value_t taxonomies = value_map_getz(field, "taxonomies");
+	value_t one = value_type(taxonomies) == VALUE_ARRAY && value_count(taxonomies) == 1
+	              ? value_array_get(taxonomies, 0)
+	              : value_type(taxonomies) == VALUE_STRING ? taxonomies
+	              : value_is_missing(taxonomies) ? value_map_getz(field, "taxonomy")
+	                                             : VALUE_MISSING;
+	if (!ctx->entry || ctx->nested || value_type(one) != VALUE_STRING ||
+	    strcmp(value_str(one, NULL), key) != 0)
+		return NULL;
+	const struct collection_info *c = &ctx->idx->collections[ctx->entry->collection];
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(vb_result(&c->settings), "taxonomies"));
+	while (value_iter_next(&it))
+		if (value_type(it.value) == VALUE_STRING && strcmp(value_str(it.value, NULL), key) == 0)
+			return c;
+	return NULL;
 }
 
 /* --- assets and links --- */
@@ -971,9 +1094,12 @@ static bool named(const char *key, size_t len, const char *const *names)
  * each its stored value (or default) augmented; stored keys no field
  * names are left out, as are fields named in `own` (the keys the caller
  * writes itself). */
-static void nested_values(const struct augment_ctx *ctx, value_t items, value_t values,
+static void nested_values(const struct augment_ctx *outer, value_t items, value_t values,
                           const char *const *own, struct value_builder *out)
 {
+	struct augment_ctx inner = *outer;
+	const struct augment_ctx *ctx = &inner;
+	inner.nested = true;
 	struct value_iter it;
 	value_iter_init(&it, items);
 	while (value_iter_next(&it)) {
@@ -1250,7 +1376,10 @@ void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, va
 	/* Nothing stored (or null): the field's default, augmented. */
 	if (value_is_null(v))
 		v = value_map_getz(field, "default");
-	typed_value(ctx, field_type(field), v, field, out);
+	/* Terms are seen through the collection, or not, by the field. */
+	struct augment_ctx local = *ctx;
+	local.through = is_type(field, "terms") ? seen_through(ctx, key, field) : NULL;
+	typed_value(&local, field_type(field), v, field, out);
 }
 
 void augment_item_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,

@@ -241,6 +241,8 @@ int main(int argc, char **argv)
 	suite_consttime();
 	suite_cache_entry();
 	suite_cache_file();
+	suite_statamic();
+	suite_phparray();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

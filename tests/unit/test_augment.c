@@ -60,7 +60,7 @@ static void test_every_supported_type(void)
 		"\"specs\":[{\"weight\":12,\"id\":\"r1\"}],\"story\":[{\"type\":\"text\",\"text\":\"<p>Before<\\/p>\"},"
 		"{\"caption\":\"<p><em>wow<\\/em><\\/p>\\n\",\"id\":\"s1\",\"type\":\"gallery\"},{\"type\":\"text\","
 		"\"text\":\"<p>After<\\/p>\"}],\"summary\":\"<p>Short<\\/p>\",\"tags\":[{\"id\":\"tags::news\","
-		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/tags\\/news\","
+		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/blog\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/blog\\/tags\\/news\","
 		"\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],\"title\":\"Launch\"}");
 	free(json);
 }
@@ -225,6 +225,20 @@ static void test_bard_html(void)
 	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
 }
 
+/* v (its URL values below http://h) must be written as want. */
+static void assert_written(struct value_builder *v, const char *want)
+{
+	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(v));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), want);
+	strbuf_release(&out);
+	vb_release(v);
+}
+
 static void assert_urls(const char *site_url, const char *uri, const char *url, const char *permalink)
 {
 	struct strbuf u = STRBUF_INIT;
@@ -232,15 +246,7 @@ static void assert_urls(const char *site_url, const char *uri, const char *url, 
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&u), url);
 	struct value_builder p = VALUE_BUILDER_INIT;
 	augment_permalink(site_url, uri, &p);
-	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
-	struct strbuf out = STRBUF_INIT;
-	struct jsonw w;
-	jsonw_init(&w, &out);
-	jsonw_set_env(&w, &env);
-	jsonw_value(&w, vb_result(&p));
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), permalink);
-	strbuf_release(&out);
-	vb_release(&p);
+	assert_written(&p, permalink);
 	strbuf_release(&u);
 }
 
@@ -255,6 +261,28 @@ static void test_urls_and_permalinks(void)
 	            "\"https:\\/\\/example.de\\/blog\\/x\"");
 	assert_urls("https://example.com/fr", "/", "/fr", "\"https:\\/\\/example.com\\/fr\"");
 	assert_urls("https://example.com", "/", "/", "\"https:\\/\\/example.com\"");
+	/* The home page's permalink is the base itself, as Statamic's tidy
+	 * URL has no '/' at its end. */
+	assert_urls("/", "/", "/", "\"http:\\/\\/h\"");
+}
+
+static void assert_absolute(const char *url, const char *want)
+{
+	struct value_builder v = VALUE_BUILDER_INIT;
+	augment_absolute(url, &v);
+	assert_written(&v, want);
+}
+
+/* A nav link's permalink, as Statamic's URL::makeAbsolute makes it. */
+static void test_absolute_links(void)
+{
+	assert_absolute("/about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("#faqs", "\"http:\\/\\/h#faqs\"");
+	assert_absolute("#", "\"http:\\/\\/h#\"");
+	assert_absolute("/", "\"http:\\/\\/h\"");
+	assert_absolute("/docs/?q=1", "\"http:\\/\\/h\\/docs?q=1\"");
+	assert_absolute("about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("https://example.com/x/", "\"https:\\/\\/example.com\\/x\\/\"");
 }
 
 /* An asset reference's api_url names the asset even when its name has a
@@ -418,12 +446,13 @@ static void test_relations(void)
 	assert_entry("home", "picks", "[{\"title\":\"Field Notes\",\"handle\":\"notes\"}]");
 	assert_entry("home", "friends", "[" CHILD "]");
 	assert_entry("home", "kinds", "[]");
+	/* The pages collection lists topics: its terms are seen through it. */
 	assert_entry("home", "topics",
-	             "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/topics\\/alpha\","
-	             "\"permalink\":\"http:\\/\\/h\\/topics\\/alpha\","
+	             "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/pages\\/topics\\/alpha\","
+	             "\"permalink\":\"http:\\/\\/h\\/pages\\/topics\\/alpha\","
 	             "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/alpha\"},"
-	             "{\"id\":\"topics::ghost\",\"title\":\"ghost\",\"slug\":\"ghost\",\"url\":\"\\/topics\\/ghost\","
-	             "\"permalink\":\"http:\\/\\/h\\/topics\\/ghost\","
+	             "{\"id\":\"topics::ghost\",\"title\":\"ghost\",\"slug\":\"ghost\",\"url\":\"\\/pages\\/topics\\/ghost\","
+	             "\"permalink\":\"http:\\/\\/h\\/pages\\/topics\\/ghost\","
 	             "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/ghost\"}]");
 	close_augment_site();
 }
@@ -557,6 +586,7 @@ void suite_augment(void)
 	unit_add_test(s, "set groups", test_set_groups);
 	unit_add_test(s, "bard sets and saved HTML", test_bard_sets);
 	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
+	unit_add_test(s, "absolute links", test_absolute_links);
 	unit_add_test(s, "asset reference urls", test_asset_reference_urls);
 	unit_add_test(s, "unset fields", test_unset_fields);
 	unit_add_test(s, "sets and rows", test_sets_and_rows);

@@ -402,6 +402,10 @@ static void test_unusable_cache_dir(void)
 	config_free(&cfg);
 }
 
+/* Its hook is compiled in only with --enable-test-hooks: without it the
+ * test is neither registered nor built (an unused function would warn in
+ * the Debian package's build, which has no hooks). */
+#ifdef CMS_API_TEST_HOOKS
 /* An edit made just after the watcher's first scan is seen at once, not
  * at the next full scan 30 s later: the watches are set before the scan.
  * The watcher holds after its scan (a test hook) while the test edits. */
@@ -452,6 +456,89 @@ static void test_edit_after_first_scan(void)
 	unit_rmtree(dir);
 	free(dir);
 }
+#endif
+
+/* cfg for the site /srv/site with its cache in dir; config_free it. */
+static void config_with_cache_dir(struct config *cfg, const char *dir)
+{
+	config_init_defaults(cfg);
+	free(cfg->content_root);
+	free(cfg->cache_dir);
+	cfg->content_root = strdup("/srv/site");
+	cfg->cache_dir = strdup(dir);
+}
+
+/* In a child that cannot write dir: check names the directory, the user
+ * and the fix. */
+static void check_unwritable_dir_problem(const char *dir)
+{
+	struct config cfg;
+	char out[1024], user[64];
+	config_with_cache_dir(&cfg, dir);
+	shared_dir_problem(&cfg, out, sizeof out);
+	shared_user_name(user, sizeof user);
+	char want[512];
+	snprintf(want, sizeof want, "[cache] dir %s is not writable by the user %s (Permission denied)",
+	         dir, user);
+	_exit(strncmp(out, want, strlen(want)) == 0 && strstr(out, "chown -R www-data") ? 0 : 1);
+}
+
+/* What `cms-api check` says of a cache directory: nothing when a worker
+ * of this user could use it, else why not and what to do, without making
+ * it. */
+static void test_cache_dir_problems(void)
+{
+	char *dir = unit_tempdir();
+	char path[512], parent[512], out[1024];
+	struct config cfg;
+
+	config_with_cache_dir(&cfg, dir);
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	config_free(&cfg);
+
+	snprintf(parent, sizeof parent, "%s/absent", dir);
+	snprintf(path, sizeof path, "%s/absent/cache", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	char want[2048];
+	snprintf(want, sizeof want, "[cache] dir %s does not exist, nor does %s: workers cannot "
+	         "share an index or cache answers; make it the workers' user's, e.g. for www-data "
+	         "(Apache, Debian's lighttpd): install -d -o www-data -m 0700 %s", path, parent, path);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	CU_ASSERT_EQUAL(access(parent, F_OK), -1); /* nothing made */
+	config_free(&cfg);
+
+	/* Its parent is there and this user may write in it: a worker of
+	 * this user would make it, but root's workers are rarely root. */
+	snprintf(path, sizeof path, "%s/cache", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	if (geteuid() == 0) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "does not exist: the first worker makes it if its "
+		                                   "user may write in"));
+	} else {
+		CU_ASSERT_STRING_EQUAL(out, "");
+	}
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "file", "x"), 0);
+	snprintf(path, sizeof path, "%s/file", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "is not a directory"));
+	config_free(&cfg);
+
+	config_with_cache_dir(&cfg, "");
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[cache] dir is empty"));
+	config_free(&cfg);
+
+	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_unwritable_dir_problem), 0);
+	unit_rmtree(dir);
+	free(dir);
+}
 
 void suite_watch(void)
 {
@@ -468,4 +555,5 @@ void suite_watch(void)
 #ifdef CMS_API_TEST_HOOKS
 	unit_add_test(s, "an edit just after the first scan", test_edit_after_first_scan);
 #endif
+	unit_add_test(s, "cache directory problems", test_cache_dir_problems);
 }
