@@ -29,14 +29,16 @@
  * orientation and ratio are those of images, svg and videos only,
  * duration and its kin those of audio and video, rounded, and
  * duration_minutes "62:5" (seconds unpadded, as PHP concatenates them).
+ * orientation and ratio compare and divide as PHP does, numeric strings
+ * (a .meta's width: '237') as numbers, and a file without dimensions is
+ * "square" (null === null), as in Statamic.
  *
  * Where the values part from Statamic's, on purpose:
  *   - size_kilobytes and the others are the size rounded to two places;
  *     Statamic casts number_format()'s "1,205.63" to a float, which reads
  *     1.0 once a size has thousands;
- *   - orientation is null, not "square", when the width and height are
- *     unknown; duration is null when unknown, and so is playtime (PHP's
- *     date() would print the clock's minutes and seconds);
+ *   - duration is null when unknown, and so is playtime (PHP's date()
+ *     would print the clock's minutes and seconds);
  *   - api_url percent-encodes each segment of the path (rawurlencode),
  *     where Laravel leaves '#', '?' and '%' bare and breaks the URL;
  *   - the container's api_url is its URL here (Statamic's is a TODO null);
@@ -48,6 +50,7 @@
 #include "autoconfig.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,7 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "lib/php.h"
 #include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/augment.h"
@@ -375,31 +379,102 @@ static void write_width(const struct asset *a, struct value_builder *b)
 	vb_value(b, dimension(a, "width"));
 }
 
+/* A width or a height as PHP holds it: null, a number, or a string (the
+ * .meta may quote a number: width: '237'). */
+static bool is_nullish(value_t v)
+{
+	return value_is_missing(v) || value_is_null(v);
+}
+
+/* The sign of a - b. */
+static int sign_of(double d)
+{
+	return (d > 0) - (d < 0);
+}
+
+/* PHP 8's a <=> b for the values a dimension can take: numbers and
+ * numeric strings by value, null against a number as false against its
+ * truth, null against a string as "" against it, anything else as
+ * strings. */
+static int php_compare(value_t a, value_t b)
+{
+	double x, y;
+	if (is_nullish(a) && is_nullish(b))
+		return 0;
+	if (is_nullish(a) != is_nullish(b) && (is_number(a) || is_number(b)))
+		return is_nullish(a) ? -php_truthy(b) : php_truthy(a);
+	if (php_numeric(a, &x) && php_numeric(b, &y))
+		return sign_of(x - y);
+	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	php_string(a, &sa);
+	php_string(b, &sb);
+	int order = strcmp(strbuf_str(&sa), strbuf_str(&sb));
+	strbuf_release(&sa);
+	strbuf_release(&sb);
+	return sign_of(order);
+}
+
+/* PHP's ===: the same type and the same value. */
+static bool php_identical(value_t a, value_t b)
+{
+	if (is_nullish(a) || is_nullish(b))
+		return is_nullish(a) && is_nullish(b);
+	if (value_type(a) != value_type(b))
+		return false;
+	if (value_type(a) == VALUE_STRING)
+		return strcmp(value_str(a, NULL), value_str(b, NULL)) == 0;
+	return is_number(a) && value_double(a) == value_double(b);
+}
+
+/* Asset::orientation word for word: height > width is portrait, < is
+ * landscape, === is square (so a file without dimensions, null and null,
+ * is square), anything else (a number against a string) null. */
 static void write_orientation(const struct asset *a, struct value_builder *b)
 {
 	value_t w = dimension(a, "width"), h = dimension(a, "height");
-	if (!is_number(w) || !is_number(h))
-		vb_null(b);
-	else if (value_double(h) > value_double(w))
+	int order = php_compare(h, w);
+	if (order > 0)
 		vb_strz(b, "portrait");
-	else if (value_double(h) < value_double(w))
+	else if (order < 0)
 		vb_strz(b, "landscape");
-	else
+	else if (php_identical(h, w))
 		vb_strz(b, "square");
+	else
+		vb_null(b);
 }
 
-/* width / height as PHP divides: an int when both are and it comes out
- * whole. */
+/* A number PHP's arithmetic reads as an int: an int, or a numeric string
+ * written as one ("237"). */
+static bool int_like(value_t v, int64_t *out)
+{
+	if (value_type(v) == VALUE_INT) {
+		*out = value_int(v);
+		return true;
+	}
+	size_t len;
+	const char *s = value_str(v, &len);
+	if (value_type(v) != VALUE_STRING || !php_is_numeric(s, len) || strpbrk(s, ".eE"))
+		return false;
+	*out = strtoll(s, NULL, 10);
+	return true;
+}
+
+/* width / height as PHP divides (numeric strings as numbers, null as 0):
+ * an int when both are ints and it comes out whole; null without
+ * dimensions, for a zero height, and for a value that is no number. */
 static void write_ratio(const struct asset *a, struct value_builder *b)
 {
 	value_t w = dimension(a, "width"), h = dimension(a, "height");
-	if (!is_number(w) || !is_number(h) || value_double(h) == 0)
+	double x = 0, y;
+	int64_t iw = 0, ih;
+	if (!media_has_dimensions(a->ext) || !php_numeric(h, &y) || y == 0 ||
+	    (!is_nullish(w) && !php_numeric(w, &x)))
 		vb_null(b);
-	else if (value_type(w) == VALUE_INT && value_type(h) == VALUE_INT && value_int(h) > 0 &&
-	         value_int(w) % value_int(h) == 0)
-		vb_int(b, value_int(w) / value_int(h));
+	else if ((is_nullish(w) || int_like(w, &iw)) && int_like(h, &ih) &&
+	         (ih != -1 || iw != INT64_MIN) && iw % ih == 0)
+		vb_int(b, iw / ih);
 	else
-		vb_double(b, value_double(w) / value_double(h));
+		vb_double(b, x / y);
 }
 
 static void write_mime_type(const struct asset *a, struct value_builder *b)

@@ -30,15 +30,32 @@ static bool is_type(value_t field, const char *type)
 
 /* --- scalars --- */
 
-static void markdown_value(value_t v, value_t field, struct value_builder *out)
+static bool statamic_url(const char *ref, struct strbuf *out, const void *c);
+static bool asset_alt(const char *id, struct strbuf *out, const void *c);
+
+/* A markdown field's option: its config's truth, else Statamic's default. */
+static bool md_option(value_t field, const char *key, bool fallback)
+{
+	value_t v = value_map_getz(field, key);
+	return value_is_null(v) ? fallback : php_truthy(v);
+}
+
+static void markdown_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                           struct value_builder *out)
 {
 	size_t len;
 	const char *md = value_str(v, &len);
-	value_t breaks = value_map_getz(field, "automatic_line_breaks");
+	struct statamic_links links = {statamic_url, asset_alt, ctx};
+	struct markdown_options opt = {
+		.line_breaks = md_option(field, "automatic_line_breaks", true),
+		.auto_links = md_option(field, "automatic_links", false),
+		.escape_markup = md_option(field, "escape_markup", false),
+		.smartypants = md_option(field, "smartypants", false),
+		.links = &links,
+	};
 	struct strbuf html = STRBUF_INIT;
 	/* Too large or unparsable: deliver the text rather than nothing. */
-	if (value_type(v) == VALUE_STRING &&
-	    markdown_to_html(md, len, value_type(breaks) != VALUE_FALSE, &html) == 0)
+	if (value_type(v) == VALUE_STRING && markdown_to_html(md, len, &opt, &html) == 0)
 		vb_str(out, html.ptr ? html.ptr : "", html.len);
 	else
 		vb_value(out, v);
@@ -1028,22 +1045,39 @@ static void link_value(const struct augment_ctx *ctx, value_t v, struct value_bu
 	vb_map_end(out);
 }
 
-/* A Bard link's href: statamic://entry::id and statamic://asset::c::p
- * resolved like a link field's targets, "" when the target is gone (the
- * attribute is then left out), anything else as it is. */
-static void bard_href(const char *href, struct strbuf *out, const void *c)
+/* The URL of what a statamic:// link names, as Statamic's
+ * Data::find($ref)->url() gives it to Bard and Markdown in the API:
+ * "entry::id" (or a bare id) the entry's own url (not localized to the
+ * item's site), "asset::c::p" the asset's; false, appending nothing, for
+ * anything else, an unknown target, or one without a url. */
+static bool statamic_url(const char *ref, struct strbuf *out, const void *c)
 {
 	const struct augment_ctx *ctx = c;
-	if (strncmp(href, "statamic://", 11) != 0) {
-		strbuf_addstr(out, href);
-		return;
-	}
-	const char *target = href + 11;
-	if (strncmp(target, "entry::", 7) != 0 && strncmp(target, "asset::", 7) != 0)
-		return;
 	size_t at = out->len;
-	if (!link_target(ctx, target, out))
+	bool found = false;
+	if (strncmp(ref, "asset::", 7) == 0) {
+		found = link_target(ctx, ref, out);
+	} else {
+		const char *id = strncmp(ref, "entry::", 7) == 0 ? ref + 7 : ref;
+		const struct entry *e = site_index_entry(ctx->idx, id);
+		found = e && entry_url(ctx->idx, e, out);
+	}
+	if (!found)
 		strbuf_truncate(out, at);
+	return found;
+}
+
+/* The alt text of the asset "c::p", from its data; false when none. */
+static bool asset_alt(const char *id, struct strbuf *out, const void *c)
+{
+	struct linked_asset a;
+	if (!asset_target(c, id, &a))
+		return false;
+	value_t alt = value_map_getz(value_map_getz(a.file, "data"), "alt");
+	if (value_is_null(alt))
+		return false;
+	php_string(alt, out);
+	return true;
 }
 
 /* --- nested fields: replicator, grid, group --- */
@@ -1184,8 +1218,8 @@ static void text_block(struct strbuf *html, struct value_builder *out)
 
 /* A Bard set node: through its set's fields, or its stored values and id
  * when its set defines none. */
-static void bard_set(const struct augment_ctx *ctx, value_t sets, value_t node,
-                     struct value_builder *out)
+static void bard_set_object(const struct augment_ctx *ctx, value_t sets, value_t node,
+                            struct value_builder *out)
 {
 	value_t attrs = value_map_getz(node, "attrs");
 	value_t values = value_map_getz(attrs, "values");
@@ -1211,51 +1245,63 @@ static void bard_set(const struct augment_ctx *ctx, value_t sets, value_t node,
 	vb_map_end(out);
 }
 
-/* Without sets: one HTML string. With sets: text blocks between the sets,
- * each set augmented (bard_set); disabled sets are dropped. Nothing stored
- * is null, or [] with sets; a saved-as-HTML value is delivered as it is. */
+/* Where bard_value's sets go as Bard renders them. */
+struct bard_sets {
+	const struct augment_ctx *ctx;
+	value_t sets; /* the field's sets config */
+	struct value_builder *out;
+};
+
+/* A set met while the Bard renders: the text before it as a block, then
+ * the set. A disabled one is not there at all (Statamic removes it before
+ * rendering, so the text around it stays one block). */
+static void bard_set(value_t set, struct strbuf *html, void *c)
+{
+	struct bard_sets *b = c;
+	if (value_type(value_map_getz(value_map_getz(set, "attrs"), "enabled")) == VALUE_FALSE)
+		return;
+	if (html->len)
+		text_block(html, b->out);
+	bard_set_object(b->ctx, b->sets, set, b->out);
+}
+
+/* Without sets: one HTML string. With sets: text blocks between the sets
+ * and the sets (bard_set). Nothing (null, []) is [] with sets and null
+ * without. A saved-as-HTML value (save_html, no sets) is delivered with
+ * its statamic:// URLs resolved; any other string as it is. */
 static void bard_value(const struct augment_ctx *ctx, value_t v, value_t field,
                        struct value_builder *out)
 {
 	struct strbuf html = STRBUF_INIT;
+	struct statamic_links links = {statamic_url, asset_alt, ctx};
 	value_t sets = value_map_getz(field, "sets");
 	bool has_sets = value_count(sets) > 0;
-	if (!php_truthy(v)) {
+	if (value_type(v) == VALUE_STRING && !has_sets &&
+	    php_truthy(value_map_getz(field, "save_html"))) {
+		size_t len;
+		const char *s = value_str(v, &len);
+		statamic_urls_resolve(s, len, &links, &html);
+		vb_str(out, strbuf_str(&html), html.len);
+	} else if (!php_truthy(v)) {
 		if (has_sets) {
 			vb_array_begin(out);
 			vb_array_end(out);
 		} else {
 			vb_null(out);
 		}
-		return;
-	}
-	if (value_type(v) == VALUE_STRING) {
+	} else if (value_type(v) == VALUE_STRING) {
 		vb_value(out, v);
-		return;
-	}
-	struct bard_links links = {bard_href, ctx};
-	if (!has_sets) {
-		bard_render(v, &links, &html);
-		vb_str(out, html.ptr ? html.ptr : "", html.len);
-		strbuf_release(&html);
-		return;
-	}
-	vb_array_begin(out);
-	struct value_iter it;
-	value_iter_init(&it, v);
-	while (value_iter_next(&it)) {
-		if (!bard_is_set(it.value)) {
-			bard_render(it.value, &links, &html);
-			continue;
-		}
+	} else if (!has_sets) {
+		bard_render(v, &links, NULL, NULL, &html);
+		vb_str(out, strbuf_str(&html), html.len);
+	} else {
+		struct bard_sets b = {ctx, sets, out};
+		vb_array_begin(out);
+		bard_render(v, &links, bard_set, &b, &html);
 		if (html.len)
 			text_block(&html, out);
-		if (value_type(value_map_getz(value_map_getz(it.value, "attrs"), "enabled")) != VALUE_FALSE)
-			bard_set(ctx, sets, it.value, out);
+		vb_array_end(out);
 	}
-	if (html.len)
-		text_block(&html, out);
-	vb_array_end(out);
 	strbuf_release(&html);
 }
 
@@ -1277,7 +1323,7 @@ static void typed_value(const struct augment_ctx *ctx, const char *type, value_t
                         struct value_builder *out)
 {
 	if (strcmp(type, "markdown") == 0)
-		markdown_value(v, field, out);
+		markdown_value(ctx, v, field, out);
 	else if (strcmp(type, "toggle") == 0)
 		vb_bool(out, truthy(v));
 	else if (strcmp(type, "integer") == 0)
@@ -1322,7 +1368,7 @@ void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, va
 {
 	if (value_is_missing(field)) {
 		if (strcmp(key, "content") == 0 && value_type(v) == VALUE_STRING)
-			markdown_value(v, field, out);
+			markdown_value(ctx, v, field, out);
 		else
 			vb_value(out, v);
 		return;

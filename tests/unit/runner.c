@@ -208,6 +208,7 @@ int main(int argc, char **argv)
 	suite_corpora();
 	suite_snapshot();
 	suite_markdown();
+	suite_bard();
 	suite_watch();
 	suite_extras();
 	suite_augment();

@@ -23,6 +23,7 @@ void suite_entries(void);
 void suite_corpora(void);
 void suite_snapshot(void);
 void suite_markdown(void);
+void suite_bard(void);
 void suite_watch(void);
 void suite_extras(void);
 void suite_augment(void);
