@@ -96,6 +96,8 @@ static const struct {
 	{"Unauthorized", "401", "No token, or a wrong one."},
 	{"Forbidden", "403", "Image parameters without a valid signature."},
 	{"NotFound", "404", "Not found, or not enabled."},
+	{"MethodNotAllowed", "405", "OPTIONS that is not a CORS preflight (a preflight carries "
+	                            "Origin and Access-Control-Request-Method)."},
 	{"Unprocessable", "422", "A filter on a field that is not allowed, or an image that "
 	                         "cannot be made."},
 	{"TooManyRequests", "429", "The rate limit's budget is spent."},
@@ -440,9 +442,9 @@ static void responses(struct doc *d, const struct endpoint *ep, const struct ans
 /* "get_collections_blog_entries_id" */
 static void operation_id(const char *method, const char *path, struct strbuf *out)
 {
-	strbuf_addstr(out, method);
+	strbuf_addf(out, "%s_", method);
 	if (!*path)
-		strbuf_addstr(out, "_index");
+		strbuf_addstr(out, "index");
 	for (const char *p = path; *p; p++) {
 		if (isalnum((unsigned char)*p))
 			strbuf_addch(out, *p);
@@ -483,6 +485,7 @@ static void preflight(struct doc *d, const struct endpoint *ep)
 	jsonw_object_begin(w);
 	jsonw_keyz(w, "204");
 	rawz(w, "{\"description\":\"The CORS preflight's answer.\"}");
+	error_ref(w, "405");
 	if (d->rate)
 		error_ref(w, "429");
 	jsonw_object_end(w);

@@ -173,6 +173,7 @@ start_server() {
 	# tried. Success is the server's own word that it started (a log line,
 	# its pid file), not an answer on the port, which could come from
 	# someone else's server.
+	record_document "$ini" "$@"
 	for _ in 1 2 3 4 5; do
 		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
 		"start_$SERVER" "$run" "$ini" "$prefix" "$@" && return 0
@@ -323,6 +324,51 @@ stop_detached_server() {
 	stop_spawned_workers "$workers"
 }
 
+# --- every answer against the OpenAPI document (tests/http/openapi-check.py) ---
+# Each server started gets the document of its config (`cms-api openapi`,
+# with the config's environment), and each answer request() gets is
+# recorded with it in $ANSWERS; check_answers, at the end of a pass,
+# checks them all. The document is made from a copy of the INI whose log
+# goes nowhere, so that the tests' own logs hold only their workers'.
+ANSWERS=$T/answers
+mkdir -p "$ANSWERS/docs" "$ANSWERS/bodies"
+ANSWER_DOC=-
+ANSWER_N=0
+record_document() { # INI [ENV_NAME ENV_VALUE]...
+	local ini=$1 copy env=()
+	shift
+	while [ $# -ge 2 ]; do
+		env+=("$1=$2")
+		shift 2
+	done
+	ANSWER_N=$((ANSWER_N + 1))
+	ANSWER_DOC=$ANSWER_N.json
+	copy=$(dirname "$ini")/.openapi-$ANSWER_N.ini
+	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ini" >"$copy" 2>/dev/null &&
+		env "${env[@]}" "$CMS_API_BIN" -c "$copy" openapi >"$ANSWERS/docs/$ANSWER_DOC" 2>/dev/null ||
+		{ rm -f "$ANSWERS/docs/$ANSWER_DOC"; ANSWER_DOC=-; }
+	rm -f "$copy"
+}
+record_answer() { # METHOD PATH
+	local type
+	[ "$ANSWER_DOC" = - ] && return 0
+	ANSWER_N=$((ANSWER_N + 1))
+	cp "$T/body" "$ANSWERS/bodies/$ANSWER_N" 2>/dev/null || return 0
+	type=$(tr -d '\r' <"$T/headers" | awk 'tolower($1) == "content-type:" {print $2}' | tail -n 1)
+	printf '%s\t%s\t%s\t%s\t%s\tbodies/%s\n' "$ANSWER_DOC" "$1" "$2" "${STATUS:-none}" \
+		"$type" "$ANSWER_N" >>"$ANSWERS/answers.tsv"
+}
+# check_answers: every answer recorded is one its document names.
+check_answers() {
+	local out
+	if out=$(/usr/bin/python3 "$HERE/openapi-check.py" "$ANSWERS" 2>&1); then
+		pass
+		printf '%s\n' "$out" | tail -n 1
+	else
+		fail "answers against the OpenAPI document" "$out"
+	fi
+}
+
 # request METHOD PATH [curl args...]: sets STATUS and BODY, headers in
 # $T/headers.
 request() {
@@ -344,6 +390,7 @@ request() {
 	STATUS=$(awk 'NR==1 {print $2}' "$T/headers" | tr -d '\r')
 	# (A gzip body holds NUL bytes, which a shell variable cannot.)
 	BODY=$(tr -d '\0' <"$T/body")
+	record_answer "$method" "$path"
 }
 
 # expect NAME METHOD PATH STATUS BODY [curl args...]
