@@ -179,7 +179,7 @@ static struct answer answer_of(enum endpoint_kind kind)
 	case EP_COLLECTION_TREE: return (struct answer){LIST, "TreeNode", true, true};
 	case EP_NAVS: return (struct answer){LIST, "Nav", false, false};
 	case EP_NAV: return (struct answer){ONE, "Nav", false, false};
-	case EP_NAV_TREE: return (struct answer){LIST, "TreeNode", true, true};
+	case EP_NAV_TREE: return (struct answer){LIST, "TreeNode", false, true};
 	case EP_TAXONOMIES: return (struct answer){LIST, "Titled", false, false};
 	case EP_TAXONOMY: return (struct answer){ONE, "Titled", false, false};
 	case EP_TERMS: return (struct answer){PAGE, "Content", true, false};
@@ -283,14 +283,36 @@ static void filter_pattern(const struct strlist *fields, struct strbuf *out)
 	strbuf_addstr(out, "))?$");
 }
 
+/* The fields ep's filters may name: its type's and handle's allow-list;
+ * for a term's entries, those of the enabled collections (a term's list
+ * allows what every collection of its entries allows: terms.c). False
+ * when there are none. */
+static bool filterable_fields(const struct doc *d, const struct endpoint *ep,
+                              struct strlist *out)
+{
+	if (ep->kind != EP_TERM_ENTRIES)
+		return allowed_filters(d->cfg, ep->type, ep->type == RES_USERS ? NULL : ep->handle,
+		                       out) &&
+		       out->len > 0;
+	memset(out, 0, sizeof *out);
+	for (uint32_t i = 0; i < snap_collection_count(d->ctx->snap); i++) {
+		const char *c = snap_collection_at(d->ctx->snap, i).handle;
+		struct strlist one = {NULL, 0};
+		if (handle_enabled(d->cfg, RES_COLLECTIONS, c) &&
+		    allowed_filters(d->cfg, RES_COLLECTIONS, c, &one))
+			for (size_t k = 0; k < one.len; k++)
+				strlist_add_unique(out, one.items[k]);
+		strlist_free(&one);
+	}
+	return out->len > 0;
+}
+
 /* filter[...]: the allowed fields of ep's type and handle, or nothing
  * when filtering is off there. */
 static void filter_param(struct doc *d, const struct endpoint *ep)
 {
 	struct strlist fields;
-	enum resource_type type = ep->kind == EP_TERM_ENTRIES ? RES_TAXONOMIES : ep->type;
-	if (!allowed_filters(d->cfg, type, type == RES_USERS ? NULL : ep->handle, &fields) ||
-	    fields.len == 0) {
+	if (!filterable_fields(d, ep, &fields)) {
 		strlist_free(&fields);
 		return;
 	}

@@ -326,31 +326,46 @@ stop_detached_server() {
 
 # --- every answer against the OpenAPI document (tests/http/openapi-check.py) ---
 # Each server started gets the document of its config (`cms-api openapi`,
-# with the config's environment), and each answer request() gets is
-# recorded with it in $ANSWERS; check_answers, at the end of a pass,
-# checks them all. The document is made from a copy of the INI whose log
-# goes nowhere, so that the tests' own logs hold only their workers'.
+# with the config's environment), made again when a file of the site
+# changed since (a test that edits the site), and each answer request()
+# gets is recorded with the document in force in $ANSWERS; check_answers,
+# at the end of a pass, checks them all. The document is made from a copy
+# of the INI whose log goes nowhere, so that the tests' own logs hold only
+# their workers'.
 ANSWERS=$T/answers
 mkdir -p "$ANSWERS/docs" "$ANSWERS/bodies"
 ANSWER_DOC=-
 ANSWER_N=0
+ANSWER_INI=
+ANSWER_ROOT=
+ANSWER_ENV=()
 record_document() { # INI [ENV_NAME ENV_VALUE]...
-	local ini=$1 copy env=()
+	local ini=$1
 	shift
+	ANSWER_ENV=()
 	while [ $# -ge 2 ]; do
-		env+=("$1=$2")
+		ANSWER_ENV+=("$1=$2")
 		shift 2
 	done
+	rm -f "$ANSWER_INI"
+	ANSWER_N=$((ANSWER_N + 1))
+	ANSWER_INI=$(dirname "$ini")/.openapi-$ANSWER_N.ini
+	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ini" >"$ANSWER_INI" 2>/dev/null
+	ANSWER_ROOT=$(awk '/^\[/ {c = ($0 == "[content]")} c && /^root *=/ {sub(/^root *= */, ""); print}' "$ini")
+	case $ANSWER_ROOT in /*) ;; *) ANSWER_ROOT=$(dirname "$ini")/$ANSWER_ROOT ;; esac
+	make_document
+}
+make_document() {
 	ANSWER_N=$((ANSWER_N + 1))
 	ANSWER_DOC=$ANSWER_N.json
-	copy=$(dirname "$ini")/.openapi-$ANSWER_N.ini
-	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ini" >"$copy" 2>/dev/null &&
-		env "${env[@]}" "$CMS_API_BIN" -c "$copy" openapi >"$ANSWERS/docs/$ANSWER_DOC" 2>/dev/null ||
+	env "${ANSWER_ENV[@]}" "$CMS_API_BIN" -c "$ANSWER_INI" openapi >"$ANSWERS/docs/$ANSWER_DOC" 2>/dev/null ||
 		{ rm -f "$ANSWERS/docs/$ANSWER_DOC"; ANSWER_DOC=-; }
-	rm -f "$copy"
 }
 record_answer() { # METHOD PATH
 	local type
+	[ "$ANSWER_DOC" = - ] && return 0
+	[ -n "$(find "$ANSWER_ROOT" -newer "$ANSWERS/docs/$ANSWER_DOC" -print -quit 2>/dev/null)" ] &&
+		make_document
 	[ "$ANSWER_DOC" = - ] && return 0
 	ANSWER_N=$((ANSWER_N + 1))
 	cp "$T/body" "$ANSWERS/bodies/$ANSWER_N" 2>/dev/null || return 0
