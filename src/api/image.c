@@ -181,7 +181,11 @@ static enum image_failure fail(struct strbuf *why, enum image_failure f, const c
 /* The libvips error, to the log with the file; the client gets msg. */
 static enum image_failure vips_failed(const char *file, struct strbuf *why, const char *msg)
 {
-	log_warning("image %s: %s", file, vips_error_buffer());
+	const char *text = vips_error_buffer();
+	size_t n = strlen(text);
+	while (n > 0 && text[n - 1] == '\n')
+		n--; /* libvips ends each message with one; a log line has none */
+	log_warning("image %s: %.*s", file, (int)n, text);
 	vips_error_clear();
 	return fail(why, IMAGE_UNFIT, msg);
 }
@@ -212,7 +216,7 @@ enum image_failure image_make(const struct config *cfg, const char *file, const 
 {
 	if (!start_vips())
 		return fail(why, IMAGE_BROKEN, "Server Error");
-	int src_w, src_h;
+	int src_w = 0, src_h = 0;
 	enum image_failure f = source_size(file, cfg, &src_w, &src_h, why);
 	if (f != IMAGE_OK)
 		return f;

@@ -577,6 +577,38 @@ static void site_param(struct doc *d)
 	jsonw_object_end(w);
 }
 
+/* The query parameters every document has, as components.parameters
+ * (limit and site are made from the config: component_parameters). */
+static const struct {
+	const char *key, *name, *schema, *description;
+} fixed_params[] = {
+	{"fields", "fields", "{\"type\":\"string\"}", "The keys to deliver, comma-separated."},
+	{"fieldsList", "fields[]", "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}",
+	 "The keys to deliver, one a parameter."},
+	{"sort", "sort", "{\"type\":\"string\"}",
+	 "Keys to sort by, comma-separated; '-' before one reverses it, '->' reads into a nested "
+	 "value."},
+	{"page", "page", "{\"type\":\"integer\",\"minimum\":1}", "The page."},
+	{"max_depth", "max_depth", "{\"type\":\"integer\",\"minimum\":1}",
+	 "The deepest level of the tree delivered."},
+	{"w", "w", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}", "Width in pixels."},
+	{"h", "h", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}", "Height in pixels."},
+	{"fit", "fit",
+	 "{\"type\":\"string\",\"pattern\":\"^(contain|max|fill|fill-max|stretch|cover|crop(-top-left|"
+	 "-top|-top-right|-left|-center|-right|-bottom-left|-bottom|-bottom-right|-[0-9]{1,3}-"
+	 "[0-9]{1,3})?|cover(-top-left|-top|-top-right|-left|-center|-right|-bottom-left|-bottom|"
+	 "-bottom-right))$\"}",
+	 "How the image fits w x h (Glide's fit)."},
+	{"dpr", "dpr", "{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":8}",
+	 "Device pixel ratio: multiplies w and h."},
+	{"fm", "fm", "{\"enum\":[\"jpg\",\"pjpg\",\"png\",\"gif\",\"webp\",\"avif\"]}",
+	 "The format made; the source's by default."},
+	{"q", "q", "{\"type\":\"integer\",\"minimum\":0,\"maximum\":100}", "Quality, 90 by default."},
+	{"s", "s", "{\"type\":\"string\",\"pattern\":\"^[0-9a-f]{32}$\"}",
+	 "Glide's signature: md5(sign_key + ':' + path + '?' + the other parameters sorted, as "
+	 "http_build_query writes them). Any parameters but a preset need one."},
+};
+
 static void component_parameters(struct doc *d)
 {
 	struct jsonw *w = d->w;
@@ -585,36 +617,11 @@ static void component_parameters(struct doc *d)
 	            d->cfg->max_limit, d->cfg->default_limit);
 	jsonw_keyz(w, "parameters");
 	jsonw_object_begin(w);
-	query_param(w, "fields", "fields", "{\"type\":\"string\"}",
-	            "The keys to deliver, comma-separated.");
-	query_param(w, "fieldsList", "fields[]", "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}",
-	            "The keys to deliver, one a parameter.");
-	query_param(w, "sort", "sort", "{\"type\":\"string\"}",
-	            "Keys to sort by, comma-separated; '-' before one reverses it, '->' reads "
-	            "into a nested value.");
+	for (size_t i = 0; i < sizeof fixed_params / sizeof fixed_params[0]; i++)
+		query_param(w, fixed_params[i].key, fixed_params[i].name, fixed_params[i].schema,
+		            fixed_params[i].description);
 	query_param(w, "limit", "limit", limit.ptr, "Items per page; more than max_limit is 400.");
-	query_param(w, "page", "page", "{\"type\":\"integer\",\"minimum\":1}", "The page.");
-	query_param(w, "max_depth", "max_depth", "{\"type\":\"integer\",\"minimum\":1}",
-	            "The deepest level of the tree delivered.");
 	site_param(d);
-	query_param(w, "w", "w", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}",
-	            "Width in pixels.");
-	query_param(w, "h", "h", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}",
-	            "Height in pixels.");
-	query_param(w, "fit", "fit", "{\"type\":\"string\",\"pattern\":\"^(contain|max|fill|"
-	            "fill-max|stretch|cover|crop(-top-left|-top|-top-right|-left|-center|-right|"
-	            "-bottom-left|-bottom|-bottom-right|-[0-9]{1,3}-[0-9]{1,3})?|cover(-top-left|"
-	            "-top|-top-right|-left|-center|-right|-bottom-left|-bottom|-bottom-right))$\"}",
-	            "How the image fits w x h (Glide's fit).");
-	query_param(w, "dpr", "dpr", "{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":8}",
-	            "Device pixel ratio: multiplies w and h.");
-	query_param(w, "fm", "fm", "{\"enum\":[\"jpg\",\"pjpg\",\"png\",\"gif\",\"webp\",\"avif\"]}",
-	            "The format made; the source's by default.");
-	query_param(w, "q", "q", "{\"type\":\"integer\",\"minimum\":0,\"maximum\":100}",
-	            "Quality, 90 by default.");
-	query_param(w, "s", "s", "{\"type\":\"string\",\"pattern\":\"^[0-9a-f]{32}$\"}",
-	            "Glide's signature: md5(sign_key + ':' + path + '?' + the other parameters "
-	            "sorted, as http_build_query writes them). Any parameters but a preset need one.");
 	jsonw_object_end(w);
 	strbuf_release(&limit);
 }

@@ -326,52 +326,61 @@ stop_detached_server() {
 
 # --- every answer against the OpenAPI document (tests/http/openapi-check.py) ---
 # Each server started gets the document of its config (`cms-api openapi`,
-# with the config's environment), made again when a file of the site
-# changed since (a test that edits the site), and each answer request()
-# gets is recorded with the document in force in $ANSWERS; check_answers,
-# at the end of a pass, checks them all. The document is made from a copy
-# of the INI whose log goes nowhere, so that the tests' own logs hold only
-# their workers'.
+# with the config's environment), made again when the INI or a file of
+# the site changed since (a test that edits them), and each answer
+# request() gets is recorded with the document in force and the one before
+# it (the workers see a change within a second, not at once); at the end
+# of a pass, check_answers checks them all. The document is made from a
+# copy of the INI whose log goes nowhere, so that the tests' own logs hold
+# only their workers'.
 ANSWERS=$T/answers
 mkdir -p "$ANSWERS/docs" "$ANSWERS/bodies"
 ANSWER_DOC=-
+ANSWER_PREV=-
 ANSWER_N=0
+ANSWER_SRC=
 ANSWER_INI=
 ANSWER_ROOT=
 ANSWER_ENV=()
 record_document() { # INI [ENV_NAME ENV_VALUE]...
-	local ini=$1
+	ANSWER_SRC=$1
 	shift
 	ANSWER_ENV=()
 	while [ $# -ge 2 ]; do
 		ANSWER_ENV+=("$1=$2")
 		shift 2
 	done
-	rm -f "$ANSWER_INI"
-	ANSWER_N=$((ANSWER_N + 1))
-	ANSWER_INI=$(dirname "$ini")/.openapi-$ANSWER_N.ini
-	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ini" >"$ANSWER_INI" 2>/dev/null
-	ANSWER_ROOT=$(awk '/^\[/ {c = ($0 == "[content]")} c && /^root *=/ {sub(/^root *= */, ""); print}' "$ini")
-	case $ANSWER_ROOT in /*) ;; *) ANSWER_ROOT=$(dirname "$ini")/$ANSWER_ROOT ;; esac
+	ANSWER_PREV=-
 	make_document
 }
+# make_document: the document of $ANSWER_SRC as it is now.
 make_document() {
+	rm -f "$ANSWER_INI"
 	ANSWER_N=$((ANSWER_N + 1))
+	ANSWER_INI=$(dirname "$ANSWER_SRC")/.openapi-$ANSWER_N.ini
+	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ANSWER_SRC" >"$ANSWER_INI" 2>/dev/null
+	ANSWER_ROOT=$(awk '/^\[/ {c = ($0 == "[content]")} c && /^root *=/ {sub(/^root *= */, ""); print}' \
+		"$ANSWER_SRC" 2>/dev/null)
+	case $ANSWER_ROOT in /*) ;; *) ANSWER_ROOT=$(dirname "$ANSWER_SRC")/$ANSWER_ROOT ;; esac
 	ANSWER_DOC=$ANSWER_N.json
+	: >"$ANSWERS/made" # when the document was made, for record_answer
 	env "${ANSWER_ENV[@]}" "$CMS_API_BIN" -c "$ANSWER_INI" openapi >"$ANSWERS/docs/$ANSWER_DOC" 2>/dev/null ||
 		{ rm -f "$ANSWERS/docs/$ANSWER_DOC"; ANSWER_DOC=-; }
 }
 record_answer() { # METHOD PATH
-	local type
-	[ "$ANSWER_DOC" = - ] && return 0
-	[ -n "$(find "$ANSWER_ROOT" -newer "$ANSWERS/docs/$ANSWER_DOC" -print -quit 2>/dev/null)" ] &&
+	local type made=$ANSWERS/made
+	[ -z "$ANSWER_SRC" ] && return 0
+	if [ "$ANSWER_SRC" -nt "$made" ] ||
+		[ -n "$(find "$ANSWER_ROOT" -newer "$made" -print -quit 2>/dev/null)" ]; then
+		ANSWER_PREV=$ANSWER_DOC
 		make_document
+	fi
 	[ "$ANSWER_DOC" = - ] && return 0
 	ANSWER_N=$((ANSWER_N + 1))
 	cp "$T/body" "$ANSWERS/bodies/$ANSWER_N" 2>/dev/null || return 0
 	type=$(tr -d '\r' <"$T/headers" | awk 'tolower($1) == "content-type:" {print $2}' | tail -n 1)
-	printf '%s\t%s\t%s\t%s\t%s\tbodies/%s\n' "$ANSWER_DOC" "$1" "$2" "${STATUS:-none}" \
-		"$type" "$ANSWER_N" >>"$ANSWERS/answers.tsv"
+	printf '%s,%s\t%s\t%s\t%s\t%s\tbodies/%s\n' "$ANSWER_DOC" "$ANSWER_PREV" "$1" "$2" \
+		"${STATUS:-none}" "$type" "$ANSWER_N" >>"$ANSWERS/answers.tsv"
 }
 # check_answers: every answer recorded is one its document names.
 check_answers() {

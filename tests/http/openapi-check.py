@@ -4,8 +4,11 @@ every answer the HTTP tests got against the document of its config.
 
 DIR holds what tests/http/lib.sh recorded: docs/N.json, the document of
 each config a server was started with (`cms-api openapi`), and
-answers.tsv, a line per answer: doc, method, URI, status, Content-Type,
-body file (tab-separated; doc "-" when the config made none).
+answers.tsv, a line per answer: docs, method, URI, status, Content-Type,
+body file (tab-separated). docs is the document in force and the one
+before it ("12.json,11.json"; "-" for none): an answer just after a test
+edited the site or the INI may still be of the config before, since the
+workers see a change within a second; it passes when either names it.
 
 Each document must validate against OpenAPI 3.1's own schema
 (oas-3.1-schema.json beside this file: the OpenAPI Initiative's
@@ -206,9 +209,13 @@ def main():
     checked = outside = 0
     for line in lines:
         parts = line.split("\t")
-        if len(parts) != 6 or parts[0] == "-" or parts[0] not in documents:
+        if len(parts) != 6:
             continue
-        doc, method, uri, status, ctype, body_file = parts
+        docs, method, uri, status, ctype, body_file = parts
+        docs = [d for d in docs.split(",") if d in documents]
+        if not docs:
+            continue
+        doc = docs[0]
         if not status.isdigit():
             continue  # no answer at all (a test that closed the connection)
         with open(os.path.join(root, body_file), "rb") as f:
@@ -217,8 +224,11 @@ def main():
             continue  # a gzip body: the same answer, checked uncompressed elsewhere
         if ctype.startswith("text/html"):
             continue  # the web server's own page (a redirect, its 404), not cms-api's
-        why = check_answer(documents[doc], method, uri, status, ctype,
-                           body.decode("utf-8", "replace"))
+        text = body.decode("utf-8", "replace")
+        why = check_answer(documents[doc], method, uri, status, ctype, text)
+        if why and why != "outside" and len(docs) > 1 and \
+                check_answer(documents[docs[1]], method, uri, status, ctype, text) is None:
+            why = None
         if why == "outside":
             outside += 1
             continue
