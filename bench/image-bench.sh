@@ -18,6 +18,7 @@ make -s -C "$top/build" bench/image-bench >/dev/null
 w=$(mktemp -d "${TMPDIR:-/tmp}/cms-api-image-bench-XXXXXX")
 trap 'kill $(cat "$w"/*.pid 2>/dev/null) 2>/dev/null; rm -rf "$w"' EXIT
 mkdir -p "$w/site" "$w/cache"
+chmod 755 "$w" # nginx's workers (nobody) read public/ and static/
 cp -r "$top/example/site/." "$w/site/"
 cat >"$w/cms-api.ini" <<INI
 [api]
@@ -97,7 +98,7 @@ http {
 	}
 }
 CONF
-taskset -c 0 nginx -c "$w/nginx/nginx.conf"
+taskset -c 0 nginx -c "$w/nginx/nginx.conf" -e "$w/nginx/error.log"
 sleep 0.5
 for u in "/api/img/assets/big.jpg?p=w400" /static/thumb.jpg; do
 	curl -sf -o /dev/null "http://127.0.0.1:$port$u"
