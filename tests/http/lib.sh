@@ -301,10 +301,12 @@ start_nginx() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
 }
 
 # stop_server: stops the server (and, for nginx, spawn-fcgi's workers).
+# Answers after it are of no config record_document knows: not recorded.
 stop_server() {
 	stop_detached_server "$SERVER_PID:$SERVER_WORKERS"
 	SERVER_PID=
 	SERVER_WORKERS=
+	ANSWER_SRC=
 }
 
 # detach_server VAR: leaves the server running, its handle in VAR, so
