@@ -227,18 +227,22 @@ static uint32_t first_site(const struct entries_req *r)
 	return n == SNAP_NONE ? 0 : n;
 }
 
-/* An id first; else a slug, in ?site= or the collection's first site. */
+/* An id first; else a slug, in ?site= or the collection's first site.
+ * With ?site=, an id of another site's entry comes after a slug of that
+ * site: it does not hide the entry the slug names there. */
 static uint32_t find_entry(struct entries_req *r, const char *key)
 {
 	const struct snapshot *s = r->ctx->snap;
 	uint32_t n = snap_entry_find(s, key);
-	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->q.collection_number)
-		return n;
+	if (n != SNAP_NONE && snap_entry_at(s, n).collection != r->q.collection_number)
+		n = SNAP_NONE;
 	const char *site = request_param(r->ctx->req, "site");
 	uint32_t want = site ? snap_site_find(s, site) : first_site(r);
-	if (want == SNAP_NONE)
-		return SNAP_NONE;
-	return snap_entry_find_slug(s, r->q.collection_number, want, key);
+	if (n != SNAP_NONE && (!site || snap_entry_at(s, n).site == want))
+		return n;
+	uint32_t by_slug = want == SNAP_NONE ? SNAP_NONE
+	                                     : snap_entry_find_slug(s, r->q.collection_number, want, key);
+	return by_slug != SNAP_NONE ? by_slug : n;
 }
 
 int api_entries_show(struct api_ctx *ctx)

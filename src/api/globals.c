@@ -9,13 +9,17 @@
  * appended last as Statamic does (so excluded_keys never removes them).
  * A set that has no values in the site is not there: 404 on show, left
  * out of the index (Statamic answers 500). An unknown site is 404.
- * Filters and `fields` have no effect here, as in Statamic.
+ * Filters have no effect here, as in Statamic; `fields` narrows one set
+ * (spec §4: fields is honoured on single items) to the keys asked for, in
+ * their order, a key the set lacks as null, but not the list, where
+ * Statamic ignores it.
  */
 #include "autoconfig.h"
 
 #include <string.h>
 
 #include "api/api.h"
+#include "api/listing.h"
 
 /* ?site=, else the default site, into *site; returns 0, or 404 for a
  * site the index does not know. */
@@ -83,6 +87,27 @@ int api_globals_index(struct api_ctx *ctx)
 	return 0;
 }
 
+/* The set with only the keys asked for, in their order. */
+static void write_set_fields(struct api_ctx *ctx, struct jsonw *w, value_t set, value_t variables,
+                             const struct strlist *fields)
+{
+	const char *handle = value_str(value_map_getz(set, "handle"), NULL);
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < fields->len; i++) {
+		const char *key = fields->items[i];
+		jsonw_keyz(w, key);
+		if (strcmp(key, "handle") == 0)
+			jsonw_stringz(w, handle);
+		else if (strcmp(key, "api_url") == 0)
+			api_write_item_url(w, "globals", handle);
+		else if (strlist_contains(&ctx->cfg->excluded_keys, key))
+			jsonw_null(w);
+		else
+			jsonw_value(w, value_map_getz(variables, key));
+	}
+	jsonw_object_end(w);
+}
+
 int api_globals_show(struct api_ctx *ctx)
 {
 	const char *site;
@@ -93,9 +118,15 @@ int api_globals_show(struct api_ctx *ctx)
 	value_t variables = variables_in(set, site);
 	if (value_is_missing(variables))
 		return api_not_found(ctx);
+	struct strlist fields;
+	listing_requested_fields(ctx->req, &fields);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_set(ctx, &w, set, variables);
+	if (fields.len)
+		write_set_fields(ctx, &w, set, variables, &fields);
+	else
+		write_set(ctx, &w, set, variables);
 	api_end_data(&w);
+	strlist_free(&fields);
 	return 0;
 }

@@ -31,6 +31,11 @@ static bool kept(const struct api_ctx *ctx, const char *key, size_t len)
 bool api_write_ref(struct jsonw *w, value_t ref, const void *c)
 {
 	const struct api_ctx *ctx = c;
+	if (value_ref_kind(ref) == REF_FIELD) {
+		/* A relationship field: its delivered form, references and all. */
+		jsonw_value(w, value_ref_object(ref));
+		return true;
+	}
 	if (!shown(ctx, ref))
 		return false;
 	value_t object = value_ref_object(ref);

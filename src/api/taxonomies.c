@@ -183,6 +183,25 @@ static void computed_value(const struct term_list *l, value_t term, const char *
 	strbuf_release(&s);
 }
 
+/* The template a term renders with, when it has the key and leaves it
+ * null (LocalizedTerm::template()): its taxonomy's term_template, else
+ * "{taxonomy}.show". */
+static value_t term_template(const struct term_list *l, value_t own,
+                             struct value_builder *scratch)
+{
+	if (!value_is_null(own))
+		return own;
+	value_t set = value_map_getz(value_map_getz(l->taxonomy, "settings"), "term_template");
+	if (value_type(set) == VALUE_STRING)
+		return set;
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "%s.show", l->handle);
+	vb_reset(scratch);
+	vb_str(scratch, t.ptr, t.len);
+	strbuf_release(&t);
+	return vb_result(scratch);
+}
+
 /* The term's value of key, computed or its data's; missing for the keys
  * never shown and those it lacks. */
 static value_t term_value(const struct term_list *l, value_t term, const char *key,
@@ -190,6 +209,10 @@ static value_t term_value(const struct term_list *l, value_t term, const char *k
 {
 	if (never_shown(key, strlen(key)))
 		return VALUE_MISSING;
+	if (strcmp(key, "template") == 0) {
+		value_t own = value_map_getz(value_map_getz(term, "data"), key);
+		return value_is_missing(own) ? own : term_template(l, own, scratch);
+	}
 	if (!is_computed(key))
 		return value_map_getz(value_map_getz(term, "data"), key);
 	vb_reset(scratch);
@@ -239,10 +262,13 @@ static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
 	jsonw_object_begin(w);
 	if (fields->len) {
 		for (size_t i = 0; i < fields->len; i++) {
-			if (never_shown(fields->items[i], strlen(fields->items[i])))
+			const char *key = fields->items[i];
+			if (never_shown(key, strlen(key)))
 				continue;
-			jsonw_keyz(w, fields->items[i]);
-			jsonw_value(w, term_value(l, term, fields->items[i], &scratch));
+			/* An excluded key asked for by name is null, as an entry's. */
+			bool excluded = strlist_contains(&l->ctx->cfg->excluded_keys, key);
+			jsonw_keyz(w, key);
+			jsonw_value(w, excluded ? VALUE_MISSING : term_value(l, term, key, &scratch));
 		}
 	} else {
 		size_t n;

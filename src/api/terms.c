@@ -90,6 +90,10 @@ int api_term_entries(struct api_ctx *ctx)
 		free(items);
 		return api_not_found(ctx);
 	}
+	/* A term no entry names lists nothing: never NULL, which would ask
+	 * entries_list for a whole collection. */
+	if (!items)
+		items = xmalloc(sizeof *items);
 	struct entries_req r;
 	entries_attach(ctx, &r, n > 0 ? snap_entry_at(ctx->snap, items[0]).collection : 0);
 	struct strlist allowed;

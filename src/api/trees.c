@@ -15,6 +15,7 @@
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
+#include "site/augment.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
  * writer's nesting, three containers a level, stays within its limit. */
@@ -68,6 +69,47 @@ static void empty_children(struct jsonw *w)
 {
 	jsonw_array_begin(w);
 	jsonw_array_end(w);
+}
+
+/* PHP's (array) cast: null is [], a list or a map stays, anything else
+ * is a list of it. */
+static void as_array(value_t v, struct value_builder *out)
+{
+	if (value_type(v) == VALUE_ARRAY || value_type(v) == VALUE_MAP) {
+		vb_value(out, v);
+		return;
+	}
+	vb_array_begin(out);
+	if (!value_is_null(v))
+		vb_value(out, v);
+	vb_array_end(out);
+}
+
+/*
+ * Writes a page as a tree shows it, with the request's fields: Statamic's
+ * page asks for no relations, so each relationship field (a REF_FIELD,
+ * value.h) is its stored value as a list rather than the objects an item's
+ * own endpoint shows, and `parent` is not an API key of a page.
+ */
+static void write_page(struct jsonw *w, value_t item, const struct strlist *fields)
+{
+	struct value_builder page = VALUE_BUILDER_INIT;
+	struct value_iter it;
+	vb_map_begin(&page);
+	value_iter_init(&it, item);
+	while (value_iter_next(&it)) {
+		if (it.key_len == 6 && memcmp(it.key, "parent", 6) == 0)
+			continue;
+		vb_key(&page, it.key, it.key_len);
+		if (value_ref_kind(it.value) == REF_FIELD)
+			as_array(value_ref_raw(it.value), &page);
+		else
+			vb_value(&page, it.value);
+	}
+	vb_map_end(&page);
+	begin_node(w);
+	entries_write_item(w, vb_result(&page), fields);
+	vb_release(&page);
 }
 
 /* --- collection trees --- */
@@ -171,9 +213,9 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
+		ct->r->q.tree_page = true;
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
-		begin_node(w);
-		entries_write_item(w, vb_result(&item), &ct->t->fields);
+		write_page(w, vb_result(&item), &ct->t->fields);
 		jsonw_keyz(w, "depth");
 		jsonw_int(w, depth);
 		jsonw_keyz(w, "children");
@@ -355,8 +397,8 @@ static void link_page(const struct config *cfg, value_t item, struct value_build
 	vb_keyz(&computed, "uri");
 	vb_value(&computed, url);
 	vb_keyz(&computed, "permalink");
-	if (u[0] == '/') /* site-relative: made absolute per request */
-		vb_url(&computed, URL_SITE, u, url_len);
+	if (url_len) /* "/about", "#faqs": below the request's base */
+		augment_absolute(u, &computed);
 	else
 		vb_value(&computed, url);
 	vb_map_end(&computed);
@@ -401,6 +443,7 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
+		r.q.tree_page = true;
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
 		vb_release(&extras);
 	}
@@ -417,8 +460,7 @@ static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, 
 		struct value_builder page = VALUE_BUILDER_INIT;
 		bool linked = !value_is_missing(value_map_getz(it.value, "entry"));
 		if (linked ? entry_page(t, it.value, &page) : (link_page(t->ctx->cfg, it.value, &page), true)) {
-			begin_node(w);
-			entries_write_item(w, vb_result(&page), &t->fields);
+			write_page(w, vb_result(&page), &t->fields);
 			jsonw_keyz(w, "depth");
 			jsonw_int(w, depth);
 			jsonw_keyz(w, "children");

@@ -358,14 +358,51 @@ static int answer(struct app *app, struct exchange *x, const char *rest, const c
 }
 
 /* The 204 of a CORS preflight (http/cors.h), once the rate limit let it
- * through; else the status of the refusal in x->error. */
+ * through (counted by address: a preflight carries no token); else the
+ * status of the refusal in x->error. */
 static int preflight(struct app *app, struct exchange *x, struct rate_verdict *verdict)
 {
-	rate_limiter_hit(&app->rate, x->req, (long long)time(NULL), verdict);
+	rate_limiter_hit(&app->rate, x->req, NULL, (long long)time(NULL), verdict);
 	int status = rate_verdict_refusal(verdict, &x->error);
 	if (status == 0)
 		cors_answer_preflight(&app->cfg, x->req, x->res);
 	return status;
+}
+
+/*
+ * The token check and the rate limit around it (ratelimit.h): where a
+ * token is needed, an address whose budget is spent gets its 429 before
+ * any token of its is checked, and a request the guard refuses counts
+ * against its address, so that guessing a token costs a request each
+ * time; one it passes is counted under its verified token (by = token) or
+ * its address, after the method check (a 405 is not counted). Returns 0,
+ * or the status of the refusal in x->error; verdict says what the answer
+ * carries.
+ */
+static int guard_and_count(struct app *app, struct exchange *x, struct rate_verdict *verdict)
+{
+	const struct request *req = x->req;
+	long long now = (long long)time(NULL);
+	if (guard_token_required(&app->cfg)) {
+		rate_limiter_look(&app->rate, req, now, verdict);
+		int spent = rate_verdict_refusal(verdict, &x->error);
+		if (spent != 0)
+			return spent;
+	}
+	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
+	                         now, &x->grant, &x->error);
+	if (status != 0) {
+		rate_limiter_hit(&app->rate, req, NULL, now, verdict);
+		/* Spent meanwhile by another worker: the 429, as if looked later. */
+		int spent = rate_verdict_refusal(verdict, &x->error);
+		return spent != 0 ? spent : status;
+	}
+	if (!method_allowed(req->method))
+		return http_error_set(&x->error, 405, "Method Not Allowed.");
+	/* Counted before the cache: a cached answer costs the client the
+	 * same. */
+	rate_limiter_hit(&app->rate, req, &x->grant, now, verdict);
+	return rate_verdict_refusal(verdict, &x->error);
 }
 
 /* The answer itself, before the rate limit's headers and what HTTP caching
@@ -390,16 +427,7 @@ static int respond(struct app *app, struct exchange *x, struct rate_verdict *ver
 	 * the guard, counted once, the content never read. */
 	if (cors_is_preflight(&app->cfg, req))
 		return preflight(app, x, verdict);
-	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
-	                         (long long)time(NULL), &x->grant, &x->error);
-	if (status != 0)
-		return status;
-	if (!method_allowed(req->method))
-		return http_error_set(&x->error, 405, "Method Not Allowed.");
-	/* Counted before the cache: a cached answer costs the client the
-	 * same. */
-	rate_limiter_hit(&app->rate, req, (long long)time(NULL), verdict);
-	status = rate_verdict_refusal(verdict, &x->error);
+	int status = guard_and_count(app, x, verdict);
 	if (status != 0)
 		return status;
 	return answer(app, x, rest, mount);

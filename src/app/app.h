@@ -1,6 +1,8 @@
 /*
  * app: one cms-api instance, a loaded config plus the site index, and the
- * request pipeline of DESIGN.md: enabled? route prefix, token guard,
+ * request pipeline of DESIGN.md: enabled? route prefix, Host, the token
+ * guard with the rate limit around it (a spent address is refused before
+ * its token is checked, a refused token counts against its address),
  * method, rate limit, route and its two gates (what the config enables,
  * what a per-user token may read), response cache, handler; then what
  * every answer tells HTTP caches (http_cache.h: ETag, 304, Cache-Control,

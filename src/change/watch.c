@@ -594,16 +594,46 @@ static bool site_readable(const struct config *cfg)
 	return ok;
 }
 
+#ifdef CMS_API_TEST_HOOKS
+/* CMS_API_TEST_WATCH_HOLD=PATH, for the tests only: once its first scan
+ * is done, the watcher makes PATH.reached and waits (10 s at most) while
+ * PATH exists, so that a test can change the site at that very moment. */
+static void hold_for_test(void)
+{
+	const char *hold = getenv("CMS_API_TEST_WATCH_HOLD");
+	if (!hold || !*hold)
+		return;
+	struct strbuf reached = STRBUF_INIT;
+	strbuf_addf(&reached, "%s.reached", hold);
+	int fd = open(reached.ptr, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&reached);
+	struct timespec tick = {0, 10 * 1000000L};
+	for (int i = 0; i < 1000 && access(hold, F_OK) == 0; i++)
+		nanosleep(&tick, NULL);
+}
+#else
+static void hold_for_test(void)
+{
+}
+#endif
+
 void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *h)
 {
 	static const struct watch_hooks none;
 	h = h ? h : &none;
 	void *state = h->open ? h->open(cfg) : NULL;
-	scan_and_tell(cfg, h, state);
-	if (h->pass)
-		h->pass(state, cfg);
+	/* Watched first, then scanned: a change made while the first scan
+	 * runs is then either in the scan or in inotify's queue. The other
+	 * way round, one made between the scan and the watches went unseen
+	 * until the next full scan, 30 s later. */
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
+	scan_and_tell(cfg, h, state);
+	hold_for_test();
+	if (h->pass)
+		h->pass(state, cfg);
 	bool readable = site_readable(cfg);
 	time_t last_scan = time(NULL), last_prune = 0;
 	for (;;) {

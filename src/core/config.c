@@ -573,14 +573,28 @@ static bool is_simple_section(const char *s)
 	return false;
 }
 
-static bool valid_name(const char *s)
+/* A handle: letters, digits, '_' and '-', and the other characters
+ * `also` names. */
+static bool valid_handle(const char *s, const char *also)
 {
 	if (!*s)
 		return false;
 	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr("_-", *p) && !strchr(also, *p))
 			return false;
 	return true;
+}
+
+static bool valid_name(const char *s)
+{
+	return valid_handle(s, "");
+}
+
+/* A site handle may hold dots too: Statamic sites named for versions
+ * ("v2.3") exist. */
+static bool valid_site_handle(const char *s)
+{
+	return valid_handle(s, ".");
 }
 
 static struct disk_def *disk_named(struct config *cfg, const char *name);
@@ -617,7 +631,7 @@ static void open_section(struct parse_state *st, const char *name)
 		add_rule(r, handle, st->line);
 		return;
 	}
-	if (strncmp(name, "sites.", 6) == 0 && valid_name(name + 6)) {
+	if (strncmp(name, "sites.", 6) == 0 && valid_site_handle(name + 6)) {
 		for (size_t i = 0; i < cfg->nsites; i++)
 			if (strcmp(cfg->sites[i].handle, name + 6) == 0) {
 				fail_at(st, "section [%s] appears twice", name);

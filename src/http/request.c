@@ -256,10 +256,14 @@ void request_free(struct request *req)
 	memset(req, 0, sizeof *req);
 }
 
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static bool is_name_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '-' || c == '.' || c == '_';
+	return is_alnum(c) || c == '-' || c == '.' || c == '_';
 }
 
 static bool is_bracketed_char(char c)
@@ -280,9 +284,13 @@ bool request_host_valid(const char *host)
 			return false;
 		p++;
 	} else {
+		/* A name of dots, dashes and underscores alone ("..", "-") is
+		 * no host, and could pass for a path or an option where the
+		 * name is used. */
+		bool named = false;
 		for (; is_name_char(*p); p++)
-			;
-		if (p == host)
+			named |= is_alnum(*p);
+		if (!named)
 			return false;
 	}
 	if (*p == ':') {

@@ -259,7 +259,7 @@ static void emit_blueprint(struct site_index *idx, const char *handle, struct va
 	strbuf_addf(&rel, "resources/blueprints/assets/%s.yaml", handle);
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	bool own = files_exists(&idx->files, rel.ptr) && files_read(&idx->files, rel.ptr, &raw) == 0;
-	char *title = files_title(own ? vb_result(&raw) : VALUE_MISSING, handle);
+	char *title = blueprint_title(own ? vb_result(&raw) : VALUE_MISSING, handle);
 	vb_keyz(out, "blueprint");
 	vb_map_begin(out);
 	vb_keyz(out, "title");

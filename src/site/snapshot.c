@@ -21,9 +21,10 @@
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
+#include "site/navpages.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 10
+#define SNAP_VERSION 12
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -68,7 +69,7 @@ struct rec_collection {
 enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
 
 struct rec_entry {
-	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
+	uint32_t id, path, slug, uri, redirect, collection, site, origin, parent, data;
 	uint32_t blueprint, blueprint_title;
 	uint32_t title; /* blob offset of the data's title value, SNAP_NONE without one */
 	int32_t order, depth;
@@ -143,10 +144,11 @@ static void collect_keys(value_t map, char ***keys, size_t *n)
 }
 
 /* Keys the API computes for every entry; a blueprint field of the same
- * name adds no data key. */
+ * name adds no data key. (A `parent` field does: the API shows the key
+ * with the entry's page above it, query/entries.c.) */
 static bool computed_key(const char *key, size_t len)
 {
-	static const char *const names[] = {"id", "slug", "date", "parent"};
+	static const char *const names[] = {"id", "slug", "date"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strlen(names[i]) == len && memcmp(names[i], key, len) == 0)
 			return true;
@@ -184,7 +186,7 @@ static value_t source_value(const struct value_source *src, const char *key)
 }
 
 /* Writes a map of keys (sorted, then freed with the array), each value
- * from src or else its field's default, augmented through its field. */
+ * from src augmented through its field (which supplies a default). */
 static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n, value_t fields,
                             const struct value_source *src, struct value_builder *out)
 {
@@ -194,14 +196,12 @@ static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n
 	for (size_t i = 0; i < n; i++) {
 		value_t field = value_map_getz(fields, keys[i]);
 		value_t v = source_value(src, keys[i]);
-		if (value_is_missing(v))
-			v = value_map_getz(field, "default");
 		vb_keyz(out, keys[i]);
 		/* Who saved it last is a user, whatever the blueprint says. */
 		if (value_is_missing(field) && strcmp(keys[i], "updated_by") == 0)
 			augment_user(ctx, v, out);
 		else
-			augment_field(ctx, keys[i], v, field, out);
+			augment_item_field(ctx, keys[i], v, field, out);
 		free(keys[i]);
 	}
 	vb_map_end(out);
@@ -371,33 +371,66 @@ static void copy_map(const struct augment_ctx *ctx, value_t map, rewrite_fn rewr
 	vb_map_end(out);
 }
 
-/* A term's blueprint: its own `blueprint`, else the taxonomy's first. */
-static value_t term_fields(value_t taxonomy, value_t term)
+/* A term's blueprint, {title, fields}, and its handle: its own
+ * `blueprint` (the handle, then its singular), else the taxonomy's first. */
+static value_t term_blueprint(value_t taxonomy, value_t term, struct strbuf *handle)
 {
 	value_t blueprints = value_map_getz(taxonomy, "blueprints");
-	value_t own = value_map_getz(value_map_getz(term, "data"), "blueprint");
-	value_t named = value_map_getz(blueprints, value_str(own, NULL));
-	if (!value_is_missing(named))
-		return named;
+	const char *own = value_str(value_map_getz(value_map_getz(term, "data"), "blueprint"), NULL);
+	char *one = singular_handle(own);
+	const char *names[] = {own, one};
+	value_t found = VALUE_MISSING;
+	for (size_t i = 0; i < 2 && value_is_missing(found); i++) {
+		found = value_map_getz(blueprints, names[i]);
+		strbuf_reset(handle);
+		strbuf_addstr(handle, names[i]);
+	}
+	free(one);
 	struct value_iter it;
 	value_iter_init(&it, blueprints);
-	return value_iter_next(&it) ? it.value : VALUE_MISSING;
+	if (value_is_missing(found) && value_iter_next(&it)) {
+		found = it.value;
+		strbuf_reset(handle);
+		strbuf_add(handle, it.key, it.key_len);
+	}
+	return found;
 }
 
-/* ctx for an item of the site named handle (the default site if none). */
-static struct augment_ctx in_site(const struct augment_ctx *ctx, const char *handle)
+/* A term's data through its blueprint; its `blueprint`, when it names one,
+ * is the blueprint's {title, handle}. */
+static void term_data(const struct augment_ctx *ctx, value_t taxonomy, value_t term,
+                      struct value_builder *out)
 {
-	struct augment_ctx local = *ctx;
-	const struct site_info *site = site_index_site(ctx->idx, handle);
-	local.site = site ? (size_t)(site - ctx->idx->sites) : 0;
-	local.entry = NULL;
-	return local;
+	struct strbuf handle = STRBUF_INIT;
+	value_t bp = term_blueprint(taxonomy, term, &handle);
+	struct value_builder data = VALUE_BUILDER_INIT;
+	augmented_map(ctx, value_map_getz(term, "data"), value_map_getz(bp, "fields"), &data);
+	struct value_iter it;
+	vb_map_begin(out);
+	value_iter_init(&it, vb_result(&data));
+	while (value_iter_next(&it)) {
+		vb_key(out, it.key, it.key_len);
+		if (it.key_len != 9 || memcmp(it.key, "blueprint", 9) != 0 || value_is_missing(bp)) {
+			vb_value(out, it.value);
+			continue;
+		}
+		vb_map_begin(out);
+		vb_keyz(out, "title");
+		vb_value(out, value_map_getz(bp, "title"));
+		vb_keyz(out, "handle");
+		vb_str(out, handle.ptr, handle.len);
+		vb_map_end(out);
+	}
+	vb_map_end(out);
+	vb_release(&data);
+	strbuf_release(&handle);
 }
 
 static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, value_t term,
                       struct value_builder *out)
 {
-	struct augment_ctx term_ctx = in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
+	struct augment_ctx term_ctx =
+		augment_in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
 	const struct augment_ctx *ctx = &term_ctx;
 	struct value_iter it;
 	vb_map_begin(out);
@@ -405,7 +438,7 @@ static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, valu
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		if (it.key_len == 4 && memcmp(it.key, "data", 4) == 0)
-			augmented_map(ctx, it.value, term_fields(taxonomy, term), out);
+			term_data(ctx, taxonomy, term, out);
 		else
 			vb_value(out, it.value);
 	}
@@ -437,11 +470,20 @@ static bool rewrite_global(const struct augment_ctx *ctx, value_t set, const cha
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		char *site = xstrndup(it.key, it.key_len);
-		struct augment_ctx site_ctx = in_site(ctx, site);
+		struct augment_ctx site_ctx = augment_in_site(ctx, site);
 		augmented_map(&site_ctx, it.value, value_map_getz(set, "fields"), out);
 		free(site);
 	}
 	vb_map_end(out);
+	return true;
+}
+
+static bool rewrite_nav(const struct augment_ctx *ctx, value_t nav, const char *key, value_t v,
+                        struct value_builder *out)
+{
+	if (strcmp(key, "trees") != 0)
+		return false;
+	navpages_augment_trees(ctx, value_map_getz(nav, "fields"), v, out);
 	return true;
 }
 
@@ -453,6 +495,8 @@ static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const ch
 		item = rewrite_taxonomy;
 	else if (strcmp(key, "globals") == 0)
 		item = rewrite_global;
+	else if (strcmp(key, "navs") == 0)
+		item = rewrite_nav;
 	else
 		return false;
 	struct value_iter it;
@@ -464,7 +508,8 @@ static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const ch
 	return true;
 }
 
-/* Terms and global variables delivered through their blueprints. */
+/* Terms, global variables and navigation pages delivered through their
+ * blueprints. */
 static void augmented_extras(const struct augment_ctx *ctx, struct value_builder *out)
 {
 	copy_map(ctx, vb_result(&ctx->idx->extras), rewrite_kind, out);
@@ -514,7 +559,7 @@ static void write_entries(const struct site_index *idx, const struct augment_tab
 	for (size_t i = 0; i < idx->nentries; i++) {
 		const struct entry *e = &idx->entries[i];
 		struct rec_entry *r = &recs[i];
-		struct augment_ctx ctx = {idx, tables, e->site, e};
+		struct augment_ctx ctx = {.idx = idx, .tables = tables, .site = e->site, .entry = e};
 		resolved_data(&ctx, &fields, e, &data);
 		/* Statamic's fallback blueprint is the collection's singular. */
 		const struct blueprint *bp = entry_blueprint(idx, e);
@@ -529,6 +574,7 @@ static void write_entries(const struct site_index *idx, const struct augment_tab
 			.path = put_string(blob, e->path),
 			.slug = put_string(blob, e->slug),
 			.uri = put_string(blob, e->uri),
+			.redirect = put_string(blob, e->redirect),
 			.collection = (uint32_t)e->collection,
 			.site = (uint32_t)e->site,
 			.origin = entry_number_or_none(idx, e->origin),
@@ -688,7 +734,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		                                   p->line, p->warning};
 	}
 	struct value_builder augmented = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, tables, 0, NULL};
+	struct augment_ctx ctx = {.idx = idx, .tables = tables};
 	augmented_extras(&ctx, &augmented);
 	uint64_t extras = put_value(&blob, vb_result(&augmented));
 	vb_release(&augmented);
@@ -819,6 +865,7 @@ static bool records_ok(const struct snapshot *s)
 		const struct rec_entry *r = &s->entries[i];
 		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
 		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
+		    !offset_ok(s, r->redirect, true) ||
 		    !offset_ok(s, r->blueprint, false) || !offset_ok(s, r->blueprint_title, false) ||
 		    (r->title != SNAP_NONE && !value_ok(s, r->title)) ||
 		    r->collection >= h->ncollections || r->site >= h->nsites ||
@@ -1037,6 +1084,7 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.path = str_at(s, r->path),
 		.slug = str_at(s, r->slug),
 		.uri = str_at(s, r->uri),
+		.redirect = str_at(s, r->redirect),
 		.number = i,
 		.collection = r->collection,
 		.site = r->site,

@@ -4,7 +4,8 @@
 # fuzz_config (the INI file), fuzz_cache_entry (a stored cache entry),
 # fuzz_query (the query string, its filters and sort), fuzz_url_decode
 # (percent-decoding and paths), fuzz_fcgi (FastCGI records from a web
-# server) and fuzz_glide (image parameters and [images] presets). Run one with, e.g.:
+# server), fuzz_phparray (config/statamic/sites.php) and fuzz_glide (image
+# parameters and [images] presets). Run one with, e.g.:
 #   fuzz-build/fuzz_frontmatter -max_total_time=120 tests/fuzz/corpus/frontmatter
 # Needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev).
 set -e
@@ -35,9 +36,9 @@ for src in "$top"/src/*/*.c; do
 	objs="$objs $obj"
 done
 
-for target in frontmatter config cache_entry query url_decode fcgi glide; do
+for target in frontmatter config cache_entry query url_decode fcgi phparray glide; do
 	# shellcheck disable=SC2086
 	clang $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$target.c" $objs \
 		$(pkg-config --libs $libs) -lcmark-gfm-extensions -lm -o "$out/fuzz_$target"
 done
-echo "built $out/fuzz_frontmatter $out/fuzz_config $out/fuzz_cache_entry $out/fuzz_query $out/fuzz_url_decode $out/fuzz_fcgi $out/fuzz_glide"
+echo "built $out/fuzz_frontmatter $out/fuzz_config $out/fuzz_cache_entry $out/fuzz_query $out/fuzz_url_decode $out/fuzz_fcgi $out/fuzz_phparray $out/fuzz_glide"

@@ -4,8 +4,9 @@
  * from (last value wins in the first place, "[]" names collect), notice
  * every encoded NUL, give the cache a key, and every filter[...] it holds
  * must parse or be refused, then match a few values within a small regex
- * budget; sort keys are counted as sort_parse makes them. Never crash,
- * never leak, never run past the budget.
+ * budget; sort keys are counted as sort_parse makes them, and those a
+ * sort keeps when ?withheld= names excluded keys are the others, in
+ * order. Never crash, never leak, never run past the budget.
  */
 #include "autoconfig.h"
 
@@ -23,6 +24,29 @@
 #include "query/filter.h"
 #include "query/regex.h"
 #include "query/sort.h"
+
+/* The keys a sort is left with when ?withheld= (comma-separated) is
+ * excluded_keys: those whose field is not withheld, in their order. */
+static void check_served(const struct request *req, const struct sort_spec *spec)
+{
+	const char *text = request_param(req, "withheld");
+	struct strlist withheld = {NULL, 0};
+	strlist_split(&withheld, text ? text : "");
+	struct sort_spec view;
+	sort_view_served(spec, &withheld, &view);
+	size_t k = 0;
+	for (size_t i = 0; i < spec->n; i++) {
+		if (strlist_contains(&withheld, spec->keys[i].path[0]))
+			continue;
+		if (k >= view.n || view.keys[k].path != spec->keys[i].path)
+			__builtin_trap();
+		k++;
+	}
+	if (k != view.n)
+		__builtin_trap();
+	sort_view_free(&view);
+	strlist_free(&withheld);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -143,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sort_parse(sort, &spec);
 	if (spec.n != sort_key_count(sort))
 		__builtin_trap();
+	check_served(&req, &spec);
 	sort_free(&spec);
 
 	struct value_builder values = VALUE_BUILDER_INIT;

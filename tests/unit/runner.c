@@ -23,6 +23,7 @@
 #include "app/app.h"
 #include "core/config.h"
 #include "lib/jsonw.h"
+#include "lib/strbuf.h"
 #include "site/index.h"
 #include "site/snapshot.h"
 #include "unit.h"
@@ -63,6 +64,20 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	(void)flag;
 	(void)ftw;
 	return remove(path);
+}
+
+char *unit_read_file(const char *path, const char *if_missing)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return if_missing ? xstrdup(if_missing) : NULL;
+	struct strbuf text = STRBUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&text, chunk, n);
+	fclose(f);
+	return strbuf_detach(&text, NULL);
 }
 
 void unit_rmtree(const char *path)
@@ -226,6 +241,8 @@ int main(int argc, char **argv)
 	suite_consttime();
 	suite_cache_entry();
 	suite_cache_file();
+	suite_statamic();
+	suite_phparray();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

@@ -47,7 +47,8 @@ static void test_every_supported_type(void)
 		"{\"author\":\"The Team\",\"blocks\":[{\"body\":\"<p><em>hi<\\/em><\\/p>\\n\",\"id\":\"b1\","
 		"\"type\":\"text\"},{\"cite\":\"Ada\",\"id\":\"b3\",\"type\":\"quote\"}],\"category\":{\"value\":\"tech\","
 		"\"label\":\"Technology\",\"key\":\"tech\"},\"content\":\"<p>Line one\\nline two<\\/p>\\n\","
-		"\"cta\":\"\\/about\",\"featured\":true,\"hero\":{\"id\":\"assets::img\\/dot.gif\",\"url\":\"\\/assets\\/img\\/dot.gif\","
+		"\"cta\":{\"id\":\"about\",\"title\":\"About\",\"url\":\"\\/about\",\"permalink\":\"http:\\/\\/h\\/about\","
+		"\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/pages\\/entries\\/about\"},\"featured\":true,\"hero\":{\"id\":\"assets::img\\/dot.gif\",\"url\":\"\\/assets\\/img\\/dot.gif\","
 		"\"permalink\":\"http:\\/\\/h\\/assets\\/img\\/dot.gif\",\"api_url\":\"http:\\/\\/h\\/api\\/assets\\/assets\\/img\\/dot.gif\","
 		"\"alt\":\"A dot\"},\"layout\":\"post\",\"mood\":\"calm\",\"published_on\":\"2024-02-01T14:30:00.000000Z\","
 		"\"rating\":4,\"related\":{\"id\":\"1f2e3d4c-0000-4000-8000-000000000001\",\"title\":\"Hello World\","
@@ -59,27 +60,31 @@ static void test_every_supported_type(void)
 		"\"specs\":[{\"weight\":12,\"id\":\"r1\"}],\"story\":[{\"type\":\"text\",\"text\":\"<p>Before<\\/p>\"},"
 		"{\"caption\":\"<p><em>wow<\\/em><\\/p>\\n\",\"id\":\"s1\",\"type\":\"gallery\"},{\"type\":\"text\","
 		"\"text\":\"<p>After<\\/p>\"}],\"summary\":\"<p>Short<\\/p>\",\"tags\":[{\"id\":\"tags::news\","
-		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/tags\\/news\","
+		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/blog\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/blog\\/tags\\/news\","
 		"\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],\"title\":\"Launch\"}");
 	free(json);
 }
 
 static void test_empty_fields(void)
 {
-	/* Fields the entry does not set: default, null, false, empty lists;
-	 * an unpublished related entry would be left out. The first entry
-	 * above shows disabled replicator sets left out, grid rows and groups
-	 * augmented by their own fields, links and assets resolved. */
+	/* Fields the entry does not set, as Statamic augments nothing: the
+	 * default, a select's all-null {value, label, key}, false, empty
+	 * lists, a group with each of its fields; an unpublished related entry
+	 * would be left out. The first entry above shows disabled replicator
+	 * sets left out, grid rows and groups augmented by their own fields,
+	 * links and assets resolved. */
 	char *json = entry_json("1f2e3d4c-0000-4000-8000-000000000002");
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"category\":null,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"category\":{\"value\":null,\"label\":null,\"key\":null},"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"featured\":false,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"mood\":\"calm\","));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"related\":null,\"reviewer\":[],\"seo\":null,\"sizes\":[],"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json, "\"related\":null,\"reviewer\":[],\"seo\":{\"noindex\":false},\"sizes\":[],"));
 	/* automatic_line_breaks: false keeps soft breaks as newlines (above);
 	 * with no field, content uses Statamic's fallback (breaks on). */
 	free(json);
-	json = entry_json("about"); /* no blueprint, no body: as stored */
-	CU_ASSERT_STRING_EQUAL(json, "{\"title\":\"About\"}");
+	/* No blueprint: Statamic's fallback one, a markdown content (null). */
+	json = entry_json("about");
+	CU_ASSERT_STRING_EQUAL(json, "{\"content\":null,\"title\":\"About\"}");
 	free(json);
 }
 
@@ -147,6 +152,20 @@ static void test_bard_html(void)
 	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
 }
 
+/* v (its URL values below http://h) must be written as want. */
+static void assert_written(struct value_builder *v, const char *want)
+{
+	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(v));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), want);
+	strbuf_release(&out);
+	vb_release(v);
+}
+
 static void assert_urls(const char *site_url, const char *uri, const char *url, const char *permalink)
 {
 	struct strbuf u = STRBUF_INIT;
@@ -154,15 +173,7 @@ static void assert_urls(const char *site_url, const char *uri, const char *url, 
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&u), url);
 	struct value_builder p = VALUE_BUILDER_INIT;
 	augment_permalink(site_url, uri, &p);
-	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
-	struct strbuf out = STRBUF_INIT;
-	struct jsonw w;
-	jsonw_init(&w, &out);
-	jsonw_set_env(&w, &env);
-	jsonw_value(&w, vb_result(&p));
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), permalink);
-	strbuf_release(&out);
-	vb_release(&p);
+	assert_written(&p, permalink);
 	strbuf_release(&u);
 }
 
@@ -177,6 +188,28 @@ static void test_urls_and_permalinks(void)
 	            "\"https:\\/\\/example.de\\/blog\\/x\"");
 	assert_urls("https://example.com/fr", "/", "/fr", "\"https:\\/\\/example.com\\/fr\"");
 	assert_urls("https://example.com", "/", "/", "\"https:\\/\\/example.com\"");
+	/* The home page's permalink is the base itself, as Statamic's tidy
+	 * URL has no '/' at its end. */
+	assert_urls("/", "/", "/", "\"http:\\/\\/h\"");
+}
+
+static void assert_absolute(const char *url, const char *want)
+{
+	struct value_builder v = VALUE_BUILDER_INIT;
+	augment_absolute(url, &v);
+	assert_written(&v, want);
+}
+
+/* A nav link's permalink, as Statamic's URL::makeAbsolute makes it. */
+static void test_absolute_links(void)
+{
+	assert_absolute("/about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("#faqs", "\"http:\\/\\/h#faqs\"");
+	assert_absolute("#", "\"http:\\/\\/h#\"");
+	assert_absolute("/", "\"http:\\/\\/h\"");
+	assert_absolute("/docs/?q=1", "\"http:\\/\\/h\\/docs?q=1\"");
+	assert_absolute("about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("https://example.com/x/", "\"https:\\/\\/example.com\\/x\\/\"");
 }
 
 /* An asset reference's api_url names the asset even when its name has a
@@ -213,6 +246,263 @@ static void test_asset_reference_urls(void)
 	free(disk);
 }
 
+/* --- the fieldtype rules, on tests/fixtures/augment-site --- */
+
+static struct snapshot *augment_site;
+
+static void open_augment_site(void)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(FIXTURES_DIR "/augment-site");
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("assets"),
+	                                 strdup(FIXTURES_DIR "/augment-site/public/assets"),
+	                                 strdup("/assets")};
+	augment_site = unit_snapshot(&cfg);
+	config_free(&cfg);
+}
+
+static void close_augment_site(void)
+{
+	snapshot_close(augment_site);
+	augment_site = NULL;
+}
+
+static void assert_json(value_t v, const char *what, const char *want)
+{
+	char *got = unit_render(augment_site, v, 1767225600 /* 2026-01-01 */, NULL);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n%s: got  %s\n    want %s\n", what, got, want);
+	free(got);
+}
+
+/* Entry id's delivered value of key. */
+static value_t entry_value(const char *id, const char *key)
+{
+	uint32_t n = snap_entry_find(augment_site, id);
+	CU_ASSERT_NOT_EQUAL_FATAL(n, SNAP_NONE);
+	return value_map_getz(snap_entry_at(augment_site, n).data, key);
+}
+
+static void assert_entry(const char *id, const char *key, const char *want)
+{
+	assert_json(entry_value(id, key), key, want);
+}
+
+#define CHILD "{\"id\":\"child\",\"title\":\"Child\",\"url\":\"\\/home\\/child\"," \
+              "\"permalink\":\"http:\\/\\/h\\/home\\/child\"," \
+              "\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/pages\\/entries\\/child\"}"
+
+/* What a field that is not stored gives: its default augmented, else what
+ * the fieldtype makes of null (Statamic's Value::value). */
+static void test_unset_fields(void)
+{
+	open_augment_site();
+	assert_entry("home", "choice", "{\"value\":null,\"label\":null,\"key\":null}");
+	assert_entry("home", "tint", "{\"value\":\"dark\",\"label\":\"Dark\",\"key\":\"dark\"}");
+	assert_entry("home", "seo", "{\"noindex\":false}");
+	assert_entry("home", "story", "[]"); /* bard with sets */
+	assert_entry("home", "summary", "null"); /* bard without */
+	assert_entry("child", "blocks", "[]");
+	assert_entry("child", "rows", "[]");
+	assert_entry("child", "friends", "[]");
+	assert_entry("child", "picks", "[]");
+	assert_entry("child", "signup", "null"); /* a form field holds one */
+	assert_entry("child", "go_entry", "{\"url\":null}");
+	assert_entry("child", "topics", "[]");
+	close_augment_site();
+}
+
+/* A set is its set's fields (defaults applied) with id and type; keys it
+ * does not define are dropped; a set whose config lists no fields is as
+ * stored, one whose fields import nothing has none; disabled sets are
+ * gone. Grouped sets are found by name even where a group is named like
+ * a set. */
+static void test_sets_and_rows(void)
+{
+	open_augment_site();
+	assert_entry("home", "blocks",
+	             "[{\"heading\":\"Hi\",\"level\":{\"value\":\"h2\",\"label\":\"H2\",\"key\":\"h2\"},"
+	             "\"id\":\"s1\",\"type\":\"hero\"},"
+	             "{\"id\":\"s2\",\"type\":\"plain\",\"enabled\":true,\"extra\":\"kept\"},"
+	             "{\"id\":\"s4\",\"type\":\"quiet\"}]");
+	assert_entry("home", "rows", "[{\"weight\":3,\"note\":\"none\",\"id\":null}]");
+	close_augment_site();
+}
+
+/* code -> {value, code, mode}: the field's mode (htmlmixed by default) or
+ * the stored one, PHP's opening tag defused. */
+static void test_code(void)
+{
+	open_augment_site();
+	assert_entry("home", "snippet",
+	             "{\"value\":\"&lt;?php echo 1; ?>\",\"code\":\"&lt;?php echo 1; ?>\",\"mode\":\"htmlmixed\"}");
+	assert_entry("child", "snippet", "{\"value\":\"a < b\",\"code\":\"a < b\",\"mode\":\"javascript\"}");
+	close_augment_site();
+}
+
+/* link -> the entry's or asset's short object, else {url}: a number as a
+ * number, a target that is gone null. */
+static void test_links(void)
+{
+	open_augment_site();
+	assert_entry("home", "go_entry", CHILD);
+	assert_entry("home", "go_asset",
+	             "{\"id\":\"files::notes.txt\",\"url\":\"\\/assets\\/notes.txt\","
+	             "\"permalink\":\"http:\\/\\/h\\/assets\\/notes.txt\","
+	             "\"api_url\":\"http:\\/\\/h\\/api\\/assets\\/files\\/notes.txt\",\"alt\":null}");
+	assert_entry("home", "go_url", "{\"url\":\"#top\"}");
+	assert_entry("home", "go_missing", "{\"url\":null}");
+	assert_entry("home", "go_number", "{\"url\":42}");
+	assert_entry("home", "go_none", "{\"url\":null}");
+	close_augment_site();
+}
+
+/* form -> {handle, title, api_url}; collections -> {title, handle}; items
+ * that do not exist are left out, and so are terms that no file and no
+ * entry of a collection using the taxonomy make. */
+static void test_relations(void)
+{
+	open_augment_site();
+	assert_entry("home", "signup",
+	             "{\"handle\":\"contact\",\"title\":\"Contact Us\",\"api_url\":\"http:\\/\\/h\\/api\\/forms\\/contact\"}");
+	assert_entry("home", "picks", "[{\"title\":\"Field Notes\",\"handle\":\"notes\"}]");
+	assert_entry("home", "friends", "[" CHILD "]");
+	assert_entry("home", "kinds", "[]");
+	/* The pages collection lists topics: its terms are seen through it. */
+	assert_entry("home", "topics",
+	             "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/pages\\/topics\\/alpha\","
+	             "\"permalink\":\"http:\\/\\/h\\/pages\\/topics\\/alpha\","
+	             "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/alpha\"},"
+	             "{\"id\":\"topics::ghost\",\"title\":\"ghost\",\"slug\":\"ghost\",\"url\":\"\\/pages\\/topics\\/ghost\","
+	             "\"permalink\":\"http:\\/\\/h\\/pages\\/topics\\/ghost\","
+	             "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/ghost\"}]");
+	close_augment_site();
+}
+
+/* A relationship field of an item keeps what is stored beside what is
+ * delivered (a tree page shows the one, the entry the other); a field of
+ * another type is the delivered value alone. */
+static void test_relationship_fields_keep_the_stored_value(void)
+{
+	open_augment_site();
+	value_t friends = entry_value("home", "friends");
+	CU_ASSERT_EQUAL(value_ref_kind(friends), REF_FIELD);
+	assert_json(value_raw(friends), "friends (stored)", "[\"child\",\"gone\"]");
+	value_t signup = entry_value("home", "signup");
+	CU_ASSERT_EQUAL(value_ref_kind(signup), REF_FIELD);
+	assert_json(value_raw(signup), "signup (stored)", "\"contact\"");
+	CU_ASSERT_EQUAL(value_type(entry_value("home", "blocks")), VALUE_ARRAY);
+	CU_ASSERT_EQUAL(value_type(entry_value("home", "go_url")), VALUE_MAP);
+	close_augment_site();
+}
+
+/* The short objects of links, forms and collections lose the keys
+ * excluded_keys names, as Statamic's do. */
+static void test_excluded_keys_inside_objects(void)
+{
+	open_augment_site();
+	struct config cfg;
+	config_init_defaults(&cfg);
+	strlist_split(&cfg.excluded_keys, "api_url,permalink,handle");
+	const char *keys[] = {"go_entry", "signup", "picks"};
+	const char *want[] = {"{\"id\":\"child\",\"title\":\"Child\",\"url\":\"\\/home\\/child\"}",
+	                      "{\"title\":\"Contact Us\"}", "[{\"title\":\"Field Notes\"}]"};
+	for (size_t i = 0; i < 3; i++) {
+		char *got = unit_render(augment_site, entry_value("home", keys[i]), 1767225600, &cfg);
+		CU_ASSERT_STRING_EQUAL(got, want[i]);
+		if (strcmp(got, want[i]) != 0)
+			fprintf(stderr, "\n%s: got  %s\n    want %s\n", keys[i], got, want[i]);
+		free(got);
+	}
+	config_free(&cfg);
+	close_augment_site();
+}
+
+/* A collection without blueprints has Statamic's fallback: the site's
+ * resources/blueprints/default.yaml, named after the collection's
+ * singular; so has a taxonomy, whose terms' `blueprint` is {title,
+ * handle}. */
+static void test_fallback_blueprints(void)
+{
+	open_augment_site();
+	struct snap_entry e = snap_entry_at(augment_site, snap_entry_find(augment_site, "first"));
+	CU_ASSERT_STRING_EQUAL(e.blueprint, "note");
+	CU_ASSERT_STRING_EQUAL(e.blueprint_title, "Field Note");
+	assert_json(e.data, "first",
+	            "{\"author\":null,\"content\":\"<p>A <em>note<\\/em>.<\\/p>\\n\",\"title\":\"First\"}");
+	value_t topics = snap_extras_find(augment_site, "taxonomies", "topics");
+	value_t alpha = value_map_getz(value_array_get(value_map_getz(topics, "terms"), 0), "data");
+	assert_json(alpha, "alpha",
+	            "{\"author\":null,\"blueprint\":{\"title\":\"Topic\",\"handle\":\"topic\"},\"content\":null,"
+	            "\"title\":\"Alpha\"}");
+	close_augment_site();
+}
+
+/* A navigation page that links an entry has every field of the
+ * navigation's blueprint (its own value, else the entry's, augmented); a
+ * link has only what its data sets, through the same fields. */
+static void test_navigation_pages(void)
+{
+	open_augment_site();
+	value_t nav = snap_extras_find(augment_site, "navs", "main");
+	value_t tree = value_map_getz(value_map_getz(nav, "trees"), "default");
+	value_t linked = value_map_getz(value_array_get(tree, 0), "data");
+	assert_json(linked, "n1", "{\"badge\":\"New\",\"bold\":false,\"extra_pages\":[]}");
+	CU_ASSERT_EQUAL(value_ref_kind(value_map_getz(linked, "extra_pages")), REF_FIELD);
+	assert_json(value_map_getz(value_array_get(tree, 1), "data"), "n2", "{\"bold\":true}");
+	close_augment_site();
+}
+
+/* Every field of a global set's blueprint, set or not. */
+static void test_global_fields(void)
+{
+	open_augment_site();
+	value_t brand = snap_extras_find(augment_site, "globals", "brand");
+	assert_json(value_map_getz(value_map_getz(brand, "sites"), "default"), "brand",
+	            "{\"links\":[],\"name\":\"Acme\",\"theme\":{\"value\":\"light\",\"label\":\"Light\","
+	            "\"key\":\"light\"}}");
+	close_augment_site();
+}
+
+static void assert_word(char *(*fn)(const char *), const char *word, const char *want)
+{
+	char *got = fn(word);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n%s: got %s, want %s\n", word, got, want);
+	free(got);
+}
+
+static char *title_of_handle(const char *handle)
+{
+	return blueprint_title(VALUE_MISSING, handle);
+}
+
+/* Statamic's names for blueprints: titles humanised from handles, and
+ * Laravel's singular of a collection's handle and title. */
+static void test_blueprint_names(void)
+{
+	assert_word(title_of_handle, "social_images", "Social images");
+	assert_word(title_of_handle, "user_id_card", "User card");
+	assert_word(title_of_handle, "page", "Page");
+	assert_word(singular_handle, "posts", "post");
+	assert_word(singular_handle, "categories", "category");
+	assert_word(singular_handle, "Legacy Charts", "Legacy Chart");
+	assert_word(singular_handle, "APIs", "API");
+	assert_word(singular_handle, "apis", "api");
+	assert_word(singular_handle, "Guides and Surveys API", "Guides and Surveys API");
+	assert_word(singular_handle, "boxes", "box");
+	assert_word(singular_handle, "statuses", "status");
+	assert_word(singular_handle, "houses", "house");
+	assert_word(singular_handle, "glass", "glass");
+	assert_word(singular_handle, "days", "day");
+}
+
 void suite_augment(void)
 {
 	CU_pSuite s = unit_add_suite("blueprints and augmentation");
@@ -221,5 +511,18 @@ void suite_augment(void)
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
 	unit_add_test(s, "bard to HTML", test_bard_html);
 	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
+	unit_add_test(s, "absolute links", test_absolute_links);
 	unit_add_test(s, "asset reference urls", test_asset_reference_urls);
+	unit_add_test(s, "unset fields", test_unset_fields);
+	unit_add_test(s, "sets and rows", test_sets_and_rows);
+	unit_add_test(s, "code", test_code);
+	unit_add_test(s, "links", test_links);
+	unit_add_test(s, "relations", test_relations);
+	unit_add_test(s, "relationship fields keep the stored value",
+	              test_relationship_fields_keep_the_stored_value);
+	unit_add_test(s, "excluded keys inside objects", test_excluded_keys_inside_objects);
+	unit_add_test(s, "fallback blueprints", test_fallback_blueprints);
+	unit_add_test(s, "navigation pages", test_navigation_pages);
+	unit_add_test(s, "global fields", test_global_fields);
+	unit_add_test(s, "blueprint names", test_blueprint_names);
 }

@@ -140,6 +140,10 @@ static void test_every_section(void)
 	CU_ASSERT_STRING_EQUAL(cfg.sites[0].locale, "en_GB");
 	CU_ASSERT_EQUAL_FATAL(cfg.ndisks, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.disks[0].url, "/assets");
+	/* A site handle may hold dots, as versioned Statamic sites have. */
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[sites.v2.3]\nurl = /v2.3/\n"), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nsites, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.sites[0].handle, "v2.3");
 }
 
 static void test_relative_paths(void)
@@ -305,6 +309,9 @@ static void test_errors(void)
 	assert_error("[api]\nmiddleware = sanctum\n", ":2: [api] middleware: unknown value: sanctum");
 	assert_error("enabled = true\n", ":1: key 'enabled' outside any section");
 	assert_error("[disks.a]\nroot = x\n[disks.a]\n", ":3: section [disks.a] appears twice");
+	/* Site handles may hold dots (v2.3), other handles not; nothing else. */
+	assert_error("[sites.v/2]\nurl = /\n", ":1: unknown section [sites.v/2]");
+	assert_error("[disks.v2.3]\nroot = x\n", ":1: unknown section [disks.v2.3]");
 	assert_error("[resources.collections.a-very-long-collection-handle-indeed-x]\n",
 	             ":1: section name longer than 49 characters: "
 	             "[resources.collections.a-very-long-collection-handle-indeed-x]");
@@ -887,27 +894,12 @@ static bool ini_sets(const char *text, const char *section, const char *name)
 	return false;
 }
 
-/* The file at path, or NULL; the caller frees it. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	struct strbuf text = STRBUF_INIT;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&text, chunk, n);
-	fclose(f);
-	return strbuf_detach(&text, NULL);
-}
-
 /* The fuzzer's corpus starts it from a file that loads and sets every key
  * of the table. */
 static void test_fuzz_corpus_sets_every_key(void)
 {
 	const char *path = FIXTURES_DIR "/../fuzz/corpus/config/keys.ini";
-	char *text = read_text(path);
+	char *text = unit_read_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	const char *section, *name;
 	for (size_t i = 0; (name = config_key_at(i, &section)); i++) {

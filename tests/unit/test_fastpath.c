@@ -203,16 +203,7 @@ static char *published(const char *rel)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/public/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return xstrdup("-");
-	struct strbuf b = STRBUF_INIT;
-	char chunk[256];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&b, chunk, n);
-	fclose(f);
-	return strbuf_detach(&b, NULL);
+	return unit_read_file(path, "-");
 }
 
 static void expect_published(const char *rel, const char *want)

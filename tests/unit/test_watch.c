@@ -4,6 +4,8 @@
 
 #include <CUnit/CUnit.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "change/shared.h"
 #include "change/watch.h"
 #include "core/config.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 static void test_event_names(void)
@@ -399,6 +402,57 @@ static void test_unusable_cache_dir(void)
 	config_free(&cfg);
 }
 
+/* An edit made just after the watcher's first scan is seen at once, not
+ * at the next full scan 30 s later: the watches are set before the scan.
+ * The watcher holds after its scan (a test hook) while the test edits. */
+static void test_edit_after_first_scan(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: A\n---\n");
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	struct strbuf hold = STRBUF_INIT, reached = STRBUF_INIT;
+	strbuf_addf(&hold, "%s/hold", dir);
+	strbuf_addf(&reached, "%s/hold.reached", dir);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "hold", ""), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setenv("CMS_API_TEST_WATCH_HOLD", hold.ptr, 1);
+		watch_run(&cfg, -1, NULL);
+		_exit(0);
+	}
+	bool held = false;
+	for (int i = 0; i < 1000 && !held; i++) {
+		held = access(reached.ptr, F_OK) == 0;
+		if (!held)
+			usleep(10000);
+	}
+	CU_ASSERT_TRUE_FATAL(held);
+	struct generation before, after;
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &before), 0);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: Edited\n---\n");
+	unlink(hold.ptr);
+	/* Seen by inotify within a second or so; the next full scan would
+	 * come only after 30 s. */
+	bool moved = false;
+	for (int i = 0; i < 1000 && !moved; i++) {
+		moved = generation_read(paths.generation, &after) == 0 && after.index != before.index;
+		if (!moved)
+			usleep(10000);
+	}
+	CU_ASSERT_TRUE(moved);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	strbuf_release(&hold);
+	strbuf_release(&reached);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_watch(void)
 {
 	CU_pSuite s = unit_add_suite("watch");
@@ -411,4 +465,7 @@ void suite_watch(void)
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
+#ifdef CMS_API_TEST_HOOKS
+	unit_add_test(s, "an edit just after the first scan", test_edit_after_first_scan);
+#endif
 }

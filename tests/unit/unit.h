@@ -56,6 +56,8 @@ void suite_guard(void);
 void suite_consttime(void);
 void suite_cache_entry(void);
 void suite_cache_file(void);
+void suite_statamic(void);
+void suite_phparray(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
@@ -66,6 +68,9 @@ void unit_add_test(CU_pSuite suite, const char *name, CU_TestFunc fn);
  * unit_rmtree. The caller frees the returned path. */
 char *unit_tempdir(void);
 void unit_rmtree(const char *path);
+/* The whole file at path as a string the caller frees; when it cannot be
+ * opened, a copy of if_missing (NULL: NULL). */
+char *unit_read_file(const char *path, const char *if_missing);
 /* Writes text to dir/name (creating parent folders). Returns 0 or -1. */
 int unit_write_file(const char *dir, const char *name, const char *text);
 
