@@ -339,7 +339,6 @@ ANSWERS=$T/answers
 mkdir -p "$ANSWERS/docs" "$ANSWERS/bodies"
 ANSWER_DOC=-
 ANSWER_PREV=-
-ANSWER_N=0
 ANSWER_SRC=
 ANSWER_INI=
 ANSWER_ROOT=
@@ -356,21 +355,23 @@ record_document() { # INI [ENV_NAME ENV_VALUE]...
 	make_document
 }
 # make_document: the document of $ANSWER_SRC as it is now.
+# Names come from mktemp, not a counter: request() may run in a command
+# substitution, whose counter the shell around it never sees.
 make_document() {
 	rm -f "$ANSWER_INI"
-	ANSWER_N=$((ANSWER_N + 1))
-	ANSWER_INI=$(dirname "$ANSWER_SRC")/.openapi-$ANSWER_N.ini
+	ANSWER_INI=$(mktemp --suffix=.ini "$(dirname "$ANSWER_SRC")/.openapi-XXXXXX") || return 0
 	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ANSWER_SRC" >"$ANSWER_INI" 2>/dev/null
 	ANSWER_ROOT=$(awk '/^\[/ {c = ($0 == "[content]")} c && /^root *=/ {sub(/^root *= */, ""); print}' \
 		"$ANSWER_SRC" 2>/dev/null)
 	case $ANSWER_ROOT in /*) ;; *) ANSWER_ROOT=$(dirname "$ANSWER_SRC")/$ANSWER_ROOT ;; esac
-	ANSWER_DOC=$ANSWER_N.json
+	ANSWER_DOC=$(mktemp --suffix=.json "$ANSWERS/docs/XXXXXX") || return 0
+	ANSWER_DOC=${ANSWER_DOC##*/}
 	: >"$ANSWERS/made" # when the document was made, for record_answer
 	env "${ANSWER_ENV[@]}" "$CMS_API_BIN" -c "$ANSWER_INI" openapi >"$ANSWERS/docs/$ANSWER_DOC" 2>/dev/null ||
 		{ rm -f "$ANSWERS/docs/$ANSWER_DOC"; ANSWER_DOC=-; }
 }
 record_answer() { # METHOD PATH
-	local type made=$ANSWERS/made
+	local type body made=$ANSWERS/made
 	[ -z "$ANSWER_SRC" ] && return 0
 	if [ "$ANSWER_SRC" -nt "$made" ] ||
 		[ -n "$(find "$ANSWER_ROOT" -newer "$made" -print -quit 2>/dev/null)" ]; then
@@ -378,11 +379,10 @@ record_answer() { # METHOD PATH
 		make_document
 	fi
 	[ "$ANSWER_DOC" = - ] && return 0
-	ANSWER_N=$((ANSWER_N + 1))
-	cp "$T/body" "$ANSWERS/bodies/$ANSWER_N" 2>/dev/null || return 0
+	body=$(mktemp "$ANSWERS/bodies/XXXXXX") && cp "$T/body" "$body" 2>/dev/null || return 0
 	type=$(tr -d '\r' <"$T/headers" | awk 'tolower($1) == "content-type:" {print $2}' | tail -n 1)
 	printf '%s,%s\t%s\t%s\t%s\t%s\tbodies/%s\n' "$ANSWER_DOC" "$ANSWER_PREV" "$1" "$2" \
-		"${STATUS:-none}" "$type" "$ANSWER_N" >>"$ANSWERS/answers.tsv"
+		"${STATUS:-none}" "$type" "${body##*/}" >>"$ANSWERS/answers.tsv"
 }
 # check_answers: every answer recorded is one its document names.
 check_answers() {
