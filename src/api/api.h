@@ -49,6 +49,9 @@ struct api_ctx {
  * ctx->error. */
 typedef int (*api_handler)(struct api_ctx *ctx);
 
+int api_index(struct api_ctx *ctx);
+int api_openapi(struct api_ctx *ctx);
+int api_images_show(struct api_ctx *ctx);
 int api_ping(struct api_ctx *ctx);
 int api_sites_index(struct api_ctx *ctx);
 int api_collections_index(struct api_ctx *ctx);

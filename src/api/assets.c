@@ -59,6 +59,7 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "lib/glide.h"
 #include "lib/php.h"
 #include "lib/strbuf.h"
 #include "site/assets.h"
@@ -637,6 +638,33 @@ static value_t asset_value(const struct asset *a, const char *key, struct value_
 	return vb_result(scratch);
 }
 
+/* "presets": {name: URL} of an image when [images] has presets (api/images.h):
+ * where the page gets each size. Not Statamic's: only with presets. */
+static void write_presets(const struct asset *a, struct value_builder *out)
+{
+	const char *text = a->l->ctx->cfg->images_presets;
+	struct glide_presets presets;
+	char err[GLIDE_ERR_LEN];
+	if (!text || !*text || !media_is_image(a->ext) || media_is_svg(a->ext) ||
+	    in_data(a, "presets") || excluded(a, "presets", 7) ||
+	    glide_presets_parse(text, &presets, err) != 0)
+		return;
+	struct strbuf api = STRBUF_INIT, url = STRBUF_INIT;
+	assets_api_path(a->l->handle, a->path, &api); /* "assets/{c}/{path}" */
+	vb_keyz(out, "presets");
+	vb_map_begin(out);
+	for (size_t i = 0; i < presets.n; i++) {
+		strbuf_reset(&url);
+		strbuf_addf(&url, "img/%s?p=%s", api.ptr + strlen("assets/"), presets.items[i].name);
+		vb_keyz(out, presets.items[i].name);
+		vb_url(out, URL_API, url.ptr, url.len);
+	}
+	vb_map_end(out);
+	glide_presets_free(&presets);
+	strbuf_release(&api);
+	strbuf_release(&url);
+}
+
 /* The whole item (without the excluded keys) as a map. */
 static void build_asset(const struct asset *a, struct value_builder *out)
 {
@@ -674,6 +702,7 @@ static void build_asset(const struct asset *a, struct value_builder *out)
 		vb_keyz(out, "alt");
 		vb_null(out);
 	}
+	write_presets(a, out);
 	vb_map_end(out);
 }
 

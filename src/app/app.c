@@ -13,6 +13,7 @@
 #include "cache/upkeep.h"
 #include "core/log.h"
 #include "guard/guard.h"
+#include "http/cors.h"
 #include "http/http_cache.h"
 #include "lib/strbuf.h"
 #include "lib/url.h"
@@ -356,6 +357,18 @@ static int answer(struct app *app, struct exchange *x, const char *rest, const c
 	return status;
 }
 
+/* The 204 of a CORS preflight (http/cors.h), once the rate limit let it
+ * through (counted by address: a preflight carries no token); else the
+ * status of the refusal in x->error. */
+static int preflight(struct app *app, struct exchange *x, struct rate_verdict *verdict)
+{
+	rate_limiter_hit(&app->rate, x->req, NULL, (long long)time(NULL), verdict);
+	int status = rate_verdict_refusal(verdict, &x->error);
+	if (status == 0)
+		cors_answer_preflight(&app->cfg, x->req, x->res);
+	return status;
+}
+
 /*
  * The token check and the rate limit around it (ratelimit.h): where a
  * token is needed, an address whose budget is spent gets its 429 before
@@ -410,6 +423,10 @@ static int respond(struct app *app, struct exchange *x, struct rate_verdict *ver
 	/* Absolute URLs and the cache key are made from the Host header. */
 	if (!request_host_valid(req->host))
 		return http_error_set(&x->error, 400, "The Host header is not a host name.");
+	/* A preflight carries no token (browsers send none): answered before
+	 * the guard, counted once, the content never read. */
+	if (cors_is_preflight(&app->cfg, req))
+		return preflight(app, x, verdict);
 	int status = guard_and_count(app, x, verdict);
 	if (status != 0)
 		return status;
@@ -453,4 +470,5 @@ void app_handle(struct app *app, struct exchange *x)
 	struct http_cache_policy policy;
 	http_policy(app, x, &policy);
 	http_cache_answer(&policy, x->req, x->res);
+	cors_add_headers(&app->cfg, x->req, x->res);
 }

@@ -255,21 +255,49 @@ out:
 	return rc;
 }
 
+const char *fastpath_suffix(const char *content_type)
+{
+	static const struct {
+		const char *type, *suffix;
+	} types[] = {
+		{"application/json", "json"}, {"image/jpeg", "jpg"},  {"image/png", "png"},
+		{"image/gif", "gif"},         {"image/webp", "webp"}, {"image/avif", "avif"},
+	};
+	for (size_t i = 0; content_type && i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(content_type, types[i].type) == 0)
+			return types[i].suffix;
+	return NULL;
+}
+
+/* The noted name with the suffix of res's type in place of ".json", into
+ * out; false for a type that has none. */
+static bool name_for_type(const struct fastpath *fp, const struct response *res,
+                          struct strbuf *out)
+{
+	const char *suffix = fastpath_suffix(response_header(res, "Content-Type"));
+	if (!suffix)
+		return false;
+	strbuf_add(out, fp->name.ptr, fp->name.len - strlen("json"));
+	strbuf_addstr(out, suffix);
+	return true;
+}
+
 void fastpath_publish(struct fastpath *fp, uint64_t generation, const struct response *res,
                       bool replace)
 {
 	if (!fp->dir || fp->name.len == 0 || res->state != RESPONSE_ANSWERED ||
 	    res->status != 200 || response_header(res, "Content-Encoding"))
 		return;
-	int at = open_generation_dir(fp, generation);
-	if (at < 0)
-		return;
+	struct strbuf name = STRBUF_INIT;
+	int at = name_for_type(fp, res, &name) ? open_generation_dir(fp, generation) : -1;
 	/* ENOENT: the watcher swapped and removed this directory meanwhile,
 	 * which is what keeps an older answer unreachable. */
-	if (publish_at(at, fp->name.ptr, &res->body, replace) != 0 && errno != ENOENT)
-		log_every_minute(LOG_LEVEL_WARNING, "cannot publish %s in %s: %s", fp->name.ptr,
+	if (at >= 0 && publish_at(at, name.ptr, &res->body, replace) != 0 && errno != ENOENT)
+		log_every_minute(LOG_LEVEL_WARNING, "cannot publish %s in %s: %s", name.ptr,
 		                 fp->dir, strerror(errno));
-	close(at);
+	if (at >= 0)
+		close(at);
+	strbuf_release(&name);
 }
 
 /* --- the watcher's side ---------------------------------------------------- */

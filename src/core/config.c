@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/glide.h"
 #include "lib/hash.h"
 #include "lib/netaddr.h"
 #include "lib/strbuf.h"
@@ -168,6 +169,8 @@ enum key_kind {
 	K_RANGES, /* a list of IP addresses or CIDR ranges */
 	K_ACCESS, /* a boolean, or a log target */
 	K_CACHE_DRIVER, /* an enum_names name, or the absolute path of a plug-in */
+	K_ORIGINS, /* "*", or a list of scheme://host[:port] (http/cors.h) */
+	K_PRESETS, /* [images] presets: lib/glide.h's syntax */
 };
 
 /* How a field is held in struct config, hence how set_default fills it
@@ -218,7 +221,8 @@ _Static_assert(sizeof(enum log_level) == sizeof(int), "enum log_level is an int"
 	((kind) == K_BOOL                               ? ST_BOOL               \
 	 : (kind) == K_LONG                             ? ST_LONG               \
 	 : (kind) == K_ENUM || (kind) == K_CACHE_DRIVER ? ST_ENUM               \
-	 : (kind) == K_LIST || (kind) == K_RANGES       ? ST_LIST               \
+	 : (kind) == K_LIST || (kind) == K_RANGES ||     \
+	   (kind) == K_ORIGINS                          ? ST_LIST               \
 	                                                : ST_STRING)
 /* The store a field's type calls for; a field of any other type has none,
  * and its row does not compile. */
@@ -255,6 +259,10 @@ static const struct key_def keys[] = {
 	KEY("api", "max_fields", K_LONG, max_fields, .min = 0, .max = 1000000, .dflt.l = 100),
 	KEY("api", "regex_budget", K_LONG, regex_budget, .min = 0, .max = 1000000000000L,
 	    .dflt.l = 500000),
+	KEY("api", "openapi", K_BOOL, openapi, .dflt.b = false),
+	KEY("api", "cors_origins", K_ORIGINS, cors_origins, .dflt.s = ""),
+	KEY("api", "cors_max_age", K_LONG, cors_max_age, .min = 0, .max = 86400, .dflt.l = 600),
+	KEY("api", "cors_credentials", K_BOOL, cors_credentials, .dflt.b = false),
 	/* Required: validate refuses a config without it. */
 	KEY("content", "root", K_PATH, content_root, .dflt.s = NULL),
 	KEY("content", "app_name", K_STRING, app_name, .dflt.s = "Statamic"),
@@ -287,6 +295,16 @@ static const struct key_def keys[] = {
 	KEY("log", "level", K_ENUM, log_level, .enum_names = level_names,
 	    .dflt.e = LOG_LEVEL_WARNING),
 	KEY("log", "access", K_ACCESS, log_access, .dflt.s = ""),
+	KEY("images", "presets", K_PRESETS, images_presets, .dflt.s = ""),
+	KEY("images", "sign_key", K_STRING, images_sign_key, .dflt.s = ""),
+	KEY("images", "max_input_pixels", K_LONG, images_max_input_pixels, .min = 1,
+	    .max = 1000000000, .dflt.l = 40000000),
+	KEY("images", "max_output_pixels", K_LONG, images_max_output_pixels, .min = 1,
+	    .max = 268402689, .dflt.l = 4194304),
+	KEY("images", "max_memory", K_LONG, images_max_memory, .min = 16, .max = 65536,
+	    .dflt.l = 256),
+	KEY("images", "max_time_ms", K_LONG, images_max_time_ms, .min = 10, .max = 600000,
+	    .dflt.l = 5000),
 	KEY("server", "max_requests", K_LONG, max_requests, .min = 0, .max = 1000000000000L,
 	    .dflt.l = 0),
 };
@@ -547,8 +565,8 @@ static struct handle_rule *add_rule(struct resource_rule *r, const char *handle,
 
 static bool is_simple_section(const char *s)
 {
-	static const char *const names[] = {"api", "content", "cache", "rate_limit", "auth",
-	                                    "log", "server", "resources"};
+	static const char *const names[] = {"api",  "content", "cache",    "rate_limit", "auth",
+	                                    "log",  "server",  "resources", "images"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(s, names[i]) == 0)
 			return true;
@@ -762,6 +780,60 @@ static int set_cache_driver(struct parse_state *st, const struct key_def *k, con
 	return set_enum(st, k, value, &cfg->cache_driver);
 }
 
+/* An origin as a browser sends it: scheme "://" host [":" port], no path,
+ * no user, nothing after (RFC 6454 §6.2). */
+static bool origin_valid(const char *o)
+{
+	const char *rest = strncmp(o, "https://", 8) == 0 ? o + 8
+	                   : strncmp(o, "http://", 7) == 0 ? o + 7
+	                                                   : NULL;
+	if (!rest || !*rest)
+		return false;
+	for (const char *p = rest; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-:[]", *p))
+			return false;
+	return true;
+}
+
+/* [api] cors_origins: "*" alone, or origins. */
+static int set_origins(struct parse_state *st, const struct key_def *k, const char *value,
+                       struct strlist *dst)
+{
+	struct strlist origins = {0};
+	strlist_split(&origins, value);
+	for (size_t i = 0; i < origins.len; i++) {
+		const char *o = origins.items[i];
+		bool star = strcmp(o, "*") == 0;
+		if ((star && origins.len > 1) || (!star && !origin_valid(o))) {
+			fail_at(st, star ? "[%s] %s: \"*\" stands alone: every origin, or a list"
+			                 : "[%s] %s: not an origin (scheme://host[:port], nothing "
+			                   "after): %s",
+			        k->section, k->name, o);
+			strlist_free(&origins);
+			return 0;
+		}
+	}
+	strlist_free(dst);
+	*dst = origins;
+	return 1;
+}
+
+/* [images] presets: checked whole now, so that a worker never meets a bad
+ * one; api/images.c reads the text again. */
+static int set_presets(struct parse_state *st, const struct key_def *k, const char *value,
+                       char **dst)
+{
+	struct glide_presets presets;
+	char why[GLIDE_ERR_LEN];
+	if (glide_presets_parse(value, &presets, why) != 0) {
+		fail_at(st, "[%s] %s: %s", k->section, k->name, why);
+		return 0;
+	}
+	glide_presets_free(&presets);
+	set_string(dst, value);
+	return 1;
+}
+
 static void resolve_access(struct config *cfg)
 {
 	if (strcmp(cfg->log_access, "on") == 0)
@@ -807,6 +879,10 @@ static int apply_key(struct parse_state *st, const struct key_def *k, const char
 		return 1;
 	case K_RANGES:
 		return set_ranges(st, k, value, dst);
+	case K_ORIGINS:
+		return set_origins(st, k, value, dst);
+	case K_PRESETS:
+		return set_presets(st, k, value, dst);
 	case K_ROUTE:
 		if (!route_is_valid(value)) {
 			fail_at(st, "[%s] %s: not a URL path: %s", k->section, k->name, value);
@@ -1118,6 +1194,34 @@ static int validate_public_dir(const struct config *cfg, const struct parse_stat
 	return -1;
 }
 
+/*
+ * [api] cors_origins (http/cors.h). Credentials with every origin would
+ * let any page read answers with its visitor's credentials, which the
+ * CORS protocol itself forbids (browsers refuse "*" with credentials).
+ * With [cache] public_dir the web server answers published requests from
+ * the file, without asking cms-api, so without the CORS headers: a page on
+ * another origin would get its first answer and be refused every repeat.
+ * The static fast path is same-origin only, and a config that asks for
+ * both is refused rather than half working.
+ */
+static int validate_cors(const struct config *cfg, const struct parse_state *st,
+                         char err[CONFIG_ERR_LEN])
+{
+	const struct strlist *o = &cfg->cors_origins;
+	const char *problem = NULL;
+	if (cfg->cors_credentials && o->len == 1 && strcmp(o->items[0], "*") == 0)
+		problem = "cors_credentials = true needs a list of origins, never \"*\": browsers "
+		          "refuse credentials offered to every origin";
+	else if (o->len > 0 && *cfg->cache_public_dir)
+		problem = "cors_origins and [cache] public_dir: the web server answers published "
+		          "files without CORS headers, so a page on another origin would be refused "
+		          "every repeat; the static fast path is same-origin only";
+	if (!problem)
+		return 0;
+	snprintf(err, CONFIG_ERR_LEN, "%s: [api] %s", st->file, problem);
+	return -1;
+}
+
 static int validate(struct config *cfg, const struct parse_state *st, char err[CONFIG_ERR_LEN])
 {
 	if (!cfg->content_root || !*cfg->content_root) {
@@ -1142,7 +1246,7 @@ static int validate(struct config *cfg, const struct parse_state *st, char err[C
 		         "[auth] database, the file of the per-user tokens", st->file);
 		return -1;
 	}
-	if (validate_public_dir(cfg, st, err) != 0)
+	if (validate_public_dir(cfg, st, err) != 0 || validate_cors(cfg, st, err) != 0)
 		return -1;
 	if (cfg->max_limit < cfg->default_limit) {
 		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",

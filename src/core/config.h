@@ -110,6 +110,12 @@ struct config {
 	long max_fields;         /* names in ?fields= and fields[], default 100 */
 	long regex_budget;       /* steps every regex match of a request may take
 	                          * together (query/regex.h), default 500000 */
+	bool openapi;            /* /{route}/openapi.json (api/openapi.h), default false */
+	struct strlist cors_origins; /* origins a page may call from (http/cors.h): "*", or
+	                          * scheme://host[:port] each; empty (default): no CORS */
+	long cors_max_age;       /* seconds a browser keeps a preflight's answer, default 600 */
+	bool cors_credentials;   /* Access-Control-Allow-Credentials (never with "*"),
+	                          * default false */
 
 	/* [content] */
 	char *content_root;      /* owned, absolute; required */
@@ -150,6 +156,15 @@ struct config {
 	char *log_access;        /* owned: where the access lines go: "" (off, the
 	                          * default), "syslog", "stderr" or a file path;
 	                          * access = true is resolved to log_target */
+
+	/* [images] (api/images.h): sizes of an asset's image made on request */
+	char *images_presets;    /* owned: "name:w=300,h=300,fit=crop ..." (lib/glide.h),
+	                          * checked at load; default "" */
+	char *images_sign_key;   /* owned: Glide's secure-URL key; "" (default): presets only */
+	long images_max_input_pixels;  /* a source image's width x height, default 40000000 */
+	long images_max_output_pixels; /* a made image's width x height, default 4194304 */
+	long images_max_memory;  /* MiB libvips may hold for one image, default 256 */
+	long images_max_time_ms; /* milliseconds one image may take, default 5000 */
 
 	/* [server] (the pool of cms-api -n) */
 	long max_requests;       /* requests a pool worker answers before it is

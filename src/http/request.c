@@ -211,6 +211,8 @@ void request_from_cgi(struct request *req, cgi_getter get, void *ctx)
 	req->authorization = auth ? xstrdup(auth) : NULL;
 	req->if_none_match = list_header(get("HTTP_IF_NONE_MATCH", ctx));
 	req->accept_encoding = list_header(get("HTTP_ACCEPT_ENCODING", ctx));
+	req->origin = list_header(get("HTTP_ORIGIN", ctx));
+	req->cors_method = list_header(get("HTTP_ACCESS_CONTROL_REQUEST_METHOD", ctx));
 	const char *script = or_default(get("SCRIPT_NAME", ctx), "");
 	const char *slash = strrchr(script, '/');
 	req->script_dir = xstrndup(script, slash ? (size_t)(slash - script) : 0);
@@ -248,6 +250,8 @@ void request_free(struct request *req)
 	free(req->authorization);
 	free(req->if_none_match);
 	free(req->accept_encoding);
+	free(req->origin);
+	free(req->cors_method);
 	free(req->script_dir);
 	memset(req, 0, sizeof *req);
 }

@@ -43,6 +43,9 @@ struct request {
 	char *if_none_match;   /* owned: If-None-Match header, NULL when absent or
 	                        * longer than REQUEST_LIST_HEADER_MAX */
 	char *accept_encoding; /* owned: Accept-Encoding header, the same */
+	char *origin;      /* owned: Origin header (CORS), NULL when absent */
+	char *cors_method; /* owned: Access-Control-Request-Method (a CORS
+	                    * preflight), NULL when absent */
 	char *script_dir;  /* owned: the directory of SCRIPT_NAME ("/~bob" for
 	                    * "/~bob/cms-api.fcgi"), "" when it has none: where
 	                    * a request rewritten to the script (shared hosting,

@@ -708,3 +708,8 @@ value_t filter_absolute(const struct jsonw_env *env, value_t v, struct value_bui
 	strbuf_release(&text);
 	return vb_result(scratch);
 }
+
+const char *filter_condition_at(size_t i)
+{
+	return i < sizeof conditions / sizeof conditions[0] ? conditions[i].name : NULL;
+}

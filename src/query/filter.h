@@ -98,4 +98,8 @@ value_t filter_field_value(const struct filter *f, value_t map);
 
 void filter_free(struct filter *f);
 
+/* The name of condition i, aliases included, in the order of the list
+ * above; NULL past the last (what the OpenAPI document lists). */
+const char *filter_condition_at(size_t i);
+
 #endif

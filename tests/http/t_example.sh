@@ -57,6 +57,12 @@ expect "example: a user" GET '/api/users/6c1d2a9e-5b8f-4f0e-9a3d-2f7b8c1e4d10' 2
 	"{\"data\":{\"id\":\"6c1d2a9e-5b8f-4f0e-9a3d-2f7b8c1e4d10\",\"email\":\"mia@example.com\",\"name\":\"Mia Baker\",\"is_super\":true,\"api_url\":\"$E\/users\/6c1d2a9e-5b8f-4f0e-9a3d-2f7b8c1e4d10\"}}"
 expect "example: an asset container" GET /api/asset-containers/assets 200 \
 	"{\"data\":{\"handle\":\"assets\",\"title\":\"Assets\",\"api_url\":\"$E\/asset-containers\/assets\"}}"
+expect "example: the loaf's presets" GET '/api/assets/assets/loaf.jpg?fields=alt,presets' 200 \
+	"{\"data\":{\"alt\":\"Our country loaf, fresh from the oven\",\"presets\":{\"thumb\":\"$E\/img\/assets\/loaf.jpg?p=thumb\",\"hero\":\"$E\/img\/assets\/loaf.jpg?p=hero\"}}}"
+request GET '/api/img/assets/loaf.jpg?p=hero'
+[ "$STATUS $(/usr/bin/python3 "$HERE/mkpng.py" --size "$T/body")" = "200 webp 1200x600" ] && pass ||
+	fail "example: the loaf as a hero" "$STATUS $(/usr/bin/python3 "$HERE/mkpng.py" --size "$T/body")"
+expect_header "example: the hero's type" "Content-Type: image/webp"
 expect "example: an asset" GET '/api/assets/assets/logo.svg?fields=id,url,api_url,alt,width,height,mime_type' 200 \
 	"{\"data\":{\"id\":\"assets::logo.svg\",\"url\":\"\/assets\/logo.svg\",\"api_url\":\"$E\/assets\/assets\/logo.svg\",\"alt\":\"A round loaf with three scores\",\"width\":64,\"height\":64,\"mime_type\":\"image\/svg+xml\"}}"
 # The filters the example allows (scripts/serve and README show one), and

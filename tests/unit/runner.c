@@ -231,6 +231,7 @@ int main(int argc, char **argv)
 	suite_cache_plugin();
 	suite_cache_redis();
 	suite_fastpath();
+	suite_images();
 	suite_http_cache();
 	suite_renders();
 	suite_fcgi();

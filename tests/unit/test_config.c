@@ -382,6 +382,45 @@ static void test_query_bounds(void)
 
 /* [cache] public_dir (fastpath.h): a path, refused with what a static
  * fast path cannot go with, on the key's own line. */
+/* [api] cors_origins and [images] presets are read whole at load. */
+static void test_cors_and_presets(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[api]\ncors_origins = *\n"), 0);
+	CU_ASSERT_EQUAL(cfg.cors_origins.len, 1);
+	config_free(&cfg);
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = *, https://a.example\n",
+	             ":4: [api] cors_origins: \"*\" stands alone: every origin, or a list");
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = https://a.example/app\n",
+	             ":4: [api] cors_origins: not an origin (scheme://host[:port], nothing after): "
+	             "https://a.example/app");
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = a.example\n",
+	             ":4: [api] cors_origins: not an origin (scheme://host[:port], nothing after): "
+	             "a.example");
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = *\ncors_credentials = on\n",
+	             ": [api] cors_credentials = true needs a list of origins, never \"*\": "
+	             "browsers refuse credentials offered to every origin");
+	assert_error("[content]\nroot = ROOT\n[api]\nbase_url = http://x.example\n"
+	             "cors_origins = http://a.example\n[cache]\npublic_dir = /srv/pub\n",
+	             ": [api] cors_origins and [cache] public_dir: the web server answers published "
+	             "files without CORS headers, so a page on another origin would be refused "
+	             "every repeat; the static fast path is same-origin only");
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[images]\n"
+	                           "presets = thumb:w=300,h=300,fit=crop hero:w=1600,fm=webp\n"), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.images_presets, "thumb:w=300,h=300,fit=crop hero:w=1600,fm=webp");
+	config_free(&cfg);
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = w=300\n",
+	             ":4: [images] presets: a preset starts with its name and ':' (thumb:w=300), "
+	             "not w=300");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a:w=300 a:h=3\n",
+	             ":4: [images] presets: preset a is given twice");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a:w=0300\n",
+	             ":4: [images] presets: preset a: The image parameter w is invalid: 0300.");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a:blur=5\n",
+	             ":4: [images] presets: preset a: The image parameter blur is not supported.");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a: b:w=1\n",
+	             ":4: [images] presets: preset a has no parameters");
+}
+
 static void test_public_dir(void)
 {
 	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
@@ -571,6 +610,11 @@ static const struct key_case key_cases[] = {
 	LONG_CASE("api", "max_sort_keys", max_sort_keys, 10, 0, 1000000),
 	LONG_CASE("api", "max_fields", max_fields, 100, 0, 1000000),
 	LONG_CASE("api", "regex_budget", regex_budget, 500000, 0, 1000000000000L),
+	BOOL_CASE("api", "openapi", openapi, false),
+	LIST_CASE("api", "cors_origins", cors_origins, "", "https://a.example, http://b:8080",
+	          "https://a.example,http://b:8080"),
+	LONG_CASE("api", "cors_max_age", cors_max_age, 600, 0, 86400),
+	BOOL_CASE("api", "cors_credentials", cors_credentials, false),
 	STRING_CASE("content", "root", content_root, NULL, "ROOT", FIXTURES_DIR "/site"),
 	STRING_CASE("content", "app_name", app_name, "Statamic", "Shop", "Shop"),
 	BOOL_CASE("cache", "enabled", cache_enabled, true),
@@ -600,6 +644,13 @@ static const struct key_case key_cases[] = {
 	ENUM_CASE("log", "level", log_level, LOG_LEVEL_WARNING, log_levels),
 	/* on = the log's own target, here its default */
 	STRING_CASE("log", "access", log_access, "", "on", "syslog"),
+	STRING_CASE("images", "presets", images_presets, "", "thumb:w=300,h=300,fit=crop",
+	            "thumb:w=300,h=300,fit=crop"),
+	STRING_CASE("images", "sign_key", images_sign_key, "", "k3y", "k3y"),
+	LONG_CASE("images", "max_input_pixels", images_max_input_pixels, 40000000, 1, 1000000000),
+	LONG_CASE("images", "max_output_pixels", images_max_output_pixels, 4194304, 1, 268402689),
+	LONG_CASE("images", "max_memory", images_max_memory, 256, 16, 65536),
+	LONG_CASE("images", "max_time_ms", images_max_time_ms, 5000, 10, 600000),
 	LONG_CASE("server", "max_requests", max_requests, 0, 0, 1000000000000L),
 };
 #define NKEY_CASES (sizeof key_cases / sizeof key_cases[0])
@@ -801,7 +852,8 @@ static const char full_ini[] =
 	"[api]\nenabled = true\nroute = /v1/\nauth_token = s3cret\nmiddleware = auth:token\n"
 	"base_url = https://x.example/\ndefault_limit = 10\nmax_limit = 50\nexcluded_keys = a, b\n"
 	"max_query_length = 100\nmax_filters = 1\nmax_sort_keys = 2\nmax_fields = 3\n"
-	"regex_budget = 4\n"
+	"regex_budget = 4\nopenapi = true\ncors_origins = https://a.example\ncors_max_age = 5\n"
+	"cors_credentials = true\n"
 	"[content]\nroot = ROOT\napp_name = Shop\n"
 	"[cache]\nenabled = true\ndriver = /usr/lib/cms-api/x.so\nexpiry = 5\n"
 	"ignored_events = EntrySaved, TermSaved\ndir = c\nmax_size = 1\npublic_dir =\n"
@@ -812,6 +864,8 @@ static const char full_ini[] =
 	"[auth]\ndatabase = t.db\n"
 	"[log]\ntarget = stderr\nlevel = debug\naccess = a.log\n"
 	"[server]\nmax_requests = 9\n"
+	"[images]\npresets = thumb:w=300,h=300,fit=crop small:w=100\nsign_key = k\n"
+	"max_input_pixels = 10\nmax_output_pixels = 10\nmax_memory = 16\nmax_time_ms = 10\n"
 	"[resources]\ncollections = true\nnavs = false\nusers = true\n"
 	"[resources.collections.*]\nenabled = true\nallowed_filters = title, status\n"
 	"[resources.collections.blog]\nallowed_filters = author\n"
@@ -923,6 +977,7 @@ void suite_config(void)
 	unit_add_test(s, "query bounds", test_query_bounds);
 	unit_add_test(s, "[cache] driver = a plug-in", test_cache_plugin_driver);
 	unit_add_test(s, "public_dir", test_public_dir);
+	unit_add_test(s, "cors and presets", test_cors_and_presets);
 	unit_add_test(s, "the cases cover the key table", test_cases_cover_the_table);
 	unit_add_test(s, "init_defaults: the documented defaults", test_init_defaults_are_documented);
 	unit_add_test(s, "every key reads back", test_every_key_reads_back);

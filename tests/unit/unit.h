@@ -46,6 +46,7 @@ void suite_access(void);
 void suite_cache_plugin(void);
 void suite_cache_redis(void);
 void suite_fastpath(void);
+void suite_images(void);
 void suite_http_cache(void);
 void suite_renders(void);
 void suite_fcgi(void);
