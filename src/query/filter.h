@@ -55,6 +55,8 @@ struct filter {
 	char *needle;            /* owned: contains of plain ASCII text, lowercased and
 	                          * matched without the regex engine; NULL otherwise */
 	size_t needle_len;
+	bool needle_folds;       /* the needle has a k or an s: a text that holds U+212A
+	                          * or U+017F (which fold to them) is asked of the regex */
 	long long when;          /* FILTER_DATE: the moment compared with */
 	bool after;              /* FILTER_DATE: item must be after `when` */
 };
@@ -85,7 +87,10 @@ bool filter_match(const struct filter *f, value_t item);
 bool filter_match_lowered(const struct filter *f, const char *lowered, const uint32_t *ends,
                           size_t from, size_t to, unsigned char *pass);
 
-/* Whether matching f runs its regex (and so draws on the budget). */
+/* Whether matching f runs its regex on every item (and so draws on the
+ * budget as it goes). A contains of plain text does not: a needle with a
+ * k or an s asks the regex only of the rare texts holding U+212A or
+ * U+017F, whatever the order the items are tried in. */
 bool filter_uses_regex(const struct filter *f);
 
 /* A URL value as a filter or a sort compares it: the absolute text a
