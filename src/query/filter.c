@@ -170,11 +170,43 @@ static struct regex *compile(const char *pattern, size_t len, char err[FILTER_ER
 	return re;
 }
 
-/* Whether f's regex matches text[0..len); one that runs out of budget
- * names f as the filter that did. */
-static bool regex_matches_text(const struct filter *f, const char *text, size_t len)
+/* A regex compiled the first time it is needed: a contains of plain text
+ * asks its regex only of the rare texts with a sign that folds to k or s,
+ * and most requests never meet one (compiling for the JIT is a good part
+ * of a whole list request otherwise). */
+struct lazy_regex {
+	char *pattern;           /* owned */
+	size_t len;
+	struct regex *re;        /* owned; NULL until compiled */
+};
+
+/* l's regex, compiled now if it is not yet; NULL if it cannot be (a
+ * pattern made from plain text always can). */
+static struct regex *lazy_regex_get(struct lazy_regex *l)
 {
-	enum regex_result r = regex_match(f->regex, text, len, f->budget);
+	char err[REGEX_ERR_LEN];
+	if (!l->re)
+		l->re = regex_compile(l->pattern, l->len, err);
+	return l->re;
+}
+
+static void lazy_regex_free(struct lazy_regex *l)
+{
+	if (!l)
+		return;
+	regex_free(l->re);
+	free(l->pattern);
+	free(l);
+}
+
+/* Whether re, f's regex, matches text[0..len); one that runs out of
+ * budget names f as the filter that did. */
+static bool regex_matches_text(const struct filter *f, struct regex *re, const char *text,
+                               size_t len)
+{
+	if (!re)
+		return false;
+	enum regex_result r = regex_match(re, text, len, f->budget);
 	if (r == REGEX_OVER_BUDGET && !f->budget->spent_by[0])
 		snprintf(f->budget->spent_by, sizeof f->budget->spent_by, "%s", f->param);
 	return r == REGEX_MATCH;
@@ -186,11 +218,11 @@ static bool regex_matches(const struct filter *f, value_t item)
 	if (value_type(item) == VALUE_STRING) {
 		size_t len;
 		const char *s = value_str(item, &len);
-		return regex_matches_text(f, s, len);
+		return regex_matches_text(f, f->regex, s, len);
 	}
 	struct strbuf subject = STRBUF_INIT;
 	php_string(item, &subject);
-	bool m = regex_matches_text(f, strbuf_str(&subject), subject.len);
+	bool m = regex_matches_text(f, f->regex, strbuf_str(&subject), subject.len);
 	strbuf_release(&subject);
 	return m;
 }
@@ -437,7 +469,8 @@ static bool contains_in(const struct filter *f, const char *text, size_t len)
 {
 	if (contains_ascii_nocase(text, len, f->needle, f->needle_len))
 		return true;
-	return f->needle_folds && holds_folding_sign(text, len) && regex_matches_text(f, text, len);
+	return f->folds && holds_folding_sign(text, len) &&
+	       regex_matches_text(f, lazy_regex_get(f->folds), text, len);
 }
 
 static bool contains_text(const struct filter *f, value_t item)
@@ -463,19 +496,24 @@ static int prepare_like(struct filter *f, const struct condition *c, const char 
 	strbuf_addf(&shaped, "%s%s%s", c->arg == LIKE_STARTS ? "" : "%", strbuf_str(&like),
 	            c->arg == LIKE_ENDS ? "" : "%");
 	like_to_regex(shaped.ptr, &re);
-	f->regex = compile(re.ptr, re.len, err, key);
 	if (c->arg == LIKE_CONTAINS && plain_ascii_text(strbuf_str(&like))) {
+		/* A plain search; the regex only for a k or an s, and later. */
 		f->needle = xstrdup(strbuf_str(&like));
 		f->needle_len = strlen(f->needle);
-		f->needle_folds = has_k_or_s(f->needle);
+		if (has_k_or_s(f->needle)) {
+			f->folds = xcalloc(1, sizeof *f->folds);
+			f->folds->pattern = strbuf_detach(&re, &f->folds->len);
+		}
 		for (char *p = f->needle; *p; p++)
 			*p = ascii_lower(*p);
+	} else {
+		f->regex = compile(re.ptr, re.len, err, key);
 	}
 	strbuf_release(&like);
 	strbuf_release(&re);
 	strbuf_release(&shaped);
 	(void)value;
-	return f->regex ? 0 : -1;
+	return f->needle || f->regex ? 0 : -1;
 }
 
 static int prepare_regex(struct filter *f, const struct condition *c, const char *value,
@@ -711,7 +749,8 @@ static void recheck_folding_signs(const struct filter *f, const char *lowered,
 				i++;
 			size_t start = i > 0 ? ends[i - 1] : 0;
 			if (pos + n <= ends[i] && pass[i - from] != found &&
-			    regex_matches_text(f, lowered + start, ends[i] - start))
+			    regex_matches_text(f, lazy_regex_get(f->folds), lowered + start,
+			                       ends[i] - start))
 				pass[i - from] = found;
 			at = pos + n <= ends[i] ? ends[i] : pos + 1;
 		}
@@ -744,14 +783,14 @@ bool filter_match_lowered(const struct filter *f, const char *lowered, const uin
 			at = pos + 1; /* it runs into the next text */
 		}
 	}
-	if (f->needle_folds)
+	if (f->folds)
 		recheck_folding_signs(f, lowered, ends, from, to, pass);
 	return true;
 }
 
 bool filter_uses_regex(const struct filter *f)
 {
-	return f->regex && !(f->kind == FILTER_LIKE && f->needle);
+	return f->regex != NULL;
 }
 
 value_t filter_field_value(const struct filter *f, value_t map)
@@ -772,6 +811,7 @@ void filter_free(struct filter *f)
 	vb_release(&f->value);
 	regex_free(f->regex);
 	free(f->needle);
+	lazy_regex_free(f->folds);
 	memset(f, 0, sizeof *f);
 }
 

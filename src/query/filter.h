@@ -41,6 +41,8 @@ enum filter_kind {
 	FILTER_EMPTY, FILTER_DATE, FILTER_OVERLAPS,
 };
 
+struct lazy_regex;
+
 struct filter {
 	char *param;             /* owned: the parameter's name, "filter[title:regex]" */
 	char *field;             /* owned: the part before the first ':' */
@@ -50,13 +52,15 @@ struct filter {
 	bool negate;             /* doesnt_*, not_in, doesnt_match, exists, ... */
 	int compare;             /* FILTER_COMPARE: -2 lt, -1 lte, 1 gte, 2 gt */
 	struct value_builder value; /* owned: the coerced value (or list for in/overlaps) */
-	struct regex *regex;     /* owned: like/regex/is_* conditions, else NULL */
+	struct regex *regex;     /* owned: like/regex/is_* conditions but a contains of
+	                          * plain text (needle), else NULL */
 	struct regex_budget *budget; /* borrowed: what its matches draw on */
 	char *needle;            /* owned: contains of plain ASCII text, lowercased and
 	                          * matched without the regex engine; NULL otherwise */
 	size_t needle_len;
-	bool needle_folds;       /* the needle has a k or an s: a text that holds U+212A
-	                          * or U+017F (which fold to them) is asked of the regex */
+	struct lazy_regex *folds; /* owned: the needle has a k or an s: the regex that a
+	                          * text holding U+212A or U+017F (which fold to them) is
+	                          * asked of, compiled the first time one is; else NULL */
 	long long when;          /* FILTER_DATE: the moment compared with */
 	bool after;              /* FILTER_DATE: item must be after `when` */
 };
