@@ -1,8 +1,9 @@
 /*
  * fastpath: the static fast path ([cache] public_dir). A cached 200 to a
  * GET is also published as a plain file that the web server answers
- * repeats with by itself, without a FastCGI round trip (etc/: nginx
- * try_files, Apache mod_rewrite's -f test, lighttpd mod_magnet).
+ * repeats with by itself, without a FastCGI round trip (etc/: an nginx
+ * rewrite with error_page, Apache mod_rewrite's -f test, lighttpd
+ * mod_magnet).
  *
  * The file's name is the request's path and raw query exactly as the
  * client sent them (REQUEST_URI), so the web server can make the same

@@ -798,15 +798,18 @@ static void titles_pass(const struct entries_query *q, const struct entry_filter
                         size_t hi, unsigned char *pass)
 {
 	const struct snap_collection *c = &q->collection;
-	unsigned char *one = xmalloc(hi - lo + 1);
+	unsigned char *one = f->nfields > 1 ? xmalloc(hi - lo + 1) : NULL;
 	memset(pass, 1, hi - lo);
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *filter = &f->fields[i];
-		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, one))
+		/* The first filter's answers go straight into pass. */
+		unsigned char *into = i == 0 ? pass : one;
+		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, into))
 			for (size_t j = lo; j < hi; j++)
-				one[j - lo] = filter_match(filter, snap_entry_title(q->snap, c->published[j]));
-		for (size_t j = 0; j < hi - lo; j++)
-			pass[j] &= one[j];
+				into[j - lo] = filter_match(filter, snap_entry_title(q->snap, c->published[j]));
+		if (into != pass)
+			for (size_t j = 0; j < hi - lo; j++)
+				pass[j] &= one[j];
 	}
 	free(one);
 }

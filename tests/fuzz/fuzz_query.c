@@ -4,8 +4,9 @@
  * from (last value wins in the first place, "[]" names collect), notice
  * every encoded NUL, give the cache a key, and every filter[...] it holds
  * must parse or be refused, then match a few values within a small regex
- * budget; sort keys are counted as sort_parse makes them, and those a
- * sort keeps when ?withheld= names excluded keys are the others, in
+ * budget, and say of the text values all at once (filter_match_lowered)
+ * what it says of each; sort keys are counted as sort_parse makes them, and
+ * those a sort keeps when ?withheld= names excluded keys are the others, in
  * order. Never crash, never leak, never run past the budget.
  */
 #include "autoconfig.h"
@@ -99,6 +100,8 @@ static void build_values(struct value_builder *vb)
 	vb_array_begin(vb);
 	vb_strz(vb, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!");
 	vb_strz(vb, "Hello World\nsecond line");
+	/* U+212A KELVIN SIGN and U+017F LONG S fold to k and s. */
+	vb_strz(vb, "\xe2\x84\xaait de\xc5\xbfk \xc3\xa9t\xc3\xa9 Desk");
 	vb_strz(vb, "2019-03-10 13:00");
 	vb_strz(vb, "");
 	vb_int(vb, 42);
@@ -114,6 +117,37 @@ static void build_values(struct value_builder *vb)
 	vb_strz(vb, "nested");
 	vb_map_end(vb);
 	vb_array_end(vb);
+}
+
+/* Whether filter_match_lowered, when it applies to f, says of the string
+ * values what filter_match says of each. */
+static bool lowered_agrees(const struct filter *f, value_t values)
+{
+	struct strbuf block = STRBUF_INIT;
+	uint32_t ends[16];
+	value_t texts[16];
+	size_t n = 0;
+	struct value_iter it;
+	value_iter_init(&it, values);
+	while (value_iter_next(&it) && n < 16) {
+		if (value_type(it.value) != VALUE_STRING)
+			continue;
+		size_t len;
+		const char *s = value_str(it.value, &len);
+		strbuf_add(&block, s, len);
+		ends[n] = (uint32_t)block.len;
+		texts[n++] = it.value;
+	}
+	for (size_t i = 0; i < block.len; i++)
+		if (block.ptr[i] >= 'A' && block.ptr[i] <= 'Z')
+			block.ptr[i] = (char)(block.ptr[i] - 'A' + 'a');
+	unsigned char pass[16];
+	bool same = true;
+	if (filter_match_lowered(f, block.ptr ? block.ptr : "", ends, 0, n, pass))
+		for (size_t i = 0; i < n && !f->budget->spent; i++)
+			same = same && pass[i] == filter_match(f, texts[i]);
+	strbuf_release(&block);
+	return same || f->budget->spent;
 }
 
 static void try_filters(const struct request *req, value_t values)
@@ -134,6 +168,8 @@ static void try_filters(const struct request *req, value_t values)
 			while (value_iter_next(&it))
 				if (filter_match(&f, it.value) && budget.spent)
 					__builtin_trap(); /* a match cut short is never a match */
+			if (!lowered_agrees(&f, values))
+				__builtin_trap();
 			filter_free(&f);
 		} else if (!err[0]) {
 			__builtin_trap(); /* a refusal always says why */
