@@ -220,6 +220,7 @@ int main(int argc, char **argv)
 	suite_cache();
 	suite_corpus_api();
 	suite_sha256();
+	suite_tags();
 	suite_tokens();
 	suite_regex();
 	suite_hostile();
