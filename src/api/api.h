@@ -22,6 +22,7 @@
 #include "site/status.h"
 
 struct renders;
+struct tagset;
 
 #define API_MAX_PARAMS 4
 
@@ -43,6 +44,8 @@ struct api_ctx {
 	struct status_span *span; /* while an entry is rendered for the cache: narrowed by
 	                       * every status read at `now` (api_entry_status), else NULL */
 	struct http_error *error; /* borrowed: why the request failed (api_fail) */
+	struct tagset *tags;  /* borrowed: the answer's cache tags (api/tags.h), or NULL when
+	                       * [edge] tags_header is off */
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in

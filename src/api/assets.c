@@ -54,6 +54,7 @@
 #include <time.h>
 
 #include "api/api.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
@@ -606,6 +607,7 @@ static void write_asset(const struct asset_list *l, struct jsonw *w, value_t fil
                         const struct strlist *fields)
 {
 	struct asset a = asset_of(l, file);
+	api_tag_asset(l->ctx, l->handle, value_str(value_map_getz(file, "path"), NULL));
 	struct value_builder item = VALUE_BUILDER_INIT;
 	build_asset(&a, &item);
 	entries_write_item(w, vb_result(&item), fields);
@@ -656,6 +658,7 @@ int api_assets_index(struct api_ctx *ctx)
 	if (status != 0)
 		return status;
 	struct listing_source src = {listed_value, write_listed, &l};
+	api_tag(ctx, TAG_ASSETS, value_str(value_map_getz(l.container, "disk"), NULL), NULL);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "assets/%s", l.handle);
 	status = listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);

@@ -14,6 +14,7 @@
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
+#include "api/tags.h"
 #include "lib/strbuf.h"
 #include "query/sort.h"
 
@@ -84,6 +85,7 @@ static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_
                                  const struct strlist *fields)
 {
 	struct renders *renders = r->ctx->renders;
+	api_tag_entry(r->ctx, n);
 	if (fields->len == 0 && renders && !r->ctx->span) {
 		const struct render *done = renders_find(renders, n, r->q.now);
 		renders_write(renders, w, done ? done : render_entry(r, n));
@@ -160,6 +162,7 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
  * the API root) in links and meta. */
 int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
+	api_tag(r->ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	long limit, page;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
@@ -236,6 +237,8 @@ static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
                        const struct strlist *fields)
 {
 	struct value_builder scratch = VALUE_BUILDER_INIT;
+	api_tag(l->ctx, TAG_TERM, l->handle, term_string(term, "file_slug"));
+	api_tag_refs(l->ctx, value_map_getz(term, "data"));
 	jsonw_object_begin(w);
 	if (fields->len) {
 		for (size_t i = 0; i < fields->len; i++) {
@@ -314,6 +317,7 @@ int api_terms_index(struct api_ctx *ctx)
 	if (status != 0)
 		return status;
 	struct listing_source src = {listed_value, write_listed, &l};
+	api_tag(ctx, TAG_TERMS, l.handle, NULL);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
 	status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
@@ -213,6 +214,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
+		api_tag_entry(ct->t->ctx, e.number);
 		write_page(w, vb_result(&item), &ct->t->fields);
 		jsonw_keyz(w, "depth");
 		jsonw_int(w, depth);
@@ -270,6 +272,7 @@ static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, st
 {
 	if (!collection_in_site(ctx, &r->q.collection, t->site))
 		return api_not_found(ctx);
+	api_tag(ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct entry_filters filters = {0};
 	int status = entries_check_allowed(r);
 	if (status == 0)
@@ -442,6 +445,7 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
+		api_tag_entry(t->ctx, n);
 		vb_release(&extras);
 	}
 	entries_close(&r);
@@ -478,6 +482,7 @@ int api_navs_tree(struct api_ctx *ctx)
 	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
 	if (value_is_missing(nav))
 		return api_not_found(ctx);
+	api_tag_extra(ctx, "navs", nav);
 	struct tree_req t;
 	int status = read_tree_params(ctx, &t);
 	if (status != 0)

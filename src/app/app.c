@@ -12,6 +12,7 @@
 #include "app/router.h"
 #include "cache/upkeep.h"
 #include "core/log.h"
+#include "edge/tagheader.h"
 #include "guard/guard.h"
 #include "http/http_cache.h"
 #include "lib/strbuf.h"
@@ -80,6 +81,7 @@ void exchange_init(struct exchange *x)
 	memset(x, 0, sizeof *x);
 	token_grant_init(&x->grant);
 	x->error = (struct http_error)HTTP_ERROR_INIT;
+	x->tags = (struct tagset)TAGSET_INIT;
 }
 
 void exchange_begin(struct exchange *x, const struct request *req, struct response *res)
@@ -97,6 +99,7 @@ void exchange_free(struct exchange *x)
 	cache_ask_release(&x->ask);
 	token_grant_free(&x->grant);
 	http_error_free(&x->error);
+	tagset_free(&x->tags);
 	memset(x, 0, sizeof *x);
 }
 
@@ -247,6 +250,7 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
 	ctx->error = &x->error;
+	ctx->tags = edge_tags_on(&app->cfg) ? &x->tags : NULL;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {
@@ -418,9 +422,13 @@ void app_handle(struct app *app, struct exchange *x)
 	x->put_pending = false;
 	http_error_clear(&x->error);
 	response_reset(x->res);
+	edge_tags_begin(&app->cfg, &x->tags);
 	struct rate_verdict verdict;
 	if (respond(app, x, &verdict) != 0)
 		app_answer_error(x->res, &x->error);
+	/* A hit brings the tags it was stored with. */
+	if (x->cache_use != APP_CACHE_HIT)
+		edge_tags_answer(&app->cfg, &x->tags, x->res);
 	/* The limit's headers go on whatever the answer turned out to be. */
 	rate_verdict_headers(&verdict, x->res);
 	struct http_cache_policy policy;

@@ -23,6 +23,7 @@
 #include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "lib/tagset.h"
 
 /* How an app gets its site index (change/follow.h). */
 enum app_mode {
@@ -55,6 +56,7 @@ struct exchange {
 	struct token_grant grant;      /* owned: the per-user token it carried (id 0: none) */
 	struct http_error error;       /* owned: why it failed, when it did (status 0: it did
 	                                * not); app_handle answers it */
+	struct tagset tags;            /* owned: the answer's cache tags ([edge] tags_header) */
 };
 
 void exchange_init(struct exchange *x);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app.h"
 #include "lib/strbuf.h"
 #include "lib/tagset.h"
 #include "site/tags.h"
@@ -173,10 +174,79 @@ static void test_tags_of_change(void)
 	}
 }
 
+/* The tags header of GET uri on the fixture site with tags_header. */
+static char *tags_of(const char *tags_header, const char *uri, int *status)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(FIXTURES_DIR "/site");
+	cfg.enabled = true;
+	cfg.resources[RES_COLLECTIONS].type_set = cfg.resources[RES_COLLECTIONS].type_value = true;
+	cfg.resources[RES_GLOBALS].type_set = cfg.resources[RES_GLOBALS].type_value = true;
+	free(cfg.edge_tags_header);
+	cfg.edge_tags_header = strdup(tags_header);
+	struct app app;
+	app_open_with_config(&app, &cfg, APP_PRIVATE);
+	struct response res;
+	response_init(&res);
+	struct request req;
+	request_from_uri(&req, "GET", uri);
+	unit_handle(&app, &req, &res);
+	request_free(&req);
+	*status = res.status;
+	const char *h = response_header(&res, tags_header);
+	char *got = strdup(h ? h : "(none)");
+	response_free(&res);
+	app_close(&app);
+	return got;
+}
+
+/* An answer names what it shows: the entry, its collection's list, what
+ * it relates to (an entry, a term, an asset, a user); a 404 names only
+ * what every purge reaches; an error none; with the header off, none. */
+static void test_answers_carry_tags(void)
+{
+	int status;
+	char *entry = name("", TAG_ENTRY, "content/collections/blog/en/2024-02-01-1430.launch.md", NULL);
+	char *related = name("", TAG_ENTRY, "content/collections/blog/en/2024-01-10.hello-world.md",
+	                     NULL);
+	char *got = tags_of("xkey", "/api/collections/blog/entries/1f2e3d4c-0000-4000-8000-000000000003",
+	                    &status);
+	CU_ASSERT_EQUAL(status, 200);
+	CU_ASSERT_NSTRING_EQUAL(got, "all ", 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, entry));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, related));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, " t.tags.news"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, " users"));
+	CU_ASSERT_PTR_NULL(strstr(got, "el.blog")); /* one entry: not the list's */
+	free(got);
+	got = tags_of("Cache-Tag", "/api/collections/blog/entries?limit=1", &status);
+	CU_ASSERT_NSTRING_EQUAL(got, "all,el.blog,e.", 14);
+	free(got);
+	got = tags_of("Edge-Cache-Tag", "/api/globals/settings", &status);
+	CU_ASSERT_STRING_EQUAL(got, "all,g.settings");
+	free(got);
+	got = tags_of("xkey", "/api/collections/blog/entries/nope", &status);
+	CU_ASSERT_EQUAL(status, 404);
+	CU_ASSERT_STRING_EQUAL(got, "all any");
+	free(got);
+	got = tags_of("xkey", "/api/collections/blog/entries?limit=x", &status);
+	CU_ASSERT_EQUAL(status, 400);
+	CU_ASSERT_STRING_EQUAL(got, "(none)");
+	free(got);
+	got = tags_of("", "/api/collections/blog/entries?limit=1", &status);
+	CU_ASSERT_EQUAL(status, 200);
+	free(got);
+	free(entry);
+	free(related);
+}
+
 void suite_tags(void)
 {
 	CU_pSuite s = unit_add_suite("tags");
 	unit_add_test(s, "tag set within limits", test_tagset_limits);
 	unit_add_test(s, "tag names", test_tag_names);
 	unit_add_test(s, "tags of a change", test_tags_of_change);
+	unit_add_test(s, "answers carry tags", test_answers_carry_tags);
 }
