@@ -9,8 +9,8 @@
 
 #include "api/api.h"
 #include "api/listing.h"
+#include "app/hooks.h"
 #include "app/router.h"
-#include "cache/upkeep.h"
 #include "core/log.h"
 #include "edge/tagheader.h"
 #include "guard/guard.h"
@@ -60,7 +60,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	rate_limiter_init(&app->rate, &app->cfg, mode != APP_PRIVATE);
 	if (mode != APP_PRIVATE)
 		fastpath_init(&app->fastpath, &app->cfg);
-	follow_open(&app->follow, &app->cfg, (enum follow_mode)mode, &cache_upkeep_hooks);
+	follow_open(&app->follow, &app->cfg, (enum follow_mode)mode, &app_watch_hooks);
 	take_news(app);
 }
 

@@ -1,0 +1,80 @@
+/* edge/hooks: the edge layer's hooks for the watcher; see hooks.h. */
+#include "autoconfig.h"
+
+#include "edge/hooks.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "change/shared.h"
+#include "core/log.h"
+#include "edge/outbox.h"
+#include "edge/purge.h"
+#include "lib/strbuf.h"
+#include "lib/tagset.h"
+
+struct edge_state {
+	struct outbox *out; /* NULL until there is something to send */
+	bool queued;        /* requests were queued since the last pass */
+};
+
+/* The outbox, its spool in the cache directory ("outbox-<site>"). */
+static struct outbox *open_outbox(const struct config *cfg)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return outbox_open(NULL);
+	struct strbuf spool = STRBUF_INIT;
+	strbuf_addf(&spool, "%s/outbox-%s", paths.dir, paths.site);
+	struct outbox *o = outbox_open(spool.ptr);
+	strbuf_release(&spool);
+	shared_paths_free(&paths);
+	return o;
+}
+
+static void *edge_open(const struct config *cfg)
+{
+	struct edge_state *e = xcalloc(1, sizeof *e);
+	if (edge_purges_on(cfg) || cfg->nwebhooks)
+		e->out = open_outbox(cfg);
+	return e;
+}
+
+static void edge_close(void *state)
+{
+	struct edge_state *e = state;
+	outbox_close(e->out);
+	free(e);
+}
+
+static void edge_moved_files(void *state, const struct config *cfg,
+                             const struct watch_file *files, size_t nfiles, uint64_t old_cache,
+                             uint64_t new_cache)
+{
+	(void)old_cache;
+	(void)new_cache;
+	struct edge_state *e = state;
+	long long now = outbox_now_ms();
+	if (e->out && edge_purges_on(cfg)) {
+		struct tagset tags = TAGSET_INIT;
+		edge_purge_tags(cfg, files, nfiles, &tags);
+		edge_purge_send(e->out, cfg, &tags, now);
+		tagset_free(&tags);
+		e->queued = true;
+	}
+}
+
+static void edge_pass(void *state, const struct config *cfg)
+{
+	(void)cfg;
+	struct edge_state *e = state;
+	outbox_run(e->out, outbox_now_ms(), e->queued ? EDGE_PASS_WAIT_MS : 0);
+	e->queued = false;
+}
+
+const struct watch_hooks edge_hooks = {
+	.open = edge_open,
+	.close = edge_close,
+	.moved_files = edge_moved_files,
+	.pass = edge_pass,
+};

@@ -1,0 +1,22 @@
+/*
+ * edge/hooks: what the edge layer does as the site changes, handed to the
+ * watcher (change/watch.h) beside the cache's (cache/upkeep.h), so that
+ * the watcher never includes it. When the cache generation moves it works
+ * out, from the files the change touched (moved_files), the purges for
+ * the caches in front (purge.h), and queues them in an outbox that every
+ * pass of the watch loop moves on without waiting (outbox.h): a slow or
+ * dead edge never delays the next generation.
+ */
+#ifndef CMS_API_EDGE_HOOKS_H
+#define CMS_API_EDGE_HOOKS_H
+
+#include "change/watch.h"
+
+extern const struct watch_hooks edge_hooks;
+
+/* How long a pass waits for requests it has just queued to go out (so a
+ * purge reaches a cache at once, not a pass later); passes with nothing
+ * new wait for nothing. */
+#define EDGE_PASS_WAIT_MS 100
+
+#endif
