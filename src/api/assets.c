@@ -54,6 +54,7 @@
 #include <time.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
@@ -702,4 +703,12 @@ int api_asset_containers_index(struct api_ctx *ctx)
 int api_asset_containers_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "assets", write_container_item);
+}
+
+void api_write_asset(struct api_ctx *ctx, struct jsonw *w, const char *container, value_t file)
+{
+	struct asset_list l = {ctx, snap_extras_find(ctx->snap, "assets", container), container,
+	                       NULL, 0};
+	struct strlist whole = {NULL, 0};
+	write_asset(&l, w, file, &whole);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
@@ -268,4 +269,13 @@ int api_entries_show(struct api_ctx *ctx)
 	strlist_free(&fields);
 	entries_close(&r);
 	return 0;
+}
+
+void api_write_entry(struct api_ctx *ctx, struct jsonw *w, uint32_t n)
+{
+	struct entries_req r;
+	struct strlist whole = {NULL, 0};
+	entries_attach(ctx, &r, snap_entry_at(ctx->snap, n).collection);
+	write_numbered_entry(&r, w, n, &whole);
+	entries_close(&r);
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/tags.h"
 #include "api/listing.h"
 
@@ -134,4 +135,14 @@ int api_globals_show(struct api_ctx *ctx)
 	api_end_data(&w);
 	strlist_free(&fields);
 	return 0;
+}
+
+bool api_write_global(struct api_ctx *ctx, struct jsonw *w, value_t set)
+{
+	value_t variables = variables_in(set, snap_site_at(ctx->snap, 0).handle);
+	if (value_is_missing(variables))
+		return false;
+	api_tag_extra(ctx, "globals", set);
+	write_set(ctx, w, set, variables);
+	return true;
 }

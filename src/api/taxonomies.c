@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
@@ -387,4 +388,12 @@ int api_taxonomies_index(struct api_ctx *ctx)
 int api_taxonomies_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "taxonomies", write_taxonomy);
+}
+
+void api_write_term(struct api_ctx *ctx, struct jsonw *w, const char *taxonomy, value_t term)
+{
+	struct term_list l = {ctx, snap_extras_find(ctx->snap, "taxonomies", taxonomy), taxonomy,
+	                      NULL, 0};
+	struct strlist whole = {NULL, 0};
+	write_term(&l, w, term, &whole);
 }

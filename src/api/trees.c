@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
@@ -498,4 +499,10 @@ int api_navs_tree(struct api_ctx *ctx)
 	}
 	strlist_free(&t.fields);
 	return status;
+}
+
+void api_write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
+{
+	api_tag_extra(ctx, "navs", nav);
+	write_nav(w, nav);
 }

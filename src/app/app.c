@@ -12,6 +12,7 @@
 #include "app/hooks.h"
 #include "app/router.h"
 #include "core/log.h"
+#include "edge/syncrecord.h"
 #include "edge/tagheader.h"
 #include "guard/guard.h"
 #include "http/http_cache.h"
@@ -40,6 +41,8 @@ static void take_news(struct app *app)
 	if (news & FOLLOW_SHARING) {
 		cache_free(&app->cache); /* a worker back to sharing had one before */
 		cache_init(&app->cache, &app->cfg, &app->follow.paths);
+		free(app->sync_journal);
+		app->sync_journal = sync_journal_path(&app->follow.paths);
 	}
 }
 
@@ -70,6 +73,7 @@ void app_close(struct app *app)
 	fastpath_free(&app->fastpath);
 	renders_free(&app->renders);
 	cache_free(&app->cache);
+	free(app->sync_journal);
 	guard_state_free(&app->guard);
 	follow_close(&app->follow);
 	config_free(&app->cfg);
@@ -251,6 +255,8 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->renders = &app->renders;
 	ctx->error = &x->error;
 	ctx->tags = edge_tags_on(&app->cfg) ? &x->tags : NULL;
+	ctx->generation = app->follow.cache_current ? app->follow.cache_generation : 0;
+	ctx->sync_journal = app->follow.mode != FOLLOW_PRIVATE ? app->sync_journal : NULL;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {

@@ -75,6 +75,8 @@ struct app {
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
 	struct renders renders;    /* owned: rendered entries of follow.snap (cleared as it is
 	                            * replaced) */
+	char *sync_journal;        /* owned: the sync journal in the shared cache directory
+	                            * (edge/syncrecord.h), NULL while not sharing */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

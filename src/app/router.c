@@ -37,6 +37,7 @@ static const struct route routes[] = {
 	{"assets/{}", api_assets_index, RES_ASSETS, 0, ROUTE_OPEN},
 	/* The asset's path inside its container, '/' and all. */
 	{"assets/{}/{*}", api_assets_show, RES_ASSETS, 0, ROUTE_OPEN},
+	{"sync", api_sync, RES_SYNC, -1, ROUTE_OPEN},
 };
 
 /* A segment of a path inside a container: never one that climbs out or

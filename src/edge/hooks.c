@@ -10,12 +10,16 @@
 #include "core/log.h"
 #include "edge/outbox.h"
 #include "edge/purge.h"
+#include "edge/syncrecord.h"
 #include "lib/strbuf.h"
 #include "lib/tagset.h"
 
 struct edge_state {
-	struct outbox *out; /* NULL until there is something to send */
+	struct outbox *out; /* NULL when there is nothing to send */
 	bool queued;        /* requests were queued since the last pass */
+	bool sync;          /* the sync feed is on: paths and keeper are set */
+	struct shared_paths paths;
+	struct sync_keeper keeper;
 };
 
 /* The outbox, its spool in the cache directory ("outbox-<site>"). */
@@ -37,6 +41,9 @@ static void *edge_open(const struct config *cfg)
 	struct edge_state *e = xcalloc(1, sizeof *e);
 	if (edge_purges_on(cfg) || cfg->nwebhooks)
 		e->out = open_outbox(cfg);
+	e->sync = resource_enabled(cfg, RES_SYNC) && shared_paths_init(&e->paths, cfg) == 0;
+	if (e->sync)
+		sync_keeper_follow(&e->keeper, &e->paths);
 	return e;
 }
 
@@ -44,6 +51,10 @@ static void edge_close(void *state)
 {
 	struct edge_state *e = state;
 	outbox_close(e->out);
+	if (e->sync) {
+		sync_keeper_free(&e->keeper);
+		shared_paths_free(&e->paths);
+	}
 	free(e);
 }
 
@@ -52,9 +63,10 @@ static void edge_moved_files(void *state, const struct config *cfg,
                              uint64_t new_cache)
 {
 	(void)old_cache;
-	(void)new_cache;
 	struct edge_state *e = state;
 	long long now = outbox_now_ms();
+	if (e->sync)
+		sync_record(cfg, &e->paths, &e->keeper, files, nfiles, new_cache);
 	if (e->out && edge_purges_on(cfg)) {
 		struct tagset tags = TAGSET_INIT;
 		edge_purge_tags(cfg, files, nfiles, &tags);
@@ -70,6 +82,8 @@ static void edge_pass(void *state, const struct config *cfg)
 	struct edge_state *e = state;
 	outbox_run(e->out, outbox_now_ms(), e->queued ? EDGE_PASS_WAIT_MS : 0);
 	e->queued = false;
+	if (e->sync)
+		sync_keeper_follow(&e->keeper, &e->paths);
 }
 
 const struct watch_hooks edge_hooks = {

@@ -165,40 +165,58 @@ static void asset_path(const char *path, struct strbuf *out)
 	strbuf_add(out, name, len);
 }
 
+bool tag_item_of_change(const char *event, const char *disk, const char *path,
+                        enum tag_kind *kind, struct strbuf *a, struct strbuf *b)
+{
+	strbuf_reset(a);
+	strbuf_reset(b);
+	if (disk && is(event, "AssetSaved", "AssetDeleted")) {
+		*kind = TAG_ASSET;
+		strbuf_addstr(a, disk);
+		asset_path(path, b);
+	} else if (is(event, "EntrySaved", "EntryDeleted") && part(path, 2, a)) {
+		*kind = TAG_ENTRY;
+		strbuf_addstr(b, path);
+	} else if (is(event, "TermSaved", "TermDeleted") && part(path, 2, a)) {
+		*kind = TAG_TERM;
+		stem(path, b);
+	} else if (is(event, "GlobalSetSaved", "GlobalSetDeleted") ||
+	           is(event, "GlobalVariablesSaved", "GlobalVariablesDeleted")) {
+		*kind = TAG_GLOBAL;
+		stem(path, a);
+	} else if (is(event, "NavSaved", "NavDeleted") || is(event, "NavTreeSaved", "NavTreeDeleted")) {
+		*kind = TAG_NAV;
+		stem(path, a);
+	} else if (is(event, "FormSaved", "FormDeleted")) {
+		*kind = TAG_FORM;
+		stem(path, a);
+	} else if (is(event, "UserSaved", "UserDeleted") || is(event, "RoleSaved", "RoleDeleted") ||
+	           is(event, "UserGroupSaved", "UserGroupDeleted")) {
+		*kind = TAG_USERS;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 bool tags_of_change(const char *prefix, const char *event, const char *disk, const char *path,
                     struct tagset *set)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	bool placed = true;
-	if (disk && is(event, "AssetSaved", "AssetDeleted")) {
-		asset_path(path, &b);
-		tag_add(set, prefix, TAG_ASSET, disk, b.ptr, NULL);
-		tag_add(set, prefix, TAG_ASSETS, disk, NULL, NULL);
-	} else if (is(event, "EntrySaved", "EntryDeleted") && part(path, 2, &a)) {
-		tag_add(set, prefix, TAG_ENTRY, path, NULL, a.ptr);
-		tag_add(set, prefix, TAG_ENTRIES, a.ptr, NULL, NULL);
-	} else if (is(event, "TermSaved", "TermDeleted") && part(path, 2, &a)) {
-		stem(path, &b);
-		tag_add(set, prefix, TAG_TERM, a.ptr, b.ptr, NULL);
-		tag_add(set, prefix, TAG_TERMS, a.ptr, NULL, NULL);
-	} else if (is(event, "GlobalSetSaved", "GlobalSetDeleted") ||
-	           is(event, "GlobalVariablesSaved", "GlobalVariablesDeleted")) {
-		stem(path, &a);
-		tag_add(set, prefix, TAG_GLOBAL, a.ptr, NULL, NULL);
-		tag_add(set, prefix, TAG_GLOBALS, NULL, NULL, NULL);
-	} else if (is(event, "NavSaved", "NavDeleted") || is(event, "NavTreeSaved", "NavTreeDeleted")) {
-		stem(path, &a);
-		tag_add(set, prefix, TAG_NAV, a.ptr, NULL, NULL);
-		tag_add(set, prefix, TAG_NAVS, NULL, NULL, NULL);
-	} else if (is(event, "FormSaved", "FormDeleted")) {
-		stem(path, &a);
-		tag_add(set, prefix, TAG_FORM, a.ptr, NULL, NULL);
-		tag_add(set, prefix, TAG_FORMS, NULL, NULL, NULL);
-	} else if (is(event, "UserSaved", "UserDeleted") || is(event, "RoleSaved", "RoleDeleted") ||
-	           is(event, "UserGroupSaved", "UserGroupDeleted")) {
-		tag_add(set, prefix, TAG_USERS, NULL, NULL, NULL);
-	} else {
-		placed = false;
+	enum tag_kind kind;
+	bool placed = tag_item_of_change(event, disk, path, &kind, &a, &b);
+	if (placed) {
+		/* The item's own tag and its list's (tag_add's coarser one). */
+		bool named_twice = kind == TAG_TERM || kind == TAG_ASSET;
+		if (kind == TAG_ENTRY)
+			tag_add(set, prefix, kind, b.ptr, NULL, a.ptr);
+		else
+			tag_add(set, prefix, kind, strbuf_str(&a), named_twice ? b.ptr : NULL, NULL);
+		bool has;
+		enum tag_kind list = coarser(kind, &has);
+		bool one_list = kind == TAG_GLOBAL || kind == TAG_NAV || kind == TAG_FORM;
+		if (has)
+			tag_add(set, prefix, list, one_list ? NULL : a.ptr, NULL, NULL);
 	}
 	strbuf_release(&a);
 	strbuf_release(&b);

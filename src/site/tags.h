@@ -55,6 +55,14 @@ void tag_name(struct strbuf *out, const char *prefix, enum tag_kind kind, const 
 void tag_add(struct tagset *set, const char *prefix, enum tag_kind kind, const char *a,
              const char *b, const char *coarse_a);
 
+/* What one item a changed file holds (event, disk and path as for
+ * tags_of_change): its kind, and its names as tag_name takes them (a: the
+ * collection, taxonomy, handle or disk; b: the entry's path, the term's
+ * slug, the asset's path below its disk). False when the file holds no
+ * one item. */
+bool tag_item_of_change(const char *event, const char *disk, const char *path,
+                        enum tag_kind *kind, struct strbuf *a, struct strbuf *b);
+
 /*
  * Adds to set the tags of every answer a change to one file may have
  * made stale: event is Statamic's ("EntrySaved"), disk the [disks.<name>]
