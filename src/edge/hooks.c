@@ -18,6 +18,7 @@ struct edge_state {
 	struct outbox *out; /* NULL when there is nothing to send */
 	bool queued;        /* requests were queued since the last pass */
 	bool sync;          /* the sync feed is on: paths and keeper are set */
+	bool named_current; /* the journal names the generation the watcher started at */
 	struct shared_paths paths;
 	struct sync_keeper keeper;
 };
@@ -78,12 +79,16 @@ static void edge_moved_files(void *state, const struct config *cfg,
 
 static void edge_pass(void *state, const struct config *cfg)
 {
-	(void)cfg;
 	struct edge_state *e = state;
 	outbox_run(e->out, outbox_now_ms(), e->queued ? EDGE_PASS_WAIT_MS : 0);
 	e->queued = false;
-	if (e->sync)
-		sync_keeper_follow(&e->keeper, &e->paths);
+	if (!e->sync)
+		return;
+	/* After the first scan, which makes the generation file if need be. */
+	if (!e->named_current)
+		sync_record_current(cfg, &e->paths);
+	e->named_current = true;
+	sync_keeper_follow(&e->keeper, &e->paths);
 }
 
 const struct watch_hooks edge_hooks = {

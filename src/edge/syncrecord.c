@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "change/generation.h"
 #include "core/log.h"
 #include "lib/strbuf.h"
 #include "site/journal.h"
@@ -20,7 +21,8 @@ void sync_keeper_follow(struct sync_keeper *k, const struct shared_paths *paths)
 		char err[SNAP_ERR_LEN];
 		struct snapshot *s = snapshot_map(path, err);
 		if (s) {
-			snapshot_close(k->snap);
+			if (k->snap)
+				snapshot_close(k->snap);
 			k->snap = s;
 			k->generation = generation;
 		}
@@ -95,6 +97,21 @@ static bool add_file(struct journal_gen *g, const struct sync_keeper *k, const s
 	strbuf_release(&a);
 	strbuf_release(&b);
 	return placed;
+}
+
+void sync_record_current(const struct config *cfg, const struct shared_paths *paths)
+{
+	struct generation g;
+	if (generation_read(paths->generation, &g) != 0)
+		return; /* the watcher's first scan makes it, and records it */
+	char *path = sync_journal_path(paths);
+	struct journal j;
+	bool named = journal_read(path, &j) == 0 && j.n > 0 &&
+	             j.gens[j.n - 1].signature == g.cache_signature;
+	journal_free(&j);
+	free(path);
+	if (!named)
+		sync_record(cfg, paths, NULL, NULL, 0, g.cache_signature);
 }
 
 void sync_record(const struct config *cfg, const struct shared_paths *paths,

@@ -32,6 +32,12 @@ void sync_keeper_free(struct sync_keeper *k);
 /* The journal's file in paths' cache directory; the caller frees it. */
 char *sync_journal_path(const struct shared_paths *paths);
 
+/* Makes sure the journal names the generation in the generation file, so
+ * that the tokens given for it can be answered: when its last record is
+ * of another generation (none yet, or changes made while no watcher ran)
+ * a reset record for it is appended. For the watcher's start. */
+void sync_record_current(const struct config *cfg, const struct shared_paths *paths);
+
 /* Appends the record of the move to new_cache caused by files[0..n)
  * (none known when n is 0) to the journal, keeping [sync] generations. */
 void sync_record(const struct config *cfg, const struct shared_paths *paths,

@@ -228,16 +228,8 @@ uint32_t journal_entry_at(const struct snapshot *s, const char *collection, cons
 	if (c == SNAP_NONE)
 		return SNAP_NONE;
 	struct snap_collection col = snap_collection_at(s, c);
-	uint32_t lo = 0, hi = col.nentries;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(snap_entry_at(s, col.first_entry + mid).path, path);
-		if (cmp == 0)
-			return col.first_entry + mid;
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	for (uint32_t i = 0; i < col.nentries; i++)
+		if (strcmp(snap_entry_at(s, col.first_entry + i).path, path) == 0)
+			return col.first_entry + i;
 	return SNAP_NONE;
 }

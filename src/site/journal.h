@@ -80,8 +80,9 @@ enum journal_span journal_since(const struct journal *j, uint64_t since, uint64_
                                 size_t *first, size_t *end);
 
 /* The entry of collection (a handle) whose file is path (relative to the
- * site root), or SNAP_NONE: a binary search, the entries of a collection
- * being sorted by path. */
+ * site root), or SNAP_NONE. (A walk through the collection's entries: the
+ * journal's items are few, and the index keeps a site's files together
+ * rather than all in path order.) */
 uint32_t journal_entry_at(const struct snapshot *s, const char *collection, const char *path);
 
 /* The token a client is given for a generation, and back: 16 hex digits.
