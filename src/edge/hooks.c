@@ -8,16 +8,18 @@
 
 #include "change/shared.h"
 #include "core/log.h"
+#include "edge/changes.h"
 #include "edge/outbox.h"
 #include "edge/purge.h"
 #include "edge/syncrecord.h"
+#include "edge/webhook.h"
 #include "lib/strbuf.h"
 #include "lib/tagset.h"
 
 struct edge_state {
 	struct outbox *out; /* NULL when there is nothing to send */
 	bool queued;        /* requests were queued since the last pass */
-	bool sync;          /* the sync feed is on: paths and keeper are set */
+	bool sync;          /* the sync feed is on, or webhooks: paths and keeper are set */
 	bool named_current; /* the journal names the generation the watcher started at */
 	struct shared_paths paths;
 	struct sync_keeper keeper;
@@ -42,7 +44,10 @@ static void *edge_open(const struct config *cfg)
 	struct edge_state *e = xcalloc(1, sizeof *e);
 	if (edge_purges_on(cfg) || cfg->nwebhooks)
 		e->out = open_outbox(cfg);
-	e->sync = resource_enabled(cfg, RES_SYNC) && shared_paths_init(&e->paths, cfg) == 0;
+	/* The sync journal and webhooks both name entries by the id the
+	 * newest snapshot has. */
+	e->sync = (resource_enabled(cfg, RES_SYNC) || cfg->nwebhooks) &&
+	          shared_paths_init(&e->paths, cfg) == 0;
 	if (e->sync)
 		sync_keeper_follow(&e->keeper, &e->paths);
 	return e;
@@ -63,11 +68,24 @@ static void edge_moved_files(void *state, const struct config *cfg,
                              const struct watch_file *files, size_t nfiles, uint64_t old_cache,
                              uint64_t new_cache)
 {
-	(void)old_cache;
 	struct edge_state *e = state;
 	long long now = outbox_now_ms();
-	if (e->sync)
-		sync_record(cfg, &e->paths, &e->keeper, files, nfiles, new_cache);
+	/* The snapshot of before the change, when none was kept yet (the
+	 * workers build the new one only when a request comes). */
+	if (e->sync && !e->keeper.snap)
+		sync_keeper_follow(&e->keeper, &e->paths);
+	struct watch_file *told = xmalloc((nfiles + 1) * sizeof *told);
+	size_t ntold = edge_changes_compact(files, nfiles, e->sync ? &e->keeper : NULL, told);
+	if (e->sync && resource_enabled(cfg, RES_SYNC))
+		sync_record(cfg, &e->paths, &e->keeper, told, ntold, nfiles > 0, new_cache);
+	/* A first generation (a new cache directory) is no change to tell,
+	 * nor files that came and went. */
+	if (e->out && cfg->nwebhooks && old_cache != 0 && (nfiles == 0 || ntold > 0)) {
+		edge_webhooks_send(e->out, cfg, e->sync ? &e->keeper : NULL, told, ntold, new_cache,
+		                   now);
+		e->queued = true;
+	}
+	free(told);
 	if (e->out && edge_purges_on(cfg)) {
 		struct tagset tags = TAGSET_INIT;
 		edge_purge_tags(cfg, files, nfiles, &tags);
@@ -85,7 +103,7 @@ static void edge_pass(void *state, const struct config *cfg)
 	if (!e->sync)
 		return;
 	/* After the first scan, which makes the generation file if need be. */
-	if (!e->named_current)
+	if (!e->named_current && resource_enabled(cfg, RES_SYNC))
 		sync_record_current(cfg, &e->paths);
 	e->named_current = true;
 	sync_keeper_follow(&e->keeper, &e->paths);

@@ -169,7 +169,7 @@ static void load_spool(struct outbox *o)
 		if (g) {
 			g->spool = strbuf_detach(&path, NULL);
 			push(o, g);
-			log_info("%s: left undelivered by the last watcher, sent again", g->what);
+			log_warning("%s: left undelivered by the last watcher, sent again", g->what);
 		}
 		strbuf_release(&path);
 		strbuf_release(&text);

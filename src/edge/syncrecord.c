@@ -111,14 +111,14 @@ void sync_record_current(const struct config *cfg, const struct shared_paths *pa
 	journal_free(&j);
 	free(path);
 	if (!named)
-		sync_record(cfg, paths, NULL, NULL, 0, g.cache_signature);
+		sync_record(cfg, paths, NULL, NULL, 0, false, g.cache_signature);
 }
 
 void sync_record(const struct config *cfg, const struct shared_paths *paths,
                  const struct sync_keeper *k, const struct watch_file *files, size_t n,
-                 uint64_t new_cache)
+                 bool known, uint64_t new_cache)
 {
-	struct journal_gen g = {new_cache, n == 0, NULL, 0, 0};
+	struct journal_gen g = {new_cache, !known, NULL, 0, 0};
 	for (size_t i = 0; i < n && !g.reset; i++)
 		g.reset = !add_file(&g, k, &files[i]);
 	if (g.reset) {

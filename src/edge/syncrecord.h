@@ -38,10 +38,11 @@ char *sync_journal_path(const struct shared_paths *paths);
  * a reset record for it is appended. For the watcher's start. */
 void sync_record_current(const struct config *cfg, const struct shared_paths *paths);
 
-/* Appends the record of the move to new_cache caused by files[0..n)
- * (none known when n is 0) to the journal, keeping [sync] generations. */
+/* Appends the record of the move to new_cache caused by files[0..n) to
+ * the journal, keeping [sync] generations; known false: which files
+ * changed is not known (a reset). */
 void sync_record(const struct config *cfg, const struct shared_paths *paths,
                  const struct sync_keeper *k, const struct watch_file *files, size_t n,
-                 uint64_t new_cache);
+                 bool known, uint64_t new_cache);
 
 #endif
