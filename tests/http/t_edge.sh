@@ -139,6 +139,7 @@ for _ in $(seq 1 100); do
 	sleep 0.02
 done
 ed_ms=$((($(date +%s%N) - ed_start) / 1000000))
+echo "note: t_edge: the edit was fresh through Varnish after $ed_ms ms"
 if [ -n "$ed_fresh" ] && [ "$ed_ms" -lt 1000 ]; then pass; else
 	fail "t_edge: the edited answer fresh through Varnish within 1 s" \
 		"fresh: ${ed_fresh:-no} after $ed_ms ms; last: $STATUS ${BODY:0:200}"
