@@ -154,27 +154,42 @@ static bool parse_line(struct journal *j, char *line)
 	return parse_item(j, line);
 }
 
+int journal_parse(const char *text, size_t len, struct journal *j)
+{
+	memset(j, 0, sizeof *j);
+	const char *p = text, *end = text + len;
+	bool ok = true, first = true;
+	while (ok && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, n);
+		/* A NUL inside a line would cut it short: not a journal. */
+		ok = strlen(line) == n && (first ? strcmp(line, MAGIC) == 0 : parse_line(j, line));
+		free(line);
+		first = false;
+		p += n + (nl != NULL);
+	}
+	if (!ok)
+		journal_free(j);
+	return ok ? 0 : -1;
+}
+
 int journal_read(const char *path, struct journal *j)
 {
 	memset(j, 0, sizeof *j);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return errno == ENOENT ? 0 : -1;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	bool ok = true, first = true;
-	while (ok && (len = getline(&line, &cap, f)) > 0) {
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		ok = first ? strcmp(line, MAGIC) == 0 : parse_line(j, line);
-		first = false;
-	}
-	free(line);
+	struct strbuf text = STRBUF_INIT;
+	char buf[8192];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(&text, buf, got);
+	bool failed = ferror(f);
 	fclose(f);
-	if (!ok)
-		journal_free(j);
-	return ok ? 0 : -1;
+	int rc = failed ? -1 : journal_parse(strbuf_str(&text), text.len, j);
+	strbuf_release(&text);
+	return rc;
 }
 
 int journal_append(const char *path, const struct journal_gen *g, size_t keep)

@@ -60,6 +60,10 @@ void journal_gen_add(struct journal_gen *g, enum journal_kind kind, bool deleted
                      const char *handle, const char *id, const char *path);
 void journal_gen_free(struct journal_gen *g);
 
+/* Reads a journal from text[0..len). Returns 0, or -1 (j empty) when it
+ * is not one. */
+int journal_parse(const char *text, size_t len, struct journal *j);
+
 /* Reads the journal at path; a missing file is an empty journal. Returns
  * 0, or -1 (j empty) when it cannot be read or is not a journal. */
 int journal_read(const char *path, struct journal *j);
