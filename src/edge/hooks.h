@@ -1,11 +1,15 @@
 /*
  * edge/hooks: what the edge layer does as the site changes, handed to the
  * watcher (change/watch.h) beside the cache's (cache/upkeep.h), so that
- * the watcher never includes it. When the cache generation moves it works
- * out, from the files the change touched (moved_files), the purges for
- * the caches in front (purge.h), and queues them in an outbox that every
- * pass of the watch loop moves on without waiting (outbox.h): a slow or
- * dead edge never delays the next generation.
+ * the watcher never includes it. When the cache generation moves, from
+ * the files the change touched (moved_files), it
+ *  - works out the purges for the caches in front (purge.h),
+ *  - appends the change's record to the sync journal (syncrecord.h),
+ *  - makes the webhooks' deliveries (webhook.h),
+ * and queues what goes out in an outbox that every pass of the watch loop
+ * moves on without waiting (outbox.h): a slow or dead edge or receiver
+ * never delays the next generation. Each pass also maps the newest index
+ * snapshot, whose ids name the entries a change deletes.
  */
 #ifndef CMS_API_EDGE_HOOKS_H
 #define CMS_API_EDGE_HOOKS_H

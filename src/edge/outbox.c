@@ -157,15 +157,10 @@ static void load_spool(struct outbox *o)
 	for (int i = 0; i < n; i++) {
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/%s", o->spool_dir, names[i]->d_name);
-		FILE *f = fopen(path.ptr, "r");
 		struct strbuf text = STRBUF_INIT;
-		char buf[4096];
-		size_t got;
-		while (f && (got = fread(buf, 1, sizeof buf, f)) > 0)
-			strbuf_add(&text, buf, got);
-		if (f)
-			fclose(f);
-		struct outgoing *g = f ? parse_spooled(text.ptr ? text.ptr : "", text.len) : NULL;
+		struct outgoing *g = strbuf_read_file(&text, path.ptr) == 0
+		                             ? parse_spooled(strbuf_str(&text), text.len)
+		                             : NULL;
 		if (g) {
 			g->spool = strbuf_detach(&path, NULL);
 			push(o, g);

@@ -177,17 +177,10 @@ int journal_parse(const char *text, size_t len, struct journal *j)
 int journal_read(const char *path, struct journal *j)
 {
 	memset(j, 0, sizeof *j);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return errno == ENOENT ? 0 : -1;
 	struct strbuf text = STRBUF_INIT;
-	char buf[8192];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_add(&text, buf, got);
-	bool failed = ferror(f);
-	fclose(f);
-	int rc = failed ? -1 : journal_parse(strbuf_str(&text), text.len, j);
+	int rc = strbuf_read_file(&text, path) == 0 ? journal_parse(strbuf_str(&text), text.len, j)
+	         : errno == ENOENT                ? 0
+	                                          : -1;
 	strbuf_release(&text);
 	return rc;
 }

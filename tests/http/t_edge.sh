@@ -113,16 +113,23 @@ ed_kept=(/api/collections/pages/entries /api/collections/pages/entries/about /ap
 	/api/taxonomies/tags/terms /api/collections/docs/entries)
 ed_all=("$ed_edited" "$ed_related" "$ed_list" "${ed_kept[@]}")
 
+# ed_all_hits NAME PATH...: each PATH through Varnish is a hit, none a miss.
+ed_all_hits() {
+	local name=$1 before after p
+	shift
+	before=$(ed_hits_misses)
+	for p in "$@"; do ed_get "$p"; done
+	after=$(ed_hits_misses)
+	if [ "${after% *}" = "$((${before% *} + $#))" ] && [ "${after#* }" = "${before#* }" ]; then
+		pass
+	else
+		fail "t_edge: $name" "hits misses before: $before, after: $after"
+	fi
+}
+
 # Every answer once (a miss), then again: a hit at Varnish, not fetched.
 for p in "${ed_all[@]}"; do ed_get "$p"; done
-before=$(ed_hits_misses)
-for p in "${ed_all[@]}"; do ed_get "$p"; done
-after=$(ed_hits_misses)
-if [ "${after% *}" = "$((${before% *} + ${#ed_all[@]}))" ] && [ "${after#* }" = "${before#* }" ]; then
-	pass
-else
-	fail "t_edge: a repeat is a hit at Varnish" "hits misses before: $before, after: $after"
-fi
+ed_all_hits "a repeat is a hit at Varnish" "${ed_all[@]}"
 # The client never sees the tags.
 ed_get "$ed_edited"
 expect_no_header "t_edge: the tags stay at Varnish" xkey
@@ -161,15 +168,7 @@ after=$(ed_hits_misses)
 [ "${after#* }" = "$((${before#* }+ 2))" ] && pass ||
 	fail "t_edge: the purged answers were misses" "hits misses before: $before, after: $after"
 # The rest stayed cached at Varnish: hits, every one.
-before=$(ed_hits_misses)
-for p in "${ed_kept[@]}"; do ed_get "$p"; done
-after=$(ed_hits_misses)
-if [ "${after% *}" = "$((${before% *} + ${#ed_kept[@]}))" ] && [ "${after#* }" = "${before#* }" ]; then
-	pass
-else
-	fail "t_edge: answers that did not show the edit stay cached at Varnish" \
-		"hits misses before: $before, after: $after"
-fi
+ed_all_hits "answers that did not show the edit stay cached at Varnish" "${ed_kept[@]}"
 # A change the watcher cannot place (a blueprint) purges everything.
 mkdir -p "$ED/site/resources/blueprints/collections/docs"
 printf 'title: Doc\n' >"$ED/site/resources/blueprints/collections/docs/doc.yaml"
