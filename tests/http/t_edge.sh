@@ -8,13 +8,10 @@
 
 ed_skip=
 once_for_all_servers || ed_skip=yes
-if [ -z "$ed_skip" ]; then
-	for ed_cmd in varnishd varnishstat redis-server redis-cli; do
-		if ! command -v "$ed_cmd" >/dev/null; then
-			fail "t_edge: $ed_cmd is missing (scripts/install-deps installs varnish, varnish-modules and redis-server)"
-			ed_skip=yes
-		fi
-	done
+if [ -z "$ed_skip" ] && ! needs_commands t_edge \
+	"scripts/install-deps installs varnish, varnish-modules and redis-server" \
+	varnishd varnishstat redis-server redis-cli; then
+	ed_skip=yes
 fi
 
 if [ -z "$ed_skip" ]; then

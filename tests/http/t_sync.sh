@@ -8,8 +8,7 @@
 
 sy_skip=
 once_for_all_servers || sy_skip=yes
-if [ -z "$sy_skip" ] && ! command -v python3 >/dev/null; then
-	fail "t_sync: python3 is missing (scripts/install-deps installs it)"
+if [ -z "$sy_skip" ] && ! needs_commands t_sync "scripts/install-deps installs it" python3; then
 	sy_skip=yes
 fi
 

@@ -9,8 +9,7 @@
 
 wh_skip=
 once_for_all_servers || wh_skip=yes
-if [ -z "$wh_skip" ] && ! command -v python3 >/dev/null; then
-	fail "t_webhook: python3 is missing (scripts/install-deps installs it)"
+if [ -z "$wh_skip" ] && ! needs_commands t_webhook "scripts/install-deps installs it" python3; then
 	wh_skip=yes
 fi
 
