@@ -23,6 +23,12 @@
  *  - xkey (varnish-modules' vmod_xkey): keys separated by spaces or
  *    commas, in one header line that Varnish's http_resp_hdr_len bounds
  *    (8k by default).
+ * Where: https://www.fastly.com/documentation/guides/full-site-delivery/
+ * purging/working-with-surrogate-keys (and .../reference/http/http-headers/
+ * Surrogate-Key); https://developers.cloudflare.com/cache/how-to/
+ * purge-cache/purge-by-tags/; https://techdocs.akamai.com/purge-cache/docs/
+ * assign-cache-tags and .../purge-content-cache-tag; vmod_xkey(3) of
+ * varnish-modules 0.20, and varnishd(1) on http_resp_hdr_len.
  * Whatever the cache, the header must also pass the web server between
  * cms-api and it: nginx reads a FastCGI answer's headers into one
  * fastcgi_buffer_size buffer, a 4 KiB page by default, and answers 502
