@@ -86,7 +86,11 @@ static void edge_moved_files(void *state, const struct config *cfg,
 		e->queued = true;
 	}
 	free(told);
-	if (e->out && edge_purges_on(cfg)) {
+	/* Nor for the caches in front: a first generation says only that the
+	 * cache directory is new (a worker may have made it first, and then
+	 * no move is told at all), and every machine that starts would
+	 * empty the edge. */
+	if (e->out && edge_purges_on(cfg) && old_cache != 0) {
 		struct tagset tags = TAGSET_INIT;
 		edge_purge_tags(cfg, files, nfiles, &tags);
 		edge_purge_send(e->out, cfg, &tags, now);

@@ -6,6 +6,8 @@
  *  - works out the purges for the caches in front (purge.h),
  *  - appends the change's record to the sync journal (syncrecord.h),
  *  - makes the webhooks' deliveries (webhook.h),
+ * (a first generation, a new cache directory, is no change: neither
+ * purged nor told to webhooks),
  * and queues what goes out in an outbox that every pass of the watch loop
  * moves on without waiting (outbox.h): a slow or dead edge or receiver
  * never delays the next generation. Each pass also maps the newest index

@@ -37,7 +37,7 @@ base_url = http://cms.example
 root = $ED/site
 [log]
 target = $ED/$ed_pool/worker.log
-level = info
+level = debug
 access = $ED/$ed_pool/access.log
 [cache]
 dir = $ED/$ed_pool/cache
@@ -102,6 +102,22 @@ ed_get() { PORT=$ED_VARNISH request GET "$1"; }
 ed_stat() { varnishstat -n "$ED/varnish" -1 -f "MAIN.$1" 2>/dev/null | awk '{print $2}'; }
 # ed_hits_misses: "HITS MISSES" of Varnish so far.
 ed_hits_misses() { echo "$(ed_stat cache_hit) $(ed_stat cache_miss)"; }
+# ed_count PATTERN: how many lines of both pools' logs hold PATTERN.
+ed_count() { cat "$ED/a/worker.log" "$ED/b/worker.log" | grep -c -- "$1"; }
+# ed_purges: what the logs say of purges, for a failure's message.
+ed_purges() { grep -h purg "$ED/a/worker.log" "$ED/b/worker.log"; }
+# ed_purged PATTERN N: waits (5 s at most) for N purges logged with
+# PATTERN, and Varnish to have taken every purge queued (the log says so
+# at level debug: one PURGE a purge, the tags being few).
+ed_purged() {
+	for _ in $(seq 1 100); do
+		[ "$(ed_count "$1")" -ge "$2" ] &&
+			[ "$(ed_count "purge to http://127.0.0.1:$ED_VARNISH/: 200")" -ge "$(ed_count 'purging ')" ] &&
+			return 0
+		sleep 0.05
+	done
+	return 1
+}
 
 ed_edited=/api/collections/blog/entries/1f2e3d4c-0000-4000-8000-000000000001
 ed_related=/api/collections/blog/entries/1f2e3d4c-0000-4000-8000-000000000003
@@ -120,10 +136,15 @@ ed_all_hits() {
 	if [ "${after% *}" = "$((${before% *} + $#))" ] && [ "${after#* }" = "${before#* }" ]; then
 		pass
 	else
-		fail "t_edge: $name" "hits misses before: $before, after: $after"
+		fail "t_edge: $name" "hits misses before: $before, after: $after" \
+			"$(ed_purges)"
 	fi
 }
 
+# A new cache directory's first generation purges nothing: every
+# machine that starts would empty the edge.
+[ "$(ed_count 'purging ')" = 0 ] && pass ||
+	fail "t_edge: a first generation purges nothing" "$(ed_purges)"
 # Every answer once (a miss), then again: a hit at Varnish, not fetched.
 for p in "${ed_all[@]}"; do ed_get "$p"; done
 ed_all_hits "a repeat is a hit at Varnish" "${ed_all[@]}"
@@ -148,13 +169,10 @@ if [ -n "$ed_fresh" ] && [ "$ed_ms" -lt 1000 ]; then pass; else
 	fail "t_edge: the edited answer fresh through Varnish within 1 s" \
 		"fresh: ${ed_fresh:-no} after $ed_ms ms; last: $STATUS ${BODY:0:200}"
 fi
-# Wait for both watchers' purges to have arrived (each pool's watcher
-# purges; the second finds nothing more to remove).
-for _ in $(seq 1 50); do
-	[ "$(grep -c 'purging' "$ED/a/worker.log" "$ED/b/worker.log" | awk -F: '{s += $2} END {print s}')" -ge 2 ] && break
-	sleep 0.1
-done
-sleep 0.3
+# The watchers' purges arrived (each pool's watcher purges; the second
+# finds nothing more to remove).
+ed_purged 'purging ' 2 && pass ||
+	fail "t_edge: the edit's purges reach Varnish" "$(ed_purges)"
 # What showed the entry is purged: fresh (a miss) and new.
 before=$(ed_hits_misses)
 ed_get "$ed_related"
@@ -169,17 +187,14 @@ ed_all_hits "answers that did not show the edit stay cached at Varnish" "${ed_ke
 # A change the watcher cannot place (a blueprint) purges everything.
 mkdir -p "$ED/site/resources/blueprints/collections/docs"
 printf 'title: Doc\n' >"$ED/site/resources/blueprints/collections/docs/doc.yaml"
-for _ in $(seq 1 50); do
-	[ "$(grep -c 'purging 2 tag(s): all any' "$ED/a/worker.log")" -ge 1 ] && break
-	sleep 0.1
-done
-sleep 0.3
+ed_purged 'purging 2 tag(s): all any' 2 && pass ||
+	fail "t_edge: the purges of all for a blueprint reach Varnish" "$(ed_purges)"
 before=$(ed_hits_misses)
 ed_get /api/globals
 after=$(ed_hits_misses)
 [ "${after#* }" = "$((${before#* }+ 1))" ] && pass ||
 	fail "t_edge: a blueprint purges every answer" "hits misses before: $before, after: $after" \
-		"$(grep purging "$ED/a/worker.log")"
+		"$(ed_purges)"
 
 kill "$ED_VARNISH_PID" 2>/dev/null
 wait "$ED_VARNISH_PID" 2>/dev/null
