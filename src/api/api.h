@@ -22,6 +22,7 @@
 #include "site/status.h"
 
 struct renders;
+struct tagset;
 
 #define API_MAX_PARAMS 4
 
@@ -43,6 +44,12 @@ struct api_ctx {
 	struct status_span *span; /* while an entry is rendered for the cache: narrowed by
 	                       * every status read at `now` (api_entry_status), else NULL */
 	struct http_error *error; /* borrowed: why the request failed (api_fail) */
+	struct tagset *tags;  /* borrowed: the answer's cache tags (api/tags.h), or NULL when
+	                       * [edge] tags_header is off */
+	uint64_t generation;  /* the cache signature snap goes with (generation.h), 0 when
+	                       * none does: the sync feed's token */
+	const char *sync_journal; /* borrowed: the sync journal's path (site/journal.h), or
+	                       * NULL without a shared cache directory */
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in
@@ -77,6 +84,7 @@ int api_asset_containers_index(struct api_ctx *ctx);
 int api_asset_containers_show(struct api_ctx *ctx);
 int api_assets_index(struct api_ctx *ctx);
 int api_assets_show(struct api_ctx *ctx);
+int api_sync(struct api_ctx *ctx);
 
 /* Puts the failure of status, with the message fmt formats (printf), in
  * ctx->error and returns status: `return api_fail(ctx, 400, ...)`. */

@@ -57,6 +57,8 @@
 #include <time.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/glide.h"
@@ -710,6 +712,7 @@ static void write_asset(const struct asset_list *l, struct jsonw *w, value_t fil
                         const struct strlist *fields)
 {
 	struct asset a = asset_of(l, file);
+	api_tag_asset(l->ctx, l->handle, value_str(value_map_getz(file, "path"), NULL));
 	struct value_builder item = VALUE_BUILDER_INIT;
 	build_asset(&a, &item);
 	entries_write_item(w, vb_result(&item), fields);
@@ -760,6 +763,7 @@ int api_assets_index(struct api_ctx *ctx)
 	if (status != 0)
 		return status;
 	struct listing_source src = {listed_value, write_listed, &l};
+	api_tag(ctx, TAG_ASSETS, value_str(value_map_getz(l.container, "disk"), NULL), NULL);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "assets/%s", l.handle);
 	status = listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);
@@ -803,4 +807,12 @@ int api_asset_containers_index(struct api_ctx *ctx)
 int api_asset_containers_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "assets", write_container_item);
+}
+
+void api_write_asset(struct api_ctx *ctx, struct jsonw *w, const char *container, value_t file)
+{
+	struct asset_list l = {ctx, snap_extras_find(ctx->snap, "assets", container), container,
+	                       NULL, 0};
+	struct strlist whole = {NULL, 0};
+	write_asset(&l, w, file, &whole);
 }

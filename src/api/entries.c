@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
+#include "api/tags.h"
 #include "lib/strbuf.h"
 #include "query/sort.h"
 
@@ -84,6 +86,7 @@ static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_
                                  const struct strlist *fields)
 {
 	struct renders *renders = r->ctx->renders;
+	api_tag_entry(r->ctx, n);
 	if (fields->len == 0 && renders && !r->ctx->span) {
 		const struct render *done = renders_find(renders, n, r->q.now);
 		renders_write(renders, w, done ? done : render_entry(r, n));
@@ -160,6 +163,7 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
  * the API root) in links and meta. */
 int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
+	api_tag(r->ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	long limit, page;
@@ -269,4 +273,13 @@ int api_entries_show(struct api_ctx *ctx)
 	strlist_free(&fields);
 	entries_close(&r);
 	return 0;
+}
+
+void api_write_entry(struct api_ctx *ctx, struct jsonw *w, uint32_t n)
+{
+	struct entries_req r;
+	struct strlist whole = {NULL, 0};
+	entries_attach(ctx, &r, snap_entry_at(ctx->snap, n).collection);
+	write_numbered_entry(&r, w, n, &whole);
+	entries_close(&r);
 }

@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/listing.h"
 
 /* ?site=, else the default site, into *site; returns 0, or 404 for a
@@ -73,14 +75,17 @@ int api_globals_index(struct api_ctx *ctx)
 		return status;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
+	api_tag_extras_list(ctx, "globals");
 	jsonw_array_begin(&w);
 	struct value_iter it;
 	value_iter_init(&it, snap_extras(ctx->snap, "globals"));
 	while (value_iter_next(&it)) {
 		const char *handle = value_str(value_map_getz(it.value, "handle"), NULL);
 		value_t variables = variables_in(it.value, site);
-		if (handle_enabled(ctx->cfg, RES_GLOBALS, handle) && !value_is_missing(variables))
+		if (handle_enabled(ctx->cfg, RES_GLOBALS, handle) && !value_is_missing(variables)) {
+			api_tag_extra(ctx, "globals", it.value);
 			write_set(ctx, &w, it.value, variables);
+		}
 	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
@@ -120,6 +125,7 @@ int api_globals_show(struct api_ctx *ctx)
 		return api_not_found(ctx);
 	struct strlist fields;
 	listing_requested_fields(ctx->req, &fields);
+	api_tag_extra(ctx, "globals", set);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	if (fields.len)
@@ -129,4 +135,14 @@ int api_globals_show(struct api_ctx *ctx)
 	api_end_data(&w);
 	strlist_free(&fields);
 	return 0;
+}
+
+bool api_write_global(struct api_ctx *ctx, struct jsonw *w, value_t set)
+{
+	value_t variables = variables_in(set, snap_site_at(ctx->snap, 0).handle);
+	if (value_is_missing(variables))
+		return false;
+	api_tag_extra(ctx, "globals", set);
+	write_set(ctx, w, set, variables);
+	return true;
 }

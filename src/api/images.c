@@ -35,6 +35,7 @@
 #include "api/api.h"
 #include "api/endpoints.h"
 #include "api/image.h"
+#include "api/tags.h"
 #include "lib/consttime.h"
 #include "lib/glide.h"
 #include "lib/strbuf.h"
@@ -200,6 +201,8 @@ int api_images_show(struct api_ctx *ctx)
 	const char *ext = value_str(value_map_getz(file, "extension"), NULL);
 	if (value_is_missing(file) || !ext || !media_is_image(ext) || media_is_svg(ext))
 		return api_not_found(ctx);
+	/* An edit of the source purges its every size at the edge. */
+	api_tag_asset(ctx, ctx->params[0], ctx->params[1]);
 	struct glide_params params;
 	int status = read_params(ctx, &params);
 	if (status != 0)

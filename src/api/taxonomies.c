@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
@@ -259,6 +261,8 @@ static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
                        const struct strlist *fields)
 {
 	struct value_builder scratch = VALUE_BUILDER_INIT;
+	api_tag(l->ctx, TAG_TERM, l->handle, term_string(term, "file_slug"));
+	api_tag_refs(l->ctx, value_map_getz(term, "data"));
 	jsonw_object_begin(w);
 	if (fields->len) {
 		for (size_t i = 0; i < fields->len; i++) {
@@ -340,6 +344,7 @@ int api_terms_index(struct api_ctx *ctx)
 	if (status != 0)
 		return status;
 	struct listing_source src = {listed_value, write_listed, &l};
+	api_tag(ctx, TAG_TERMS, l.handle, NULL);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
 	status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
@@ -409,4 +414,12 @@ int api_taxonomies_index(struct api_ctx *ctx)
 int api_taxonomies_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "taxonomies", write_taxonomy);
+}
+
+void api_write_term(struct api_ctx *ctx, struct jsonw *w, const char *taxonomy, value_t term)
+{
+	struct term_list l = {ctx, snap_extras_find(ctx->snap, "taxonomies", taxonomy), taxonomy,
+	                      NULL, 0};
+	struct strlist whole = {NULL, 0};
+	write_term(&l, w, term, &whole);
 }

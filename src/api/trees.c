@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
@@ -215,6 +217,7 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_map_end(&extras);
 		ct->r->q.tree_page = true;
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
+		api_tag_entry(ct->t->ctx, e.number);
 		write_page(w, vb_result(&item), &ct->t->fields);
 		jsonw_keyz(w, "depth");
 		jsonw_int(w, depth);
@@ -272,6 +275,7 @@ static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, st
 {
 	if (!collection_in_site(ctx, &r->q.collection, t->site))
 		return api_not_found(ctx);
+	api_tag(ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct entry_filters filters = {0};
 	int status = entries_check_allowed(r);
 	if (status == 0)
@@ -445,6 +449,7 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 		item_extras(item, e.id, &extras);
 		r.q.tree_page = true;
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
+		api_tag_entry(t->ctx, n);
 		vb_release(&extras);
 	}
 	entries_close(&r);
@@ -481,6 +486,7 @@ int api_navs_tree(struct api_ctx *ctx)
 	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
 	if (value_is_missing(nav))
 		return api_not_found(ctx);
+	api_tag_extra(ctx, "navs", nav);
 	struct tree_req t;
 	int status = read_tree_params(ctx, &t);
 	if (status != 0)
@@ -496,4 +502,10 @@ int api_navs_tree(struct api_ctx *ctx)
 	}
 	strlist_free(&t.fields);
 	return status;
+}
+
+void api_write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
+{
+	api_tag_extra(ctx, "navs", nav);
+	write_nav(w, nav);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/tags.h"
 #include "api/listing.h"
 #include "lib/php.h"
 #include "lib/strbuf.h"
@@ -131,6 +132,7 @@ int api_users_index(struct api_ctx *ctx)
 {
 	struct user_list l;
 	open_users(ctx, &l);
+	api_tag(ctx, TAG_USERS, NULL, NULL);
 	struct listing_source src = {listed_value, write_listed, &l};
 	int status = listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
 	free(l.users);
@@ -141,6 +143,7 @@ int api_users_show(struct api_ctx *ctx)
 {
 	struct user_list l;
 	open_users(ctx, &l);
+	api_tag(ctx, TAG_USERS, NULL, NULL);
 	struct strbuf id = STRBUF_INIT;
 	value_t found = VALUE_MISSING;
 	for (size_t i = 0; i < l.n && value_is_missing(found); i++) {

@@ -9,9 +9,11 @@
 
 #include "api/api.h"
 #include "api/listing.h"
+#include "app/hooks.h"
 #include "app/router.h"
-#include "cache/upkeep.h"
 #include "core/log.h"
+#include "edge/syncrecord.h"
+#include "edge/tagheader.h"
 #include "guard/guard.h"
 #include "http/cors.h"
 #include "http/http_cache.h"
@@ -40,6 +42,8 @@ static void take_news(struct app *app)
 	if (news & FOLLOW_SHARING) {
 		cache_free(&app->cache); /* a worker back to sharing had one before */
 		cache_init(&app->cache, &app->cfg, &app->follow.paths);
+		free(app->sync_journal);
+		app->sync_journal = sync_journal_path(&app->follow.paths);
 	}
 }
 
@@ -60,7 +64,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	rate_limiter_init(&app->rate, &app->cfg, mode != APP_PRIVATE);
 	if (mode != APP_PRIVATE)
 		fastpath_init(&app->fastpath, &app->cfg);
-	follow_open(&app->follow, &app->cfg, (enum follow_mode)mode, &cache_upkeep_hooks);
+	follow_open(&app->follow, &app->cfg, (enum follow_mode)mode, &app_watch_hooks);
 	take_news(app);
 }
 
@@ -70,6 +74,7 @@ void app_close(struct app *app)
 	fastpath_free(&app->fastpath);
 	renders_free(&app->renders);
 	cache_free(&app->cache);
+	free(app->sync_journal);
 	guard_state_free(&app->guard);
 	follow_close(&app->follow);
 	config_free(&app->cfg);
@@ -81,6 +86,7 @@ void exchange_init(struct exchange *x)
 	memset(x, 0, sizeof *x);
 	token_grant_init(&x->grant);
 	x->error = (struct http_error)HTTP_ERROR_INIT;
+	x->tags = (struct tagset)TAGSET_INIT;
 }
 
 void exchange_begin(struct exchange *x, const struct request *req, struct response *res)
@@ -98,6 +104,7 @@ void exchange_free(struct exchange *x)
 	cache_ask_release(&x->ask);
 	token_grant_free(&x->grant);
 	http_error_free(&x->error);
+	tagset_free(&x->tags);
 	memset(x, 0, sizeof *x);
 }
 
@@ -248,6 +255,9 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
 	ctx->error = &x->error;
+	ctx->tags = edge_tags_on(&app->cfg) ? &x->tags : NULL;
+	ctx->generation = app->follow.cache_current ? app->follow.cache_generation : 0;
+	ctx->sync_journal = app->follow.mode != FOLLOW_PRIVATE ? app->sync_journal : NULL;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {
@@ -462,9 +472,13 @@ void app_handle(struct app *app, struct exchange *x)
 	x->put_pending = false;
 	http_error_clear(&x->error);
 	response_reset(x->res);
+	edge_tags_begin(&app->cfg, &x->tags);
 	struct rate_verdict verdict;
 	if (respond(app, x, &verdict) != 0)
 		app_answer_error(x->res, &x->error);
+	/* A hit brings the tags it was stored with. */
+	if (x->cache_use != APP_CACHE_HIT)
+		edge_tags_answer(&app->cfg, &x->tags, x->res);
 	/* The limit's headers go on whatever the answer turned out to be. */
 	rate_verdict_headers(&verdict, x->res);
 	struct http_cache_policy policy;

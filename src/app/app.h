@@ -25,6 +25,7 @@
 #include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "lib/tagset.h"
 
 /* How an app gets its site index (change/follow.h). */
 enum app_mode {
@@ -57,6 +58,7 @@ struct exchange {
 	struct token_grant grant;      /* owned: the per-user token it carried (id 0: none) */
 	struct http_error error;       /* owned: why it failed, when it did (status 0: it did
 	                                * not); app_handle answers it */
+	struct tagset tags;            /* owned: the answer's cache tags ([edge] tags_header) */
 };
 
 void exchange_init(struct exchange *x);
@@ -75,6 +77,8 @@ struct app {
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
 	struct renders renders;    /* owned: rendered entries of follow.snap (cleared as it is
 	                            * replaced) */
+	char *sync_journal;        /* owned: the sync journal in the shared cache directory
+	                            * (edge/syncrecord.h), NULL while not sharing */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

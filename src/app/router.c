@@ -41,6 +41,7 @@ static const struct route routes[] = {
 	{"assets/{}/{*}", api_assets_show, RES_ASSETS, 0, ROUTE_OPEN},
 	/* An image of an asset at another size (api/images.h). */
 	{"img/{}/{*}", api_images_show, RES_ASSETS, 0, ROUTE_OPEN},
+	{"sync", api_sync, RES_SYNC, -1, ROUTE_OPEN},
 };
 
 /* A segment of a path inside a container: never one that climbs out or

@@ -155,7 +155,7 @@ static char *resolve_path(const char *dir, const char *value)
 /* --- the key table --- */
 
 static const char *type_names[RES_TYPE_COUNT] = {
-	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites",
+	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites", "sync",
 };
 
 const char *resource_type_name(enum resource_type t)
@@ -209,6 +209,10 @@ static const char *const rate_by_names[] = {"ip", "token", NULL};
 static const char *const rate_driver_names[] = {"file", "redis", NULL};
 static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
 static const char *const middleware_names[] = {"", "auth:token", NULL};
+/* The tag headers of edge.h: off, Fastly's, Cloudflare's, Varnish's
+ * xkey's, Akamai's. */
+static const char *const tags_header_names[] = {"",     "Surrogate-Key",  "Cache-Tag",
+                                                "xkey", "Edge-Cache-Tag", NULL};
 
 /* ST_ENUM fields are read and written as int. */
 _Static_assert(sizeof(enum cache_driver) == sizeof(int), "enum cache_driver is an int");
@@ -307,6 +311,14 @@ static const struct key_def keys[] = {
 	    .dflt.l = 5000),
 	KEY("server", "max_requests", K_LONG, max_requests, .min = 0, .max = 1000000000000L,
 	    .dflt.l = 0),
+	KEY("edge", "tags_header", K_STRING, edge_tags_header, .enum_names = tags_header_names,
+	    .dflt.s = ""),
+	KEY("edge", "tag_prefix", K_STRING, edge_tag_prefix, .dflt.s = ""),
+	KEY("edge", "varnish", K_URL, edge_varnish, .dflt.s = ""),
+	KEY("edge", "purge_url", K_URL, edge_purge_url, .dflt.s = ""),
+	KEY("edge", "purge_header", K_STRING, edge_purge_header, .dflt.s = ""),
+	KEY("sync", "generations", K_LONG, sync_generations, .min = 1, .max = 1000000,
+	    .dflt.l = 1000),
 };
 
 /* Owned strings that no key sets by itself, defaulted and freed the same
@@ -449,6 +461,17 @@ static void free_disks(struct config *cfg)
 	free(cfg->disks);
 }
 
+static void free_webhooks(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nwebhooks; i++) {
+		free(cfg->webhooks[i].name);
+		free(cfg->webhooks[i].url);
+		strlist_free(&cfg->webhooks[i].events);
+		free(cfg->webhooks[i].secret);
+	}
+	free(cfg->webhooks);
+}
+
 static void free_cache_options(struct config *cfg)
 {
 	for (size_t i = 0; i < cfg->ncache_options; i++) {
@@ -469,6 +492,7 @@ void config_free(struct config *cfg)
 		free_resources(&cfg->resources[t]);
 	free_sites(cfg);
 	free_disks(cfg);
+	free_webhooks(cfg);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -565,8 +589,9 @@ static struct handle_rule *add_rule(struct resource_rule *r, const char *handle,
 
 static bool is_simple_section(const char *s)
 {
-	static const char *const names[] = {"api",  "content", "cache",    "rate_limit", "auth",
-	                                    "log",  "server",  "resources", "images"};
+	static const char *const names[] = {"api",    "content",   "cache",  "rate_limit",
+	                                    "auth",   "log",       "server", "resources",
+	                                    "images", "edge",      "sync"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(s, names[i]) == 0)
 			return true;
@@ -598,6 +623,7 @@ static bool valid_site_handle(const char *s)
 }
 
 static struct disk_def *disk_named(struct config *cfg, const char *name);
+static struct webhook_def *webhook_named(struct config *cfg, const char *name);
 
 /* Called by the reader for every "[section]" line, so that sections
  * without keys count too. */
@@ -619,7 +645,7 @@ static void open_section(struct parse_state *st, const char *name)
 			r->users_section = true;
 			return;
 		}
-		if (*handle == '\0' || type == RES_USERS || type == RES_SITES ||
+		if (*handle == '\0' || type == RES_USERS || type == RES_SITES || type == RES_SYNC ||
 		    (strcmp(handle, "*") != 0 && !valid_name(handle))) {
 			fail_at(st, "unknown section [%s]", name);
 			return;
@@ -650,6 +676,16 @@ static void open_section(struct parse_state *st, const char *name)
 		cfg->disks = xrealloc(cfg->disks, (cfg->ndisks + 1) * sizeof *cfg->disks);
 		memset(&cfg->disks[cfg->ndisks], 0, sizeof *cfg->disks);
 		cfg->disks[cfg->ndisks++].name = xstrdup(name + 6);
+		return;
+	}
+	if (strncmp(name, "webhook.", 8) == 0 && valid_name(name + 8)) {
+		if (webhook_named(cfg, name + 8)) {
+			fail_at(st, "section [%s] appears twice", name);
+			return;
+		}
+		cfg->webhooks = xrealloc(cfg->webhooks, (cfg->nwebhooks + 1) * sizeof *cfg->webhooks);
+		cfg->webhooks[cfg->nwebhooks++] = (struct webhook_def){
+			xstrdup(name + 8), NULL, {NULL, 0}, xstrdup(""), st->line};
 		return;
 	}
 	if (!is_simple_section(name))
@@ -980,6 +1016,37 @@ static struct disk_def *disk_named(struct config *cfg, const char *name)
 	return NULL;
 }
 
+static struct webhook_def *webhook_named(struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nwebhooks; i++)
+		if (strcmp(cfg->webhooks[i].name, name) == 0)
+			return &cfg->webhooks[i];
+	return NULL;
+}
+
+static int handle_webhook_key(struct parse_state *st, const char *section, const char *name,
+                              const char *value)
+{
+	struct webhook_def *h = webhook_named(st->cfg, section + strlen("webhook."));
+	if (!h) {
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
+	if (strcmp(name, "url") == 0) {
+		free(h->url);
+		h->url = xstrdup(value);
+	} else if (strcmp(name, "events") == 0) {
+		strlist_free(&h->events);
+		strlist_split(&h->events, value);
+	} else if (strcmp(name, "secret") == 0) {
+		set_string(&h->secret, value);
+	} else {
+		fail_at(st, "unknown key '%s' in [%s]", name, st->section);
+		return 0;
+	}
+	return 1;
+}
+
 static int handle_site_key(struct parse_state *st, const char *section, const char *name,
                            const char *value)
 {
@@ -1083,6 +1150,8 @@ static int handle_key(void *user, const char *section, const char *name, const c
 		handle_site_key(st, section, name, value);
 	else if (strncmp(section, "disks.", 6) == 0)
 		handle_disk_key(st, section, name, value);
+	else if (strncmp(section, "webhook.", 8) == 0)
+		handle_webhook_key(st, section, name, value);
 	else
 		handle_plain_key(st, section, name, value);
 	return 1;
@@ -1222,6 +1291,52 @@ static int validate_cors(const struct config *cfg, const struct parse_state *st,
 	return -1;
 }
 
+/* Whether url is an http:// or https:// URL. */
+static bool http_url(const char *url)
+{
+	return strncmp(url, "http://", 7) == 0 || strncmp(url, "https://", 8) == 0;
+}
+
+/* [edge] and [webhook.*]: tags the CDNs accept, the static fast path off
+ * when tags are on (the web server's copies carry none, so no purge would
+ * reach them at the edge), URLs curl can send to. */
+static int validate_edge(const struct config *cfg, const struct parse_state *st,
+                         char err[CONFIG_ERR_LEN])
+{
+	const char *prefix = cfg->edge_tag_prefix;
+	size_t n = strlen(prefix);
+	bool prefix_ok = n <= 16;
+	for (size_t i = 0; i < n; i++)
+		prefix_ok = prefix_ok && (isalnum((unsigned char)prefix[i]) || strchr("._-", prefix[i]));
+	const char *problem = NULL;
+	if (!prefix_ok)
+		problem = "[edge] tag_prefix: at most 16 of the characters A-Z a-z 0-9 . _ - "
+		          "(what every CDN takes in a tag)";
+	else if (*cfg->edge_tags_header && *cfg->cache_public_dir)
+		problem = "[edge] tags_header cannot go with [cache] public_dir: the answers the web "
+		          "server serves from public_dir carry no tags, so no purge would reach "
+		          "their copies at the edge";
+	else if (*cfg->edge_varnish && !http_url(cfg->edge_varnish))
+		problem = "[edge] varnish: not an http:// URL";
+	else if (*cfg->edge_purge_url && !http_url(cfg->edge_purge_url))
+		problem = "[edge] purge_url: not an http:// or https:// URL";
+	else if (*cfg->edge_purge_header && !strchr(cfg->edge_purge_header, ':'))
+		problem = "[edge] purge_header: not a \"Name: value\" header";
+	if (problem) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: %s", st->file, problem);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->nwebhooks; i++) {
+		const struct webhook_def *h = &cfg->webhooks[i];
+		if (!h->url || !http_url(h->url)) {
+			snprintf(err, CONFIG_ERR_LEN, "%s:%d: [webhook.%s] url: %s", st->file, h->line,
+			         h->name, h->url ? "not an http:// or https:// URL" : "required");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int validate(struct config *cfg, const struct parse_state *st, char err[CONFIG_ERR_LEN])
 {
 	if (!cfg->content_root || !*cfg->content_root) {
@@ -1246,7 +1361,8 @@ static int validate(struct config *cfg, const struct parse_state *st, char err[C
 		         "[auth] database, the file of the per-user tokens", st->file);
 		return -1;
 	}
-	if (validate_public_dir(cfg, st, err) != 0 || validate_cors(cfg, st, err) != 0)
+	if (validate_public_dir(cfg, st, err) != 0 || validate_cors(cfg, st, err) != 0 ||
+	    validate_edge(cfg, st, err) != 0)
 		return -1;
 	if (cfg->max_limit < cfg->default_limit) {
 		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",
@@ -1464,7 +1580,7 @@ bool handle_enabled(const struct config *cfg, enum resource_type t, const char *
 	const struct resource_rule *r = &cfg->resources[t];
 	if (explicitly_off(r))
 		return false;
-	if (t == RES_USERS || t == RES_SITES)
+	if (t == RES_USERS || t == RES_SITES || t == RES_SYNC)
 		return resource_enabled(cfg, t);
 	const struct handle_rule *named = named_rule(r, handle);
 	if (named)

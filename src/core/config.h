@@ -34,6 +34,7 @@ enum resource_type {
 	RES_ASSETS, /* also governs /asset-containers */
 	RES_USERS,  /* no handles: filters live at type level */
 	RES_SITES,
+	RES_SYNC,   /* the sync feed (/sync); no handles: its items are those each type enables */
 	RES_TYPE_COUNT
 };
 
@@ -70,6 +71,15 @@ struct disk_def {
 	char *name; /* owned */
 	char *root; /* owned, absolute */
 	char *url;  /* owned, NULL for a private disk */
+};
+
+/* One [webhook.<name>] section: where the watcher posts what changed. */
+struct webhook_def {
+	char *name;            /* owned */
+	char *url;             /* owned; required */
+	struct strlist events; /* Statamic's event names it is sent for; empty: every event */
+	char *secret;          /* owned: the HMAC-SHA256 key of its signature; "" = unsigned */
+	int line;              /* where the section starts, for messages */
 };
 
 /* A key=value the cache driver receives as its own configuration. */
@@ -169,6 +179,21 @@ struct config {
 	/* [server] (the pool of cms-api -n) */
 	long max_requests;       /* requests a pool worker answers before it is
 	                          * replaced; default 0 = never */
+
+	/* [edge] (edge/edge.h): caches in front of cms-api */
+	char *edge_tags_header;  /* owned: "" (off, the default), "Surrogate-Key", "Cache-Tag",
+	                          * "xkey" or "Edge-Cache-Tag" */
+	char *edge_tag_prefix;   /* owned: put before every tag, default "" (site/tags.h) */
+	char *edge_varnish;      /* owned: a Varnish to purge by xkey, "" = none */
+	char *edge_purge_url;    /* owned: an endpoint POSTed {"tags": [...]}, "" = none */
+	char *edge_purge_header; /* owned: one "Name: value" header sent with it, "" = none */
+
+	/* [sync] */
+	long sync_generations;   /* generations a sync token stays valid, default 1000 */
+
+	/* [webhook.*] in file order */
+	struct webhook_def *webhooks;
+	size_t nwebhooks;
 
 	/* [resources] and its sub-sections */
 	struct resource_rule resources[RES_TYPE_COUNT];

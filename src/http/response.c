@@ -140,6 +140,7 @@ const char *status_reason(int status)
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 410: return "Gone";
 	case 422: return "Unprocessable Content";
 	case 429: return "Too Many Requests";
 	case 500: return "Internal Server Error";

@@ -149,6 +149,22 @@ needs_test_hooks() {
 	return 1
 }
 
+# needs_commands WHAT HINT COMMAND...: whether every COMMAND is on PATH.
+# Each one missing counts as a failure of WHAT that names it and says,
+# by HINT, what installs it: CI installs them all (scripts/install-deps),
+# so a test needing them never passes by being skipped.
+needs_commands() {
+	nc_what=$1 nc_hint=$2 nc_ok=0
+	shift 2
+	for nc_cmd in "$@"; do
+		if ! command -v "$nc_cmd" >/dev/null; then
+			fail "$nc_what: $nc_cmd is missing ($nc_hint)"
+			nc_ok=1
+		fi
+	done
+	return $nc_ok
+}
+
 # only_under SERVER: whether this pass is through that server, for a
 # test that depends on one (each use says why).
 only_under() { [ "$SERVER" = "$1" ]; }

@@ -221,6 +221,8 @@ int main(int argc, char **argv)
 	suite_cache();
 	suite_corpus_api();
 	suite_sha256();
+	suite_tags();
+	suite_journal();
 	suite_tokens();
 	suite_regex();
 	suite_hostile();

@@ -307,6 +307,24 @@ static void test_errors(void)
 	             ": [api] middleware = auth:token needs [auth] database, the file of the "
 	             "per-user tokens");
 	assert_error("[api]\nmiddleware = sanctum\n", ":2: [api] middleware: unknown value: sanctum");
+	assert_error("[edge]\ntags_header = X-Tags\n", ":2: [edge] tags_header: unknown value: X-Tags");
+	assert_error("[content]\nroot = ROOT\n[edge]\ntag_prefix = a:b\n",
+	             ": [edge] tag_prefix: at most 16 of the characters A-Z a-z 0-9 . _ - (what "
+	             "every CDN takes in a tag)");
+	assert_error("[content]\nroot = ROOT\n[api]\nbase_url = http://x.example\n[cache]\n"
+	             "public_dir = /srv/pub\n[edge]\ntags_header = xkey\n",
+	             ": [edge] tags_header cannot go with [cache] public_dir: the answers the web "
+	             "server serves from public_dir carry no tags, so no purge would reach their "
+	             "copies at the edge");
+	assert_error("[content]\nroot = ROOT\n[edge]\nvarnish = 127.0.0.1:6081\n",
+	             ": [edge] varnish: not an http:// URL");
+	assert_error("[content]\nroot = ROOT\n[webhook.build]\nsecret = s\n",
+	             ":3: [webhook.build] url: required");
+	assert_error("[content]\nroot = ROOT\n[webhook.build]\nurl = ftp://x\n",
+	             ":3: [webhook.build] url: not an http:// or https:// URL");
+	assert_error("[webhook.a]\nurl = http://x\n[webhook.a]\n",
+	             ":3: section [webhook.a] appears twice");
+	assert_error("[webhook.a]\ncolour = red\n", ":2: unknown key 'colour' in [webhook.a]");
 	assert_error("enabled = true\n", ":1: key 'enabled' outside any section");
 	assert_error("[disks.a]\nroot = x\n[disks.a]\n", ":3: section [disks.a] appears twice");
 	/* Site handles may hold dots (v2.3), other handles not; nothing else. */
@@ -652,6 +670,15 @@ static const struct key_case key_cases[] = {
 	LONG_CASE("images", "max_memory", images_max_memory, 256, 16, 65536),
 	LONG_CASE("images", "max_time_ms", images_max_time_ms, 5000, 10, 600000),
 	LONG_CASE("server", "max_requests", max_requests, 0, 0, 1000000000000L),
+	STRING_CASE("edge", "tags_header", edge_tags_header, "", "xkey", "xkey"),
+	STRING_CASE("edge", "tag_prefix", edge_tag_prefix, "", "blog.", "blog."),
+	STRING_CASE("edge", "varnish", edge_varnish, "", "http://127.0.0.1:6081/",
+	            "http://127.0.0.1:6081"),
+	STRING_CASE("edge", "purge_url", edge_purge_url, "", "https://cdn.example/purge",
+	            "https://cdn.example/purge"),
+	STRING_CASE("edge", "purge_header", edge_purge_header, "", "Authorization: Bearer x",
+	            "Authorization: Bearer x"),
+	LONG_CASE("sync", "generations", sync_generations, 1000, 1, 1000000),
 };
 #define NKEY_CASES (sizeof key_cases / sizeof key_cases[0])
 
@@ -875,7 +902,12 @@ static const char full_ini[] =
 	"[resources.users]\nallowed_filters = name, email\n"
 	"[sites.en]\nname = English\nlocale = en_GB\nurl = /\nlang = en\n"
 	"[sites.de]\nname = Deutsch\nlocale = de_DE\nurl = /de/\n"
-	"[disks.assets]\nroot = public/assets\nurl = /assets/\n[disks.private]\nroot = p\n";
+	"[disks.assets]\nroot = public/assets\nurl = /assets/\n[disks.private]\nroot = p\n"
+	"[edge]\ntags_header = Cache-Tag\ntag_prefix = x-\nvarnish = http://127.0.0.1:6081\n"
+	"purge_url = https://cdn.example/purge\npurge_header = X-Key: k\n"
+	"[sync]\ngenerations = 5\n"
+	"[webhook.build]\nurl = http://127.0.0.1:9/\nevents = EntrySaved\nsecret = s\n"
+	"[webhook.other]\nurl = https://hooks.example/x\n";
 
 /* Whether text sets name in [section] (a key line "name = ..." under it). */
 static bool ini_sets(const char *text, const char *section, const char *name)

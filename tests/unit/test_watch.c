@@ -540,6 +540,96 @@ static void test_cache_dir_problems(void)
 	free(dir);
 }
 
+/* The hooks' record of the files each move touched (moved_files), kept
+ * in a file: the hooks run in the watcher, a child of the test. */
+static const char *files_log;
+
+static void record_files(void *state, const struct config *cfg, const struct watch_file *files,
+                         size_t nfiles, uint64_t old_cache, uint64_t new_cache)
+{
+	(void)state;
+	(void)cfg;
+	(void)old_cache;
+	(void)new_cache;
+	FILE *f = fopen(files_log, "a");
+	if (!f)
+		return;
+	if (nfiles == 0)
+		fprintf(f, "unknown\n");
+	for (size_t i = 0; i < nfiles; i++)
+		fprintf(f, "%s %s %s\n", files[i].event, files[i].disk ? files[i].disk : "-",
+		        files[i].path);
+	fclose(f);
+}
+
+/* Up to 10 s for the log to hold want. */
+static bool files_logged(const char *want)
+{
+	for (int i = 0; i < 1000; i++) {
+		char *got = unit_read_file(files_log, "");
+		bool ok = strstr(got, want) != NULL;
+		free(got);
+		if (ok)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* The hooks learn which files a change touched: a save, a deletion, both
+ * halves of a rename, a file on an asset disk; a change found by a scan
+ * is one of unknown files. */
+static void test_moved_files(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	struct strbuf b = STRBUF_INIT, log = STRBUF_INIT;
+	strbuf_addf(&b, "%s/disk", dir);
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strbuf_detach(&b, NULL), NULL};
+	unit_write_file(dir, "disk/a.jpg", "jpg");
+	unit_write_file(dir, "site/content/collections/blog/b.md", "---\ntitle: B\n---\n");
+	unit_write_file(dir, "site/content/collections/blog/c.md", "---\ntitle: C\n---\n");
+	strbuf_addf(&log, "%s/files.log", dir);
+	files_log = log.ptr;
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	static const struct watch_hooks hooks = {.moved_files = record_files};
+	pid_t pid = fork();
+	if (pid == 0) {
+		watch_run(&cfg, -1, &hooks);
+		_exit(0);
+	}
+	/* The first scan makes the generation file (a move of unknown files):
+	 * the watches are set by then. */
+	CU_ASSERT_TRUE(files_logged("unknown\n"));
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: A\n---\n");
+	CU_ASSERT_TRUE(files_logged("EntrySaved - content/collections/blog/a.md\n"));
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	strbuf_addf(&from, "%s/site/content/collections/blog/c.md", dir);
+	strbuf_addf(&to, "%s/site/content/collections/blog/d.md", dir);
+	CU_ASSERT_EQUAL(rename(from.ptr, to.ptr), 0);
+	CU_ASSERT_TRUE(files_logged("EntryDeleted - content/collections/blog/c.md\n"
+	                            "EntrySaved - content/collections/blog/d.md\n"));
+	strbuf_reset(&from);
+	strbuf_addf(&from, "%s/site/content/collections/blog/b.md", dir);
+	CU_ASSERT_EQUAL(unlink(from.ptr), 0);
+	CU_ASSERT_TRUE(files_logged("EntryDeleted - content/collections/blog/b.md\n"));
+	unit_write_file(dir, "disk/a.jpg", "jpeg");
+	CU_ASSERT_TRUE(files_logged("AssetSaved assets a.jpg\n"));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	strbuf_release(&log);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_watch(void)
 {
 	CU_pSuite s = unit_add_suite("watch");
@@ -552,6 +642,7 @@ void suite_watch(void)
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
+	unit_add_test(s, "the files a move touched", test_moved_files);
 #ifdef CMS_API_TEST_HOOKS
 	unit_add_test(s, "an edit just after the first scan", test_edit_after_first_scan);
 #endif

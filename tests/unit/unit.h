@@ -36,6 +36,8 @@ void suite_app(void);
 void suite_cache(void);
 void suite_corpus_api(void);
 void suite_sha256(void);
+void suite_tags(void);
+void suite_journal(void);
 void suite_tokens(void);
 void suite_regex(void);
 void suite_hostile(void);
