@@ -198,7 +198,8 @@ static void gather_footnotes(struct render *r, cmark_node *doc)
 		                                         cmark_node_get_start_column(node), 0};
 	}
 	cmark_iter_free(it);
-	qsort(r->refs, r->nrefs, sizeof *r->refs, by_place);
+	if (r->nrefs > 1) /* qsort is never given NULL, even for nothing */
+		qsort(r->refs, r->nrefs, sizeof *r->refs, by_place);
 	for (size_t i = 0; i < r->nrefs; i++) {
 		long n = strtol(cmark_node_get_literal(r->refs[i].node), NULL, 10);
 		unsigned seen = 0;
