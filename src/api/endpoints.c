@@ -122,5 +122,7 @@ void endpoints_each(const struct config *cfg, const struct snapshot *snap, endpo
 		emit(&w, EP_USER, RES_USERS, NULL, "users/{id}");
 	}
 	extras(cfg, snap, &extra_kinds[sizeof extra_kinds / sizeof extra_kinds[0] - 1], &w);
+	if (resource_enabled(cfg, RES_SYNC))
+		emit(&w, EP_SYNC, RES_SYNC, NULL, "sync");
 	strbuf_release(&w.path);
 }

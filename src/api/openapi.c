@@ -87,7 +87,25 @@ static const char fixed_schemas[] =
 	"\"TreeNode\":{\"type\":\"object\",\"required\":[\"page\",\"depth\",\"children\"],"
 	"\"properties\":{\"page\":{\"type\":\"object\"},\"depth\":{\"type\":\"integer\","
 	"\"minimum\":1},\"children\":{\"type\":\"array\",\"items\":"
-	"{\"$ref\":\"#/components/schemas/TreeNode\"}}},\"additionalProperties\":false}";
+	"{\"$ref\":\"#/components/schemas/TreeNode\"}}},\"additionalProperties\":false},"
+	"\"SyncDeleted\":{\"type\":\"object\",\"required\":[\"type\",\"handle\",\"id\"],"
+	"\"properties\":{\"type\":{\"enum\":[\"entry\",\"term\",\"global\",\"nav\",\"asset\"]},"
+	"\"handle\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"}},"
+	"\"additionalProperties\":false},"
+	"\"SyncItem\":{\"description\":\"An item as it is now: data is what its own endpoint "
+	"shows.\",\"type\":\"object\",\"required\":[\"type\",\"handle\",\"id\",\"data\"],"
+	"\"properties\":{\"type\":{\"enum\":[\"entry\",\"term\",\"global\",\"nav\",\"asset\"]},"
+	"\"handle\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"},"
+	"\"data\":{\"type\":[\"object\",\"null\"]}},\"additionalProperties\":false},"
+	"\"SyncPage\":{\"type\":\"object\",\"required\":[\"data\",\"deleted\",\"links\",\"meta\","
+	"\"next_sync_token\"],\"properties\":{\"data\":{\"type\":\"array\",\"items\":"
+	"{\"$ref\":\"#/components/schemas/SyncItem\"}},\"deleted\":{\"type\":\"array\",\"items\":"
+	"{\"$ref\":\"#/components/schemas/SyncDeleted\"}},\"links\":{\"type\":\"object\","
+	"\"required\":[\"next\"],\"properties\":{\"next\":{\"type\":[\"string\",\"null\"]}},"
+	"\"additionalProperties\":false},\"meta\":{\"type\":\"object\",\"required\":"
+	"[\"per_page\",\"sync_token\"],\"properties\":{\"per_page\":{\"type\":\"integer\"},"
+	"\"sync_token\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":false},"
+	"\"next_sync_token\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":false}";
 
 /* The error answers every operation may refer to, by their status. */
 static const struct {
@@ -101,9 +119,11 @@ static const struct {
 	                            "Origin and Access-Control-Request-Method)."},
 	{"Unprocessable", "422", "A filter on a field that is not allowed, or an image that "
 	                         "cannot be made."},
+	{"Gone", "410", "A sync_token older than [sync] generations, or from before a change of "
+	                "the whole site: sync again without one."},
 	{"TooManyRequests", "429", "The rate limit's budget is spent."},
 	{"ServerError", "500", "Something unexpected (the details are in the server's log)."},
-	{"Unavailable", "503", "The token database cannot be read."},
+	{"Unavailable", "503", "The token database cannot be read, or the sync journal is being written."},
 };
 
 struct doc {
@@ -196,6 +216,7 @@ static struct answer answer_of(enum endpoint_kind kind)
 	case EP_ASSET_CONTAINER: return (struct answer){ONE, "Titled", false, false};
 	case EP_ASSETS: return (struct answer){PAGE, "Content", true, false};
 	case EP_ASSET: return (struct answer){ONE, "Content", false, false};
+	case EP_SYNC: return (struct answer){BARE, "SyncPage", false, false};
 	case EP_IMAGE: break;
 	}
 	return (struct answer){BARE, NULL, false, false};
@@ -385,6 +406,12 @@ static void parameters(struct doc *d, const struct endpoint *ep, const struct an
 	jsonw_array_begin(w);
 	if (ep->kind == EP_IMAGE)
 		image_params(d);
+	if (ep->kind == EP_SYNC) {
+		ref(w, "parameters", "sync_token");
+		ref(w, "parameters", "limit");
+		ref(w, "parameters", "at");
+		ref(w, "parameters", "after");
+	}
 	if (a->shape != BARE && a->item && strcmp(a->item, "Endpoint") != 0) {
 		ref(w, "parameters", "fields");
 		ref(w, "parameters", "fieldsList");
@@ -454,10 +481,12 @@ static void responses(struct doc *d, const struct endpoint *ep, const struct ans
 	error_ref(w, "404");
 	if (a->filters || a->shape == PAGE || ep->kind == EP_IMAGE)
 		error_ref(w, "422");
+	if (ep->kind == EP_SYNC)
+		error_ref(w, "410");
 	if (d->rate)
 		error_ref(w, "429");
 	error_ref(w, "500");
-	if (strcmp(d->cfg->middleware, "auth:token") == 0)
+	if (strcmp(d->cfg->middleware, "auth:token") == 0 || ep->kind == EP_SYNC)
 		error_ref(w, "503");
 	jsonw_object_end(w);
 }
@@ -608,6 +637,12 @@ static const struct {
 	{"s", "s", "{\"type\":\"string\",\"pattern\":\"^[0-9a-f]{32}$\"}",
 	 "Glide's signature: md5(sign_key + ':' + path + '?' + the other parameters sorted, as "
 	 "http_build_query writes them). Any parameters but a preset need one."},
+	{"sync_token", "sync_token", "{\"type\":\"string\"}",
+	 "What changed since the answer that gave this next_sync_token; without it, every item."},
+	{"at", "at", "{\"type\":\"string\"}",
+	 "The moment of the first page (links.next carries it)."},
+	{"after", "after", "{\"type\":\"string\"}",
+	 "The position after which the page starts (links.next carries it)."},
 };
 
 static void component_parameters(struct doc *d)
