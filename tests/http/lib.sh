@@ -532,8 +532,10 @@ expect_watchers() {
 # SECONDS, default 5) until the body of GET PATH matches PATTERN (a glob).
 until_answer() {
 	local name=$1 path=$2 pattern=$3 tries=$((${4:-5} * 10))
+	UNTIL_REQUESTS=0 # how many it asked, for a test that counts log lines
 	for _ in $(seq 1 "$tries"); do
 		request GET "$path"
+		UNTIL_REQUESTS=$((UNTIL_REQUESTS + 1))
 		# shellcheck disable=SC2254
 		case "$BODY" in $pattern) pass; return ;; esac
 		sleep 0.1
