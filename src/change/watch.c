@@ -116,12 +116,15 @@ static bool visible(const char *name, bool disk)
 	return name[0] != '.' || (disk && strcmp(name, ".meta") == 0);
 }
 
+/* How deep below its root a tree is signed and watched. */
+#define MAX_DEPTH 32
+
 /* Adds every visible file below abs (whose relative path is rel); a sum
  * does not depend on the order readdir lists files in. */
 static void sign_tree(const char *abs, const char *rel, bool disk, uint64_t *sum, int depth)
 {
 	DIR *d = opendir(abs);
-	if (!d || depth > 32) {
+	if (!d || depth > MAX_DEPTH) {
 		if (d)
 			closedir(d);
 		return;
@@ -165,6 +168,15 @@ uint64_t content_signature(const struct config *cfg)
 		strbuf_addf(&rel, "disk:%s", cfg->disks[i].name);
 		if (cfg->disks[i].root)
 			sign_tree(cfg->disks[i].root, rel.ptr, true, &sum, 0);
+		strbuf_release(&rel);
+	}
+	/* The icon folders of [icons], read when the snapshot is written:
+	 * their own files alone (an icon's name holds no '/'), which a tree
+	 * signed from MAX_DEPTH is. */
+	for (size_t i = 0; i < cfg->nicon_sets; i++) {
+		struct strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "icons:%s", cfg->icon_sets[i].name);
+		sign_tree(cfg->icon_sets[i].folder, rel.ptr, false, &sum, MAX_DEPTH);
 		strbuf_release(&rel);
 	}
 	return sum;
@@ -338,12 +350,13 @@ static void scan_and_tell(const struct config *cfg, const struct watch_hooks *h,
 
 /* What a watch descriptor watches: a folder below the site root, or
  * below an asset disk's root (whose changes are AssetSaved and
- * AssetDeleted). */
+ * AssetDeleted), or an icon folder. */
 struct watched {
 	char *rel;        /* owned: relative to its root; NULL when unused */
-	const char *root; /* the site root or a disk root (the config's) */
+	const char *root; /* the site root, a disk root or an icon folder (the config's) */
 	bool disk;
 	bool site_folder; /* the site folder itself, watched alone, not its tree */
+	bool icons;       /* an icon folder of [icons], watched alone, not its tree */
 };
 
 struct watch_table {
@@ -364,20 +377,23 @@ static void remember_watch(struct watch_table *t, int wd, const char *root, bool
 		t->size = size;
 	}
 	free(t->w[wd].rel);
-	t->w[wd] = (struct watched){xstrdup(rel), root, disk, false};
+	t->w[wd] = (struct watched){xstrdup(rel), root, disk, false, false};
 }
+
+/* The changes a watched folder reports. */
+#define FOLDER_EVENTS                                                                      \
+	(IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
+	 IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR)
 
 static void watch_tree(struct watch_table *t, const char *root, bool disk, const char *rel,
                        int depth)
 {
 	struct strbuf abs = STRBUF_INIT;
 	strbuf_addf(&abs, "%s%s%s", root, *rel ? "/" : "", rel);
-	uint32_t mask = IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
-	                IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR;
-	int wd = inotify_add_watch(t->fd, abs.ptr, mask);
+	int wd = inotify_add_watch(t->fd, abs.ptr, FOLDER_EVENTS);
 	if (wd >= 0)
 		remember_watch(t, wd, root, disk, rel);
-	DIR *d = wd >= 0 && depth < 32 ? opendir(abs.ptr) : NULL;
+	DIR *d = wd >= 0 && depth < MAX_DEPTH ? opendir(abs.ptr) : NULL;
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
 		if (!visible(e->d_name, disk) || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
@@ -452,6 +468,10 @@ static const char *file_event(const struct watched *w, const struct inotify_even
                               const char *rel, bool deleted)
 {
 	bool shown = visible(ev->name, w->disk);
+	if (w->icons)
+		return !shown || (ev->mask & IN_ISDIR) ? NULL
+		       : deleted                       ? "ContentDeleted"
+		                                       : "ContentSaved";
 	if (w->disk)
 		return !shown && !strstr(w->rel, ".meta") ? NULL
 		       : deleted                         ? "AssetDeleted"
@@ -459,6 +479,17 @@ static const char *file_event(const struct watched *w, const struct inotify_even
 	if (ev->mask & IN_ISDIR)
 		return shown ? "ContentSaved" : NULL;
 	return watch_event_name(rel, deleted);
+}
+
+/* Notes the file at rel under w as touched by event name. An icon is in
+ * whichever items name it: its change touches files not known. */
+static void touch(struct touched *t, const struct config *cfg, const struct watched *w,
+                  const char *name, const char *rel)
+{
+	if (w->icons)
+		t->overflowed = true;
+	else
+		touched_add(t, name, disk_name(cfg, w), rel);
 }
 
 /* The first half of a rename within the site (see renamed_within_site):
@@ -474,7 +505,7 @@ static void note_renamed_from(struct watch_table *t, const struct config *cfg,
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	const char *name = file_event(w, ev, rel.ptr, true);
 	if (name)
-		touched_add(&ch->touched, name, disk_name(cfg, w), rel.ptr);
+		touch(&ch->touched, cfg, w, name, rel.ptr);
 	strbuf_release(&rel);
 }
 
@@ -499,16 +530,17 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
 	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) &&
-	    visible(ev->name, w->disk))
+	    visible(ev->name, w->disk) && !w->icons)
 		watch_tree(t, w->root, w->disk, rel.ptr, 0);
 	const char *name = file_event(w, ev, rel.ptr, deleted);
 	if (name) {
 		log_debug("%s: %s", rel.ptr, name);
-		touched_add(&ch->touched, name, disk_name(cfg, w), rel.ptr);
+		touch(&ch->touched, cfg, w, name, rel.ptr);
 		ch->index = true;
 		if (!watch_event_ignored(cfg, name)) {
 			ch->cache = true;
-			if (ch->event)
+			/* An icon is no file of the site: told as no one path. */
+			if (ch->event || w->icons)
 				ch->several = true;
 			else
 				strbuf_addstr(&ch->event_path, rel.ptr);
@@ -630,8 +662,21 @@ static void unwatch_all(struct watch_table *t)
 	t->fd = -1;
 }
 
-/* Watches the site (its folder alone, and the trees Statamic reads) and
- * the asset disks, afresh. */
+/* An icon folder: its own files alone, as content_signature signs it.
+ * A folder the site's or a disk's trees hold is theirs already (inotify
+ * gives a folder watched twice the same descriptor; IN_MASK_ADD keeps
+ * the events asked for first). */
+static void watch_icon_folder(struct watch_table *t, const char *folder)
+{
+	int wd = inotify_add_watch(t->fd, folder, FOLDER_EVENTS | IN_MASK_ADD);
+	if (wd < 0 || (wd < t->size && t->w[wd].rel))
+		return;
+	remember_watch(t, wd, folder, false, "");
+	t->w[wd].icons = true;
+}
+
+/* Watches the site (its folder alone, and the trees Statamic reads), the
+ * asset disks and the icon folders, afresh. */
 static void watch_site(struct watch_table *t, const struct config *cfg)
 {
 	unwatch_all(t);
@@ -652,6 +697,8 @@ static void watch_site(struct watch_table *t, const struct config *cfg)
 	for (size_t i = 0; i < cfg->ndisks; i++)
 		if (cfg->disks[i].root)
 			watch_tree(t, cfg->disks[i].root, true, "", 0);
+	for (size_t i = 0; i < cfg->nicon_sets; i++)
+		watch_icon_folder(t, cfg->icon_sets[i].folder);
 }
 
 /* Whether the site folder and its content/ can be read. */

@@ -35,8 +35,8 @@ const char *watch_event_name(const char *rel, bool deleted);
 bool watch_event_ignored(const struct config *cfg, const char *name);
 
 /* A hash of the path, size and modification time of every file Statamic
- * reads under the site root and the asset disks: equal signatures mean
- * nothing changed. */
+ * reads under the site root and the asset disks, and of the files of the
+ * icon folders ([icons]): equal signatures mean nothing changed. */
 uint64_t content_signature(const struct config *cfg);
 
 /* One file a change touched, as the watcher saw it. */

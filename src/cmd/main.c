@@ -8,6 +8,7 @@
  */
 #include "autoconfig.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -242,6 +243,23 @@ static size_t check_cache_driver(const struct config *cfg, struct strbuf *report
 	return 0;
 }
 
+/* Warns of each [icons] folder that cannot be listed: the fields of its
+ * set answer their icons' names, which no worker would say. */
+static void check_icon_folders(const struct config *cfg, struct strbuf *report)
+{
+	for (size_t i = 0; i < cfg->nicon_sets; i++) {
+		const struct icon_set *set = &cfg->icon_sets[i];
+		DIR *d = opendir(set->folder);
+		if (d) {
+			closedir(d);
+			continue;
+		}
+		strbuf_addf(report, "%s: warning: [icons] %s: %s: %s; its icon fields answer names\n",
+		            cfg->path ? cfg->path : "(defaults)", set->name, set->folder,
+		            strerror(errno));
+	}
+}
+
 static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
@@ -265,6 +283,7 @@ static int command_check(struct app *app)
 	if (*dir_problem)
 		strbuf_addf(&report, "%s: warning: %s\n", app->cfg.path ? app->cfg.path : "(defaults)",
 		            dir_problem);
+	check_icon_folders(&app->cfg, &report);
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);

@@ -5,7 +5,8 @@
  * section without keys, so the file is fed through our own line reader:
  * it counts lines and notes every "[section]" header itself. Plain keys
  * are described by one table (section, key, type, bounds, destination);
- * the resource, site and disk sections have small handlers of their own.
+ * the resource, site and disk sections, and [icons] (whose keys are the
+ * names of icon sets), have small handlers of their own.
  */
 #include "autoconfig.h"
 
@@ -472,6 +473,25 @@ static void free_webhooks(struct config *cfg)
 	free(cfg->webhooks);
 }
 
+struct icon_set *icon_sets_copy(const struct icon_set *sets, size_t n)
+{
+	if (n == 0)
+		return NULL;
+	struct icon_set *copy = xcalloc(n, sizeof *copy);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = (struct icon_set){xstrdup(sets[i].name), xstrdup(sets[i].folder)};
+	return copy;
+}
+
+void icon_sets_free(struct icon_set *sets, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(sets[i].name);
+		free(sets[i].folder);
+	}
+	free(sets);
+}
+
 static void free_cache_options(struct config *cfg)
 {
 	for (size_t i = 0; i < cfg->ncache_options; i++) {
@@ -493,6 +513,7 @@ void config_free(struct config *cfg)
 	free_sites(cfg);
 	free_disks(cfg);
 	free_webhooks(cfg);
+	icon_sets_free(cfg->icon_sets, cfg->nicon_sets);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -589,9 +610,9 @@ static struct handle_rule *add_rule(struct resource_rule *r, const char *handle,
 
 static bool is_simple_section(const char *s)
 {
-	static const char *const names[] = {"api",    "content",   "cache",  "rate_limit",
-	                                    "auth",   "log",       "server", "resources",
-	                                    "images", "edge",      "sync"};
+	static const char *const names[] = {"api",    "content", "cache",  "rate_limit",
+	                                    "auth",   "log",     "server", "resources",
+	                                    "images", "edge",    "sync",   "icons"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(s, names[i]) == 0)
 			return true;
@@ -1093,6 +1114,20 @@ static int handle_disk_key(struct parse_state *st, const char *section, const ch
 	return 1;
 }
 
+/* [icons] <set> = <folder>: a key of any name is a set (handle_key saw
+ * to it that none is given twice). */
+static void handle_icon_key(struct parse_state *st, const char *name, const char *value)
+{
+	if (!*value) {
+		fail_at(st, "[icons] %s: names no folder", name);
+		return;
+	}
+	struct config *cfg = st->cfg;
+	cfg->icon_sets = xrealloc(cfg->icon_sets, (cfg->nicon_sets + 1) * sizeof *cfg->icon_sets);
+	cfg->icon_sets[cfg->nicon_sets++] =
+		(struct icon_set){xstrdup(name), resolve_path(cfg->dir, value)};
+}
+
 static void add_cache_option(struct config *cfg, const char *name, const char *value, int line)
 {
 	cfg->cache_options =
@@ -1152,6 +1187,8 @@ static int handle_key(void *user, const char *section, const char *name, const c
 		handle_disk_key(st, section, name, value);
 	else if (strncmp(section, "webhook.", 8) == 0)
 		handle_webhook_key(st, section, name, value);
+	else if (strcmp(section, "icons") == 0)
+		handle_icon_key(st, name, value);
 	else
 		handle_plain_key(st, section, name, value);
 	return 1;

@@ -82,6 +82,13 @@ struct webhook_def {
 	int line;              /* where the section starts, for messages */
 };
 
+/* One [icons] key: an icon set and the folder of its SVG files, the
+ * operator's counterpart of Statamic's Icon::register (site/icons.h). */
+struct icon_set {
+	char *name;   /* owned: the set's name, as an icon field's `set:` gives it */
+	char *folder; /* owned, absolute */
+};
+
 /* A key=value the cache driver receives as its own configuration. */
 struct kv {
 	char *key, *value; /* owned */
@@ -203,6 +210,10 @@ struct config {
 	size_t nsites;
 	struct disk_def *disks;
 	size_t ndisks;
+
+	/* [icons], in file order */
+	struct icon_set *icon_sets;
+	size_t nicon_sets;
 };
 
 /* Fills cfg with every default (API disabled, no content root): those of
@@ -268,6 +279,10 @@ bool resource_enabled(const struct config *cfg, enum resource_type t);
 bool handle_enabled(const struct config *cfg, enum resource_type t, const char *handle);
 bool allowed_filters(const struct config *cfg, enum resource_type t, const char *handle,
                      struct strlist *out);
+
+/* Deep copies of sets[0..n) (NULL when n is 0), and their release. */
+struct icon_set *icon_sets_copy(const struct icon_set *sets, size_t n);
+void icon_sets_free(struct icon_set *sets, size_t n);
 
 /* Splits "a, b ,c" into trimmed, non-empty items appended to list. */
 void strlist_split(struct strlist *list, const char *csv);

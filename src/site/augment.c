@@ -15,6 +15,7 @@
 #include "site/assets.h"
 #include "site/bard.h"
 #include "site/entries.h"
+#include "site/icons.h"
 #include "site/markdown.h"
 #include "site/yaml.h"
 
@@ -1305,6 +1306,39 @@ static void bard_value(const struct augment_ctx *ctx, value_t v, value_t field,
 	strbuf_release(&html);
 }
 
+/* --- icons --- */
+
+/*
+ * icon: Statamic's Icon fieldtype augments a value to the SVG of the
+ * field's set (`set:`, Statamic's own "default" set when none). A falsy
+ * value is null. The SVG is the file's bytes when [icons] names the set's
+ * folder and it holds <name>.svg (icons.h). Where Statamic fails with a
+ * 500 error (a set never registered, a name without a file, a list) and
+ * for the default set, whose files come with Statamic and not with the
+ * site, the value is delivered as stored: its name.
+ */
+static void icon_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                       struct value_builder *out)
+{
+	if (!php_truthy(v)) {
+		vb_null(out);
+		return;
+	}
+	value_t set = value_map_getz(field, "set");
+	const char *folder = icons_folder(ctx->idx->icons, ctx->idx->nicons,
+	                                  value_type(set) == VALUE_STRING ? value_str(set, NULL)
+	                                                                  : "default");
+	struct strbuf name = STRBUF_INIT, svg = STRBUF_INIT;
+	if (value_type(v) != VALUE_ARRAY && value_type(v) != VALUE_MAP)
+		php_string(v, &name);
+	if (folder && name.len && icons_read(folder, name.ptr, name.len, &svg) == 0)
+		vb_str(out, svg.ptr ? svg.ptr : "", svg.len);
+	else
+		vb_value(out, v);
+	strbuf_release(&name);
+	strbuf_release(&svg);
+}
+
 /* --- fields --- */
 
 bool augment_is_relationship(value_t field)
@@ -1359,6 +1393,8 @@ static void typed_value(const struct augment_ctx *ctx, const char *type, value_t
 		group_value(ctx, v, field, out);
 	else if (strcmp(type, "bard") == 0)
 		bard_value(ctx, v, field, out);
+	else if (strcmp(type, "icon") == 0)
+		icon_value(ctx, v, field, out);
 	else
 		vb_value(out, v);
 }

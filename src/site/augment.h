@@ -29,6 +29,8 @@
  *   bard -> HTML (statamic:// link targets resolved to URLs), or with sets
  *   a list of {type: text, text: HTML} blocks and the sets (bard.h); null,
  *   or [] with sets, when empty.
+ *   icon -> the SVG of the named icon when [icons] names the folder of the
+ *   field's set (icons.h), null when empty, else the name as stored.
  * Other types (text, textarea, table, ...) are delivered as stored.
  * A value without a field follows Statamic's fallback blueprint: `content`
  * is markdown.

@@ -356,6 +356,8 @@ struct site_index *site_index_load_over(const struct config *cfg, value_t previo
 	struct site_index *idx = xcalloc(1, sizeof *idx);
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
 	idx->cfg = cfg;
+	idx->icons = icon_sets_copy(cfg->icon_sets, cfg->nicon_sets);
+	idx->nicons = cfg->nicon_sets;
 	check_site_folder(idx);
 	load_sites(idx, cfg);
 	load_collections(idx);
@@ -412,5 +414,6 @@ void site_index_free(struct site_index *idx)
 		free_collection(&idx->collections[i]);
 	free(idx->collections);
 	files_free(&idx->files);
+	icon_sets_free(idx->icons, idx->nicons);
 	free(idx);
 }

@@ -92,6 +92,9 @@ struct site_index {
 	struct value_builder extras; /* owned: a map of the smaller kinds of content,
 	                              * "taxonomies", "navs", "globals", "forms",
 	                              * "users" (see each reader for its shape) */
+	struct icon_set *icons;     /* owned: the config's [icons], for the icon
+	                             * fieldtype (site/icons.h) */
+	size_t nicons;
 };
 
 /* The collection with that handle, or NULL. */

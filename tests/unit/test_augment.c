@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "api/api.h"
 #include "core/config.h"
@@ -14,6 +16,8 @@
 #include "site/bard.h"
 #include "site/blueprints.h"
 #include "site/entries.h"
+#include "site/files.h"
+#include "site/icons.h"
 #include "site/index.h"
 #include "site/snapshot.h"
 #include "site/yaml.h"
@@ -117,18 +121,28 @@ static void test_blueprint_choice(void)
 	free(dir);
 }
 
-/* One entry's delivered data as JSON, from a site written in dir. */
-static char *temp_entry_json(const char *dir, const char *id)
+/* One entry's delivered data as JSON, from a site written in dir whose
+ * [icons] names the sets of sets[0..n). */
+static char *icons_entry_json(const char *dir, const char *id, const struct icon_set *sets,
+                              size_t n)
 {
 	struct config cfg;
 	config_init_defaults(&cfg);
 	free(cfg.content_root);
 	cfg.content_root = strdup(dir);
+	cfg.icon_sets = icon_sets_copy(sets, n);
+	cfg.nicon_sets = n;
 	struct snapshot *s = unit_snapshot(&cfg);
 	config_free(&cfg);
 	char *json = unit_render(s, snap_entry_at(s, snap_entry_find(s, id)).data, 1767225600, NULL);
 	snapshot_close(s);
 	return json;
+}
+
+/* One entry's delivered data as JSON, from a site written in dir. */
+static char *temp_entry_json(const char *dir, const char *id)
+{
+	return icons_entry_json(dir, id, NULL, 0);
 }
 
 /* Set groups (v5) are told from flat sets by the first item, as
@@ -576,6 +590,97 @@ static void test_blueprint_names(void)
 	assert_word(singular_handle, "days", "day");
 }
 
+/* icon -> the bytes of <folder>/<name>.svg when [icons] names the folder
+ * of the field's set (Statamic's "default" without set:); the name as
+ * stored when the set has no folder, the folder no such file, or the name
+ * would leave the folder ("../x", a link out); null when empty; an unset
+ * field's default augmented like a value. */
+static void test_icons(void)
+{
+	char *dir = unit_tempdir();
+	unit_write_file(dir, "content/collections/posts.yaml", "title: Posts\n");
+	unit_write_file(dir, "content/collections/posts/e.md",
+	                "---\nid: e\nhero: star\nmissing: nope\nescape: ../secret\nlinked: linked\n"
+	                "number: 7\nother: star\nplain: star\nempty: ''\nlist: [star]\n---\n");
+	unit_write_file(dir, "resources/blueprints/collections/posts/post.yaml",
+	                "fields:\n"
+	                "  - {handle: hero, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: missing, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: escape, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: linked, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: number, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: other, field: {type: icon, set: lucide}}\n"
+	                "  - {handle: plain, field: {type: icon}}\n"
+	                "  - {handle: empty, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: list, field: {type: icon, set: heroicons}}\n"
+	                "  - {handle: unset, field: {type: icon, set: heroicons, default: star}}\n");
+	unit_write_file(dir, "icons/star.svg", "<svg>star</svg>\n");
+	unit_write_file(dir, "icons/7.svg", "<svg>7</svg>");
+	unit_write_file(dir, "icons/default/star.svg", "<svg>default star</svg>");
+	unit_write_file(dir, "icons/secret.svg.txt", "");
+	unit_write_file(dir, "secret.svg", "<svg>secret</svg>");
+	char *link = files_join(dir, "icons/linked.svg");
+	CU_ASSERT_EQUAL(symlink("../secret.svg", link), 0);
+	free(link);
+	char *folder = files_join(dir, "icons");
+	char *default_folder = files_join(dir, "icons/default");
+	struct icon_set sets[] = {{"heroicons", folder}, {"default", default_folder}};
+
+	char *json = icons_entry_json(dir, "e", sets, 1);
+	CU_ASSERT_STRING_EQUAL(json,
+		"{\"empty\":null,\"escape\":\"..\\/secret\",\"hero\":\"<svg>star<\\/svg>\\n\","
+		"\"linked\":\"linked\",\"list\":[\"star\"],\"missing\":\"nope\",\"number\":\"<svg>7<\\/svg>\","
+		"\"other\":\"star\",\"plain\":\"star\",\"unset\":\"<svg>star<\\/svg>\\n\"}");
+	free(json);
+	/* Statamic's own set, where the operator names its folder. */
+	json = icons_entry_json(dir, "e", sets, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"plain\":\"<svg>default star<\\/svg>\""));
+	free(json);
+	/* No [icons] at all: every name as stored. */
+	json = icons_entry_json(dir, "e", sets, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"hero\":\"star\""));
+	free(json);
+	free(folder);
+	free(default_folder);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* icons_read itself: a file of the folder, nothing else. */
+static void test_icons_read(void)
+{
+	char *dir = unit_tempdir();
+	unit_write_file(dir, "set/a.svg", "<svg/>");
+	unit_write_file(dir, "set/sub/b.svg", "<svg>b</svg>");
+	unit_write_file(dir, "x.svg", "<svg>x</svg>");
+	char *folder = files_join(dir, "set");
+	char *sub = files_join(folder, "sub.svg");
+	CU_ASSERT_EQUAL(mkdir(sub, 0700), 0); /* a folder named like an icon */
+	free(sub);
+	struct strbuf out = STRBUF_INIT;
+	CU_ASSERT_EQUAL(icons_read(folder, "a", 1, &out), 0);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), "<svg/>");
+	strbuf_reset(&out);
+	CU_ASSERT_EQUAL(icons_read(folder, "sub/b", 5, &out), -1);
+	CU_ASSERT_EQUAL(icons_read(folder, "../x", 4, &out), -1);
+	CU_ASSERT_EQUAL(icons_read(folder, "a\0b", 3, &out), -1);
+	CU_ASSERT_EQUAL(icons_read(folder, "..", 2, &out), -1);
+	CU_ASSERT_EQUAL(icons_read(folder, "", 0, &out), -1);
+	CU_ASSERT_EQUAL(icons_read(folder, "sub", 3, &out), -1);
+	CU_ASSERT_EQUAL(icons_read(folder, "none", 4, &out), -1);
+	CU_ASSERT_EQUAL(out.len, 0);
+	/* A folder given with a trailing '/' or through a link is the same. */
+	char *slashed = files_join(folder, "");
+	CU_ASSERT_EQUAL(icons_read(slashed, "a", 1, &out), 0);
+	free(slashed);
+	CU_ASSERT_STRING_EQUAL(icons_folder((struct icon_set[]){{"h", folder}}, 1, "h"), folder);
+	CU_ASSERT_PTR_NULL(icons_folder((struct icon_set[]){{"h", folder}}, 1, "default"));
+	strbuf_release(&out);
+	free(folder);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_augment(void)
 {
 	CU_pSuite s = unit_add_suite("blueprints and augmentation");
@@ -600,4 +705,6 @@ void suite_augment(void)
 	unit_add_test(s, "navigation pages", test_navigation_pages);
 	unit_add_test(s, "global fields", test_global_fields);
 	unit_add_test(s, "blueprint names", test_blueprint_names);
+	unit_add_test(s, "icons", test_icons);
+	unit_add_test(s, "icons read", test_icons_read);
 }

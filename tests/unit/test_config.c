@@ -158,6 +158,14 @@ static void test_relative_paths(void)
 	CU_ASSERT_STRING_EQUAL(cfg.auth_database, want);
 	snprintf(want, sizeof want, "%s/files", cfg.dir);
 	CU_ASSERT_STRING_EQUAL(cfg.disks[0].root, want);
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[icons]\nheroicons = svg/outline/\n"
+	                           "lucide = /abs/lucide\n"),
+	                      0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nicon_sets, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.icon_sets[0].name, "heroicons");
+	snprintf(want, sizeof want, "%s/svg/outline/", cfg.dir);
+	CU_ASSERT_STRING_EQUAL(cfg.icon_sets[0].folder, want);
+	CU_ASSERT_STRING_EQUAL(cfg.icon_sets[1].folder, "/abs/lucide");
 	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[log]\ntarget = logs/api.log\n"), 0);
 	snprintf(want, sizeof want, "%s/logs/api.log", cfg.dir);
 	CU_ASSERT_STRING_EQUAL(cfg.log_target, want);
@@ -327,6 +335,9 @@ static void test_errors(void)
 	assert_error("[webhook.a]\ncolour = red\n", ":2: unknown key 'colour' in [webhook.a]");
 	assert_error("enabled = true\n", ":1: key 'enabled' outside any section");
 	assert_error("[disks.a]\nroot = x\n[disks.a]\n", ":3: section [disks.a] appears twice");
+	assert_error("[icons]\nheroicons =\n", ":2: [icons] heroicons: names no folder");
+	assert_error("[icons]\nh = a\nh = b\n",
+	             ":3: [icons] h is set twice (or an indented line continues it)");
 	/* Site handles may hold dots (v2.3), other handles not; nothing else. */
 	assert_error("[sites.v/2]\nurl = /\n", ":1: unknown section [sites.v/2]");
 	assert_error("[disks.v2.3]\nroot = x\n", ":1: unknown section [disks.v2.3]");
@@ -907,7 +918,8 @@ static const char full_ini[] =
 	"purge_url = https://cdn.example/purge\npurge_header = X-Key: k\n"
 	"[sync]\ngenerations = 5\n"
 	"[webhook.build]\nurl = http://127.0.0.1:9/\nevents = EntrySaved\nsecret = s\n"
-	"[webhook.other]\nurl = https://hooks.example/x\n";
+	"[webhook.other]\nurl = https://hooks.example/x\n"
+	"[icons]\nheroicons = svg/heroicons\nlucide = /svg/lucide\n";
 
 /* Whether text sets name in [section] (a key line "name = ..." under it). */
 static bool ini_sets(const char *text, const char *section, const char *name)
@@ -963,6 +975,7 @@ static void test_free_of_a_full_config(void)
 	CU_ASSERT_EQUAL(cfg.ncache_options, 2);
 	CU_ASSERT_EQUAL(cfg.nsites, 2);
 	CU_ASSERT_EQUAL(cfg.ndisks, 2);
+	CU_ASSERT_EQUAL(cfg.nicon_sets, 2);
 	CU_ASSERT_PTR_NOT_NULL(cfg.resources[RES_GLOBALS].wildcard);
 	config_free(&cfg);
 	CU_ASSERT_TRUE(all_zero(&cfg));

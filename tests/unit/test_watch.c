@@ -19,6 +19,7 @@
 #include "change/watch.h"
 #include "core/config.h"
 #include "lib/strbuf.h"
+#include "site/files.h"
 #include "unit.h"
 
 static void test_event_names(void)
@@ -97,6 +98,34 @@ static void test_signature(void)
 	struct stat st;
 	stat(path, &st);
 	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* An icon folder of [icons] counts with its own files: a changed icon is
+ * read again for the next snapshot. Its subfolders and dot files do not
+ * (no icon's name reaches them). */
+static void test_signature_of_icon_folders(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = files_join(dir, "site");
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+	uint64_t without = content_signature(&cfg);
+	cfg.icon_sets = calloc(1, sizeof *cfg.icon_sets);
+	cfg.nicon_sets = 1;
+	cfg.icon_sets[0] = (struct icon_set){strdup("heroicons"), files_join(dir, "svg")};
+	unit_write_file(dir, "svg/star.svg", "<svg/>");
+	uint64_t with = content_signature(&cfg);
+	CU_ASSERT_NOT_EQUAL(with, without);
+	unit_write_file(dir, "svg/sub/deep.svg", "<svg/>");
+	unit_write_file(dir, "svg/.star.svg.swp", "x");
+	CU_ASSERT_EQUAL(content_signature(&cfg), with);
+	unit_write_file(dir, "svg/star.svg", "<svg>!</svg>");
+	CU_ASSERT_NOT_EQUAL(content_signature(&cfg), with);
+	config_free(&cfg);
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -636,6 +665,7 @@ void suite_watch(void)
 	unit_add_test(s, "event names", test_event_names);
 	unit_add_test(s, "ignored events", test_ignored_events);
 	unit_add_test(s, "content signature", test_signature);
+	unit_add_test(s, "signature of icon folders", test_signature_of_icon_folders);
 	unit_add_test(s, "signature is the same elsewhere", test_signature_is_the_same_elsewhere);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
 	unit_add_test(s, "first generation made once", test_first_generation_made_once);
