@@ -17,6 +17,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "lib/jsonw.h"
+#include "query/filter.h"
 #include "query/regex.h"
 #include "site/snapshot.h"
 #include "site/status.h"
@@ -43,6 +44,11 @@ struct api_ctx {
 	struct status_span *span; /* while an entry is rendered for the cache: narrowed by
 	                       * every status read at `now` (api_entry_status), else NULL */
 	struct http_error *error; /* borrowed: why the request failed (api_fail) */
+	/* What the request may read besides what the config enables (a
+	 * per-user token's abilities): a related item is shown whole, or read
+	 * by a filter, only where both let it. NULL: the config alone. */
+	bool (*may_read)(const void *gate, enum resource_type t, const char *handle);
+	const void *gate;
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in
@@ -112,6 +118,16 @@ void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type 
 /* Answers {"data": {...}}: the item of kind the route's first parameter
  * names; returns 0, or 404 when there is none. */
 int api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write);
+
+/* Whether the request may read items of a type's handle (NULL: users,
+ * sites): the config enables it, and ctx->may_read lets it. */
+bool api_may_read(const struct api_ctx *ctx, enum resource_type t, const char *handle);
+
+/* api/relations.c: how a filter of this request reads the items its
+ * relations name (query/filter.h): an entry only while it is published
+ * and readable, a term, a user or an asset only when readable
+ * (api_may_read). ctx must outlive what it is handed to. */
+struct relation_reader api_relation_reader(struct api_ctx *ctx);
 
 /* The reference writer of the request's environment (api/render.c): a
  * related entry only while it is published at ctx->now, its short object

@@ -55,6 +55,7 @@
 
 #include "api/api.h"
 #include "api/entries.h"
+#include "api/items.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
 #include "site/assets.h"
@@ -699,4 +700,42 @@ int api_asset_containers_index(struct api_ctx *ctx)
 int api_asset_containers_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "assets", write_container_item);
+}
+
+/* --- an asset for the handlers of other kinds (items.h) --- */
+
+value_t api_asset_find(const struct api_ctx *ctx, const char *id, value_t *container)
+{
+	const char *sep = strstr(id, "::");
+	*container = VALUE_MISSING;
+	if (!sep)
+		return VALUE_MISSING;
+	char *handle = xstrndup(id, (size_t)(sep - id));
+	*container = snap_extras_find(ctx->snap, "assets", handle);
+	free(handle);
+	return value_is_missing(*container) ? VALUE_MISSING : assets_find_file(*container, sep + 2);
+}
+
+/* The one-asset view the item's keys are computed over. */
+static struct asset_list asset_list_of(struct api_ctx *ctx, value_t container)
+{
+	struct asset_list l = {ctx, container,
+	                       value_str(value_map_getz(container, "handle"), NULL), NULL, 0};
+	return l;
+}
+
+value_t api_asset_value(struct api_ctx *ctx, value_t container, value_t file, const char *key,
+                        struct value_builder *scratch)
+{
+	struct asset_list l = asset_list_of(ctx, container);
+	struct asset a = asset_of(&l, file);
+	return asset_value(&a, key, scratch);
+}
+
+void api_asset_build(struct api_ctx *ctx, value_t container, value_t file,
+                     struct value_builder *out)
+{
+	struct asset_list l = asset_list_of(ctx, container);
+	struct asset a = asset_of(&l, file);
+	build_asset(&a, out);
 }

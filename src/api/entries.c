@@ -106,6 +106,8 @@ void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collect
 	r->ctx = ctx;
 	entries_query_init(&r->q, ctx->snap, collection, ctx->now, ctx->cfg, &ctx->regex_budget,
 	                   &ctx->env);
+	r->related = api_relation_reader(ctx);
+	r->q.related = &r->related;
 }
 
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
@@ -139,20 +141,11 @@ int entries_check_filters(struct entries_req *r, bool on, const struct strlist *
 	return listing_check_filters(r->ctx, on, allowed);
 }
 
-int entries_read_filters(struct entries_req *r, struct entry_filters *f)
+int entries_read_filters(struct entries_req *r, const struct filter_params *p,
+                         struct entry_filters *f)
 {
-	const struct request *req = r->ctx->req;
 	entries_filters_init(f);
-	for (size_t i = 0; i < req->nparams; i++) {
-		char *key = listing_filter_key(req->params[i].name);
-		if (!key)
-			continue;
-		int status = entries_add_filter(&r->q, f, key, req->params[i].value, r->ctx->error);
-		free(key);
-		if (status != 0)
-			return status;
-	}
-	return 0;
+	return entries_add_params(&r->q, f, p, r->ctx->error);
 }
 
 /* Filters, sorts and writes one page of the candidate entries (the whole
@@ -162,14 +155,17 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 {
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
+	struct list_query lq = {{NULL, 0, 0}, NULL};
 	long limit, page;
 	int status = listing_read_paging(ctx, &limit, &page);
 	if (status == 0)
-		status = entries_read_filters(r, &filters);
+		status = listing_read_query(ctx, RES_COLLECTIONS, r->q.collection.handle, &lq);
+	if (status == 0)
+		status = entries_read_filters(r, &lq.filters, &filters);
 	if (status == 0) {
 		struct sort_spec sort;
 		struct entries_page chosen;
-		sort_parse(request_param(ctx->req, "sort"), &sort);
+		sort_parse(lq.sort, &sort);
 		entries_query_page(&r->q, &filters, &sort, items, n, limit, page, &chosen);
 		status = listing_check_budget(ctx);
 		if (status == 0)
@@ -179,6 +175,7 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 		sort_free(&sort);
 	}
 	entries_free_filters(&filters);
+	listing_query_free(&lq);
 	return status;
 }
 

@@ -19,6 +19,7 @@
 
 #include "api/api.h"
 #include "api/entries.h"
+#include "api/items.h"
 #include "api/listing.h"
 #include "lib/strbuf.h"
 #include "site/augment.h"
@@ -232,27 +233,41 @@ static char **item_keys(const struct term_list *l, value_t data, size_t *n)
 	return keys;
 }
 
+/* The whole term: its keys sorted, each once, without the never-shown
+ * and the excluded ones. */
+static void build_term(const struct term_list *l, value_t term, struct value_builder *out)
+{
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	size_t n;
+	char **keys = item_keys(l, value_map_getz(term, "data"), &n);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		vb_keyz(out, keys[i]);
+		vb_value(out, term_value(l, term, keys[i], &scratch));
+		free(keys[i]);
+	}
+	vb_map_end(out);
+	free(keys);
+	vb_release(&scratch);
+}
+
 static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
                        const struct strlist *fields)
 {
+	if (!fields->len) {
+		struct value_builder item = VALUE_BUILDER_INIT;
+		build_term(l, term, &item);
+		jsonw_value(w, vb_result(&item));
+		vb_release(&item);
+		return;
+	}
 	struct value_builder scratch = VALUE_BUILDER_INIT;
 	jsonw_object_begin(w);
-	if (fields->len) {
-		for (size_t i = 0; i < fields->len; i++) {
-			if (never_shown(fields->items[i], strlen(fields->items[i])))
-				continue;
-			jsonw_keyz(w, fields->items[i]);
-			jsonw_value(w, term_value(l, term, fields->items[i], &scratch));
-		}
-	} else {
-		size_t n;
-		char **keys = item_keys(l, value_map_getz(term, "data"), &n);
-		for (size_t i = 0; i < n; i++) {
-			jsonw_keyz(w, keys[i]);
-			jsonw_value(w, term_value(l, term, keys[i], &scratch));
-			free(keys[i]);
-		}
-		free(keys);
+	for (size_t i = 0; i < fields->len; i++) {
+		if (never_shown(fields->items[i], strlen(fields->items[i])))
+			continue;
+		jsonw_keyz(w, fields->items[i]);
+		jsonw_value(w, term_value(l, term, fields->items[i], &scratch));
 	}
 	jsonw_object_end(w);
 	vb_release(&scratch);
@@ -383,4 +398,57 @@ int api_taxonomies_index(struct api_ctx *ctx)
 int api_taxonomies_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "taxonomies", write_taxonomy);
+}
+
+/* --- a term for the handlers of other kinds (items.h) --- */
+
+static struct term_list term_list_of(struct api_ctx *ctx, const char *taxonomy)
+{
+	struct term_list l = {ctx, snap_extras_find(ctx->snap, "taxonomies", taxonomy), taxonomy,
+	                      NULL, 0};
+	return l;
+}
+
+value_t api_term_find(const struct api_ctx *ctx, const char *id, uint32_t site,
+                      const char **taxonomy)
+{
+	const char *sep = strstr(id, "::");
+	if (!sep)
+		return VALUE_MISSING;
+	char *handle = xstrndup(id, (size_t)(sep - id));
+	value_t tax = snap_extras_find(ctx->snap, "taxonomies", handle);
+	free(handle);
+	*taxonomy = value_str(value_map_getz(tax, "handle"), NULL);
+	const char *want = snap_site_at(ctx->snap, site < snap_site_count(ctx->snap) ? site : 0).handle;
+	const char *first_site = snap_site_at(ctx->snap, 0).handle;
+	value_t in_site = VALUE_MISSING, in_first = VALUE_MISSING, any = VALUE_MISSING;
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(tax, "terms"));
+	while (value_iter_next(&it)) {
+		if (strcmp(term_string(it.value, "file_slug"), sep + 2) != 0 &&
+		    strcmp(term_string(it.value, "slug"), sep + 2) != 0)
+			continue;
+		const char *in = term_string(it.value, "site");
+		if (strcmp(in, want) == 0 && value_is_missing(in_site))
+			in_site = it.value;
+		if (strcmp(in, first_site) == 0 && value_is_missing(in_first))
+			in_first = it.value;
+		if (value_is_missing(any))
+			any = it.value;
+	}
+	return !value_is_missing(in_site) ? in_site : !value_is_missing(in_first) ? in_first : any;
+}
+
+value_t api_term_value(struct api_ctx *ctx, const char *taxonomy, value_t term, const char *key,
+                       struct value_builder *scratch)
+{
+	struct term_list l = term_list_of(ctx, taxonomy);
+	return term_value(&l, term, key, scratch);
+}
+
+void api_term_build(struct api_ctx *ctx, const char *taxonomy, value_t term,
+                    struct value_builder *out)
+{
+	struct term_list l = term_list_of(ctx, taxonomy);
+	build_term(&l, term, out);
 }

@@ -271,12 +271,16 @@ static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, st
 	if (!collection_in_site(ctx, &r->q.collection, t->site))
 		return api_not_found(ctx);
 	struct entry_filters filters = {0};
+	struct filter_params params = {NULL, 0, 0};
 	int status = entries_check_allowed(r);
 	if (status == 0)
-		status = entries_read_filters(r, &filters);
+		status = filter_params_read(ctx->req, &params, ctx->error);
+	if (status == 0)
+		status = entries_read_filters(r, &params, &filters);
 	if (status == 0)
 		status = write_collection_tree(ctx, t, r, &filters);
 	entries_free_filters(&filters);
+	filter_params_free(&params);
 	return status;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/listing.h"
 #include "lib/php.h"
 #include "lib/strbuf.h"
@@ -163,4 +164,41 @@ int api_users_show(struct api_ctx *ctx)
 	strbuf_release(&id);
 	free(l.users);
 	return status;
+}
+
+/* --- a user for the handlers of other kinds (items.h) --- */
+
+value_t api_user_find(const struct api_ctx *ctx, const char *id)
+{
+	struct strbuf text = STRBUF_INIT;
+	value_t found = VALUE_MISSING;
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(ctx->snap, "users"));
+	while (value_is_missing(found) && value_iter_next(&it)) {
+		id_text(it.value, &text);
+		if (strcmp(strbuf_str(&text), id) == 0)
+			found = it.value;
+	}
+	strbuf_release(&text);
+	return found;
+}
+
+value_t api_user_value(value_t user, const char *key, struct value_builder *scratch)
+{
+	return user_value(user, key, scratch);
+}
+
+void api_user_build(const struct api_ctx *ctx, value_t user, struct value_builder *out)
+{
+	struct strlist none = {NULL, 0}, keys;
+	shown_keys(ctx, &none, &keys);
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	vb_map_begin(out);
+	for (size_t i = 0; i < keys.len; i++) {
+		vb_keyz(out, keys.items[i]);
+		vb_value(out, user_value(user, keys.items[i], &scratch));
+	}
+	vb_map_end(out);
+	vb_release(&scratch);
+	strlist_free(&keys);
 }

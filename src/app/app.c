@@ -231,6 +231,15 @@ static bool route_request(const struct app *app, const struct exchange *x, const
 	return false;
 }
 
+/* api_ctx's may_read: what a per-user token's abilities let the request
+ * read of another type's handle (a related item shown whole, or read by a
+ * filter). gate is the struct abilities. */
+static bool abilities_let_read(const void *gate, enum resource_type t, const char *handle)
+{
+	const struct abilities *a = gate;
+	return handle ? abilities_cover_handle(a, t, handle) : abilities_cover_type(a, t);
+}
+
 /* Runs the route's handler, with the request's environment (bases,
  * moment, reference writer) set once for every handler. Returns 0 when
  * it answered, else the status of its failure in x->error. */
@@ -247,6 +256,10 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
 	ctx->error = &x->error;
+	if (x->grant.id) {
+		ctx->may_read = abilities_let_read;
+		ctx->gate = &x->grant.abilities;
+	}
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {

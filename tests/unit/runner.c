@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 	suite_consttime();
 	suite_cache_entry();
 	suite_cache_file();
+	suite_queries();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

@@ -55,6 +55,7 @@ void suite_guard(void);
 void suite_consttime(void);
 void suite_cache_entry(void);
 void suite_cache_file(void);
+void suite_queries(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */

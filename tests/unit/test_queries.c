@@ -1,0 +1,328 @@
+/* Unit tests: what a list asks beyond Statamic's filters (OR groups,
+ * filters through relations, query scopes) and the INI sections that
+ * define scopes and shapes. */
+#include "autoconfig.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "http/error.h"
+#include "http/request.h"
+#include "lib/strbuf.h"
+#include "query/filter.h"
+#include "query/filterparams.h"
+#include "unit.h"
+
+/* --- filter parameters --- */
+
+/* "key@group|key@group..." of the request's filters ('-' for the top). */
+static void params_of(const char *uri, char *out, size_t size, int *status)
+{
+	struct request req;
+	request_from_uri(&req, "GET", uri);
+	struct filter_params p;
+	struct http_error e = HTTP_ERROR_INIT;
+	*status = filter_params_read(&req, &p, &e);
+	struct strbuf s = STRBUF_INIT;
+	for (size_t i = 0; *status == 0 && i < p.n; i++) {
+		if (p.items[i].group == FILTER_TOP)
+			strbuf_addf(&s, "%s%s=%s@-", i ? "|" : "", p.items[i].key, p.items[i].value);
+		else
+			strbuf_addf(&s, "%s%s=%s@%zu", i ? "|" : "", p.items[i].key, p.items[i].value,
+			            p.items[i].group);
+	}
+	if (*status)
+		strbuf_addstr(&s, strbuf_str(&e.message));
+	snprintf(out, size, "%s", strbuf_str(&s));
+	strbuf_release(&s);
+	http_error_free(&e);
+	filter_params_free(&p);
+	request_free(&req);
+}
+
+static void expect_params(const char *query, int want_status, const char *want)
+{
+	char uri[512], got[1024];
+	int status;
+	snprintf(uri, sizeof uri, "/api/collections/blog/entries?%s", query);
+	params_of(uri, got, sizeof got, &status);
+	CU_ASSERT_EQUAL(status, want_status);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (status != want_status || strcmp(got, want) != 0)
+		fprintf(stderr, "\n%s\n got: %d %s\nwant: %d %s\n", query, status, got, want_status, want);
+}
+
+static void test_filter_groups(void)
+{
+	expect_params("filter[title:contains]=a&sort=x", 0, "title:contains=a@-");
+	expect_params("filter[or][0][title:contains]=a&filter[or][1][tags:in]=b&filter[featured]=true",
+	              0, "title:contains=a@0|tags:in=b@1|featured=true@-");
+	/* Groups are named by number, in any order, and several filters make
+	 * one group. */
+	expect_params("filter[or][7][a]=1&filter[or][3][b]=2&filter[or][7][c]=3", 0,
+	              "a=1@0|b=2@1|c=3@0");
+	/* A field called "or" is a field. */
+	expect_params("filter[or]=x", 0, "or=x@-");
+#define BAD_GROUP "Malformed filter group %s: write filter[or][N][field:condition], N a " \
+	"number, one level deep."
+	const char *malformed[] = {"filter[or][x][title]", "filter[or][0][]", "filter[or][0]x][a]",
+	                           "filter[or][12345][a]", "filter[or][0][or][1][a]",
+	                           "filter[or][0][a][b]"};
+	for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++) {
+		char query[128], want[300];
+		snprintf(query, sizeof query, "%s=1", malformed[i]);
+		snprintf(want, sizeof want, BAD_GROUP, malformed[i]);
+		expect_params(query, 400, want);
+	}
+	char *field = filter_param_field("taxonomy:tags:in");
+	CU_ASSERT_STRING_EQUAL(field, "taxonomy:tags");
+	free(field);
+	field = filter_param_field("categories.slug:is");
+	CU_ASSERT_STRING_EQUAL(field, "categories.slug");
+	free(field);
+}
+
+/* --- filters through relations --- */
+
+/* A reader over a fake world: a reference's raw value names a map in it,
+ * whose keys it reads. */
+static value_t fake_related(void *ctx, value_t ref, const char *key,
+                            struct value_builder *scratch)
+{
+	value_t world = *(const value_t *)ctx;
+	value_t item = value_map_getz(world, value_str(value_ref_raw(ref), NULL));
+	vb_reset(scratch);
+	vb_value(scratch, value_map_getz(item, key));
+	return value_is_missing(value_map_getz(item, key)) ? VALUE_MISSING : vb_result(scratch);
+}
+
+static void ref(struct value_builder *b, enum ref_kind kind, const char *id)
+{
+	vb_ref_begin(b, kind, UINT32_MAX);
+	vb_strz(b, id);
+	vb_map_begin(b);
+	vb_keyz(b, "id");
+	vb_strz(b, id);
+	vb_map_end(b);
+	vb_ref_end(b);
+}
+
+static bool passes(const char *key, const char *value, value_t item, value_t world)
+{
+	struct regex_budget budget;
+	regex_budget_init(&budget, 100000);
+	struct filter f;
+	char err[FILTER_ERR_LEN];
+	CU_ASSERT_EQUAL_FATAL(filter_parse(key, value, 0, &budget, &f, err), 0);
+	struct relation_reader rr = {fake_related, &world};
+	bool m = filter_match_path(&f, value_map_getz(item, f.path[0]), 1, &rr);
+	filter_free(&f);
+	return m;
+}
+
+static void test_relation_filters(void)
+{
+	struct value_builder world = VALUE_BUILDER_INIT, item = VALUE_BUILDER_INIT;
+	vb_map_begin(&world);
+	vb_keyz(&world, "waste");
+	vb_map_begin(&world);
+	vb_keyz(&world, "slug");
+	vb_strz(&world, "waste");
+	vb_map_end(&world);
+	vb_keyz(&world, "food");
+	vb_map_begin(&world);
+	vb_keyz(&world, "slug");
+	vb_strz(&world, "food");
+	vb_keyz(&world, "author");
+	ref(&world, REF_USER, "ada");
+	vb_map_end(&world);
+	vb_keyz(&world, "ada");
+	vb_map_begin(&world);
+	vb_keyz(&world, "name");
+	vb_strz(&world, "Ada");
+	vb_map_end(&world);
+	vb_map_end(&world);
+
+	vb_map_begin(&item);
+	vb_keyz(&item, "categories"); /* a relationship field of two terms */
+	vb_ref_begin(&item, REF_FIELD, UINT32_MAX);
+	vb_array_begin(&item);
+	vb_strz(&item, "waste");
+	vb_strz(&item, "food");
+	vb_array_end(&item);
+	vb_array_begin(&item);
+	ref(&item, REF_TERM, "waste");
+	ref(&item, REF_TERM, "food");
+	vb_array_end(&item);
+	vb_ref_end(&item);
+	vb_keyz(&item, "none"); /* one that names nothing */
+	vb_ref_begin(&item, REF_FIELD, UINT32_MAX);
+	vb_array_begin(&item);
+	vb_array_end(&item);
+	vb_array_begin(&item);
+	vb_array_end(&item);
+	vb_ref_end(&item);
+	vb_keyz(&item, "seo");
+	vb_map_begin(&item);
+	vb_keyz(&item, "noindex");
+	vb_bool(&item, true);
+	vb_map_end(&item);
+	vb_map_end(&item);
+
+	value_t w = vb_result(&world), it = vb_result(&item);
+	CU_ASSERT_TRUE(passes("categories.slug:is", "waste", it, w));
+	CU_ASSERT_TRUE(passes("categories.slug", "FOOD", it, w));
+	CU_ASSERT_FALSE(passes("categories.slug", "glass", it, w));
+	/* Two relations deep: a term's author's name. */
+	CU_ASSERT_TRUE(passes("categories.author.name:contains", "ad", it, w));
+	CU_ASSERT_FALSE(passes("categories.author.name:contains", "bob", it, w));
+	/* Nothing related: the related value is missing. */
+	CU_ASSERT_TRUE(passes("none.slug:is_empty", "true", it, w));
+	CU_ASSERT_FALSE(passes("none.slug", "waste", it, w));
+	/* The field itself still compares what the content stores. */
+	CU_ASSERT_TRUE(passes("categories:overlaps", "food", it, w));
+	/* Maps are walked as before. */
+	CU_ASSERT_TRUE(passes("seo.noindex", "true", it, w));
+	vb_release(&world);
+	vb_release(&item);
+}
+
+/* --- the INI's scopes and shapes --- */
+
+static char *dir;
+static struct config cfg;
+static char err[CONFIG_ERR_LEN];
+
+static int load(const char *sections)
+{
+	if (!dir)
+		dir = unit_tempdir();
+	struct strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "[content]\nroot = %s/site\n%s", FIXTURES_DIR, sections);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "q.ini", text.ptr), 0);
+	strbuf_release(&text);
+	char path[600];
+	snprintf(path, sizeof path, "%s/q.ini", dir);
+	config_free(&cfg);
+	err[0] = '\0';
+	return config_load(&cfg, path, err);
+}
+
+static void expect_error(const char *sections, const char *message)
+{
+	CU_ASSERT_EQUAL(load(sections), -1);
+	const char *colon = strstr(err, ".ini:");
+	const char *got = colon ? strchr(colon + 5, ' ') : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_STRING_EQUAL(got + 1, message);
+	if (strcmp(got + 1, message) != 0)
+		fprintf(stderr, "\n got: %s\nwant: %s\n", got + 1, message);
+}
+
+static void test_scopes_config(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[scope.featured]\nfilter[featured] = true\n"
+	                           "filter[title:contains] = a:b\nsort = -date\n"
+	                           "[scope.staff]\nresources = users, collections.team\n"), 0);
+	const struct scope_def *s = config_scope(&cfg, "featured");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(s->nfilters, 2);
+	CU_ASSERT_STRING_EQUAL(s->filters[0].key, "featured");
+	CU_ASSERT_STRING_EQUAL(s->filters[0].value, "true");
+	/* inih would have cut the key at its colon. */
+	CU_ASSERT_STRING_EQUAL(s->filters[1].key, "title:contains");
+	CU_ASSERT_STRING_EQUAL(s->filters[1].value, "a:b");
+	CU_ASSERT_STRING_EQUAL(s->sort, "-date");
+	CU_ASSERT_TRUE(scope_applies(s, RES_COLLECTIONS, "blog"));
+	const struct scope_def *staff = config_scope(&cfg, "staff");
+	CU_ASSERT_TRUE(scope_applies(staff, RES_USERS, NULL));
+	CU_ASSERT_TRUE(scope_applies(staff, RES_COLLECTIONS, "team"));
+	CU_ASSERT_FALSE(scope_applies(staff, RES_COLLECTIONS, "blog"));
+	CU_ASSERT_FALSE(scope_applies(staff, RES_TAXONOMIES, "team"));
+	CU_ASSERT_PTR_NULL(config_scope(&cfg, "nope"));
+
+	expect_error("[scope.a]\nlimit = 3\n",
+	             "unknown key 'limit' in [scope.a] (filter[<field>:<condition>], sort, resources)");
+	expect_error("[scope.a b]\n", "unknown section [scope.a b]: a scope is named by letters, "
+	             "digits, '_' and '-'");
+	expect_error("[scope.a]\n[scope.a]\n", "section [scope.a] appears twice");
+}
+
+static void test_shapes_config(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[shape.entries]\ndrop = blueprint\n"
+	                           "[shape.entries.blog]\nkeys = id, title, author\n"
+	                           "rename.title = headline\nkeys.author = name\n"
+	                           "[shape]\nplugin = /x/shape.so\ngreeting = hi\n"
+	                           "[resources.collections.*]\nsearch = title\n"
+	                           "[resources.collections.blog]\nsearch = title, content\n"
+	                           "[resources.collections.docs]\nsearch =\n"), 0);
+	const struct shape_def *blog = config_shape(&cfg, SHAPE_ENTRIES, "blog");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(blog);
+	CU_ASSERT_TRUE(blog->keys_set);
+	CU_ASSERT_EQUAL(blog->keys.len, 3);
+	CU_ASSERT_EQUAL_FATAL(blog->nrenames, 1);
+	CU_ASSERT_STRING_EQUAL(blog->renames[0].to, "headline");
+	CU_ASSERT_EQUAL_FATAL(blog->nnested, 1);
+	CU_ASSERT_STRING_EQUAL(blog->nested[0].field, "author");
+	/* Another collection takes the type's section. */
+	const struct shape_def *other = config_shape(&cfg, SHAPE_ENTRIES, "pages");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(other);
+	CU_ASSERT_PTR_NULL(other->handle);
+	CU_ASSERT_PTR_NULL(config_shape(&cfg, SHAPE_TERMS, "tags"));
+	CU_ASSERT_STRING_EQUAL(cfg.shape_plugin_path, "/x/shape.so");
+	CU_ASSERT_EQUAL_FATAL(cfg.nshape_options, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.shape_options[0].key, "greeting");
+	const struct strlist *search = search_fields(&cfg, RES_COLLECTIONS, "blog");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(search);
+	CU_ASSERT_EQUAL(search->len, 2);
+	CU_ASSERT_EQUAL(search_fields(&cfg, RES_COLLECTIONS, "pages")->len, 1);
+	/* An empty list turns search off where the wildcard would give it. */
+	CU_ASSERT_PTR_NULL(search_fields(&cfg, RES_COLLECTIONS, "docs"));
+	CU_ASSERT_PTR_NULL(search_fields(&cfg, RES_TAXONOMIES, "tags"));
+
+	expect_error("[shape.posts]\n", "unknown section [shape.posts]: shapes are [shape.<type>] or "
+	             "[shape.<type>.<handle>], type one of entries, terms, globals, assets, users "
+	             "(no handle), pages");
+	expect_error("[shape.users.x]\n", "unknown section [shape.users.x]: shapes are "
+	             "[shape.<type>] or [shape.<type>.<handle>], type one of entries, terms, "
+	             "globals, assets, users (no handle), pages");
+	expect_error("[shape.users]\nrename.email = password\n",
+	             "[shape.users] rename.email: password is never served, and no key may be "
+	             "called so");
+	expect_error("[shape.terms]\nhide = x\n",
+	             "unknown key 'hide' in [shape.terms] (keys, drop, rename.<key>, keys.<field>)");
+	expect_error("[shape]\nplugin = shape.so\n",
+	             "[shape] plugin: a plug-in is named by its absolute path, not shape.so");
+	expect_error("[resources.users]\nsearch = name\n", "unknown key 'search' in [resources.users]");
+	config_free(&cfg);
+}
+
+static void cleanup(void)
+{
+	config_free(&cfg);
+	if (dir) {
+		unit_rmtree(dir);
+		free(dir);
+		dir = NULL;
+	}
+}
+
+static void test_cleanup(void)
+{
+	cleanup();
+	CU_PASS("cleaned");
+}
+
+void suite_queries(void)
+{
+	CU_pSuite s = unit_add_suite("queries beyond Statamic");
+	unit_add_test(s, "filter groups", test_filter_groups);
+	unit_add_test(s, "filters through relations", test_relation_filters);
+	unit_add_test(s, "scopes in the INI", test_scopes_config);
+	unit_add_test(s, "shapes in the INI", test_shapes_config);
+	unit_add_test(s, "cleanup", test_cleanup);
+}
