@@ -23,6 +23,7 @@
 #include "site/status.h"
 
 struct renders;
+struct shape_plugin;
 
 #define API_MAX_PARAMS 4
 
@@ -49,6 +50,7 @@ struct api_ctx {
 	 * by a filter, only where both let it. NULL: the config alone. */
 	bool (*may_read)(const void *gate, enum resource_type t, const char *handle);
 	const void *gate;
+	struct shape_plugin *shape_plugin; /* the worker's [shape] plugin, or NULL */
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in
@@ -128,10 +130,19 @@ bool api_may_read(const struct api_ctx *ctx, enum resource_type t, const char *h
  * and readable, a term, a user or an asset only when readable
  * (api_may_read). ctx must outlive what it is handed to. */
 struct relation_reader api_relation_reader(struct api_ctx *ctx);
+/* The site a related term is read in: ?site= when it names one, else the
+ * default site. */
+uint32_t api_request_site(const struct api_ctx *ctx);
 
 /* The reference writer of the request's environment (api/render.c): a
  * related entry only while it is published at ctx->now, its short object
  * without the config's excluded_keys. ctx is the struct api_ctx. */
 bool api_write_ref(struct jsonw *w, value_t ref, const void *ctx);
+
+/* v with every reference in it made what api_write_ref writes for it: a
+ * relationship field its delivered value, a reference its short object
+ * (without excluded_keys), null where it is not shown, and left out of a
+ * list then. URLs stay URL values. Appended to out. */
+void api_resolve_refs(const struct api_ctx *ctx, value_t v, struct value_builder *out);
 
 #endif

@@ -57,6 +57,7 @@
 #include "api/entries.h"
 #include "api/items.h"
 #include "api/listing.h"
+#include "api/output.h"
 #include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/augment.h"
@@ -69,6 +70,7 @@ struct asset_list {
 	const char *handle;
 	value_t *files; /* owned array of views into the snapshot */
 	size_t n;
+	const struct item_out *out; /* borrowed: what the request asks more of each asset */
 };
 
 /* One asset as its keys are computed. */
@@ -609,7 +611,10 @@ static void write_asset(const struct asset_list *l, struct jsonw *w, value_t fil
 	struct asset a = asset_of(l, file);
 	struct value_builder item = VALUE_BUILDER_INIT;
 	build_asset(&a, &item);
-	entries_write_item(w, vb_result(&item), fields);
+	if (api_output_plain(l->ctx, l->out, l->handle))
+		entries_write_item(w, vb_result(&item), fields);
+	else
+		api_output_write(l->ctx, l->out, l->handle, w, vb_result(&item));
 	vb_release(&item);
 }
 
@@ -654,14 +659,21 @@ int api_assets_index(struct api_ctx *ctx)
 {
 	struct asset_list l;
 	int status = open_container(ctx, &l, true);
-	if (status != 0)
+	struct item_out out;
+	if (status == 0)
+		status = api_output_read(ctx, SHAPE_ASSETS, &out);
+	if (status != 0) {
+		free(l.files);
 		return status;
+	}
+	l.out = &out;
 	struct listing_source src = {listed_value, write_listed, &l};
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "assets/%s", l.handle);
 	status = listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);
 	strbuf_release(&path);
 	free(l.files);
+	api_output_free(&out);
 	return status;
 }
 
@@ -674,13 +686,16 @@ int api_assets_show(struct api_ctx *ctx)
 	value_t file = assets_find_file(l.container, ctx->params[1]);
 	if (value_is_missing(file))
 		return api_not_found(ctx);
-	struct strlist fields;
-	listing_requested_fields(ctx->req, &fields);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_ASSETS, &out);
+	if (status != 0)
+		return status;
+	l.out = &out;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_asset(&l, &w, file, &fields);
+	write_asset(&l, &w, file, &out.fields);
 	api_end_data(&w);
-	strlist_free(&fields);
+	api_output_free(&out);
 	return 0;
 }
 
@@ -720,7 +735,7 @@ value_t api_asset_find(const struct api_ctx *ctx, const char *id, value_t *conta
 static struct asset_list asset_list_of(struct api_ctx *ctx, value_t container)
 {
 	struct asset_list l = {ctx, container,
-	                       value_str(value_map_getz(container, "handle"), NULL), NULL, 0};
+	                       value_str(value_map_getz(container, "handle"), NULL), NULL, 0, NULL};
 	return l;
 }
 

@@ -78,11 +78,31 @@ static const struct render *render_entry(struct entries_req *r, uint32_t n)
 	return done;
 }
 
+/* Entry n through what the request asks more of it (api/output.h):
+ * whether it asks anything. */
+static bool write_output(struct entries_req *r, struct jsonw *w, uint32_t n)
+{
+	struct api_ctx *ctx = r->ctx;
+	if (!r->out)
+		return false;
+	struct snap_entry e = snap_entry_at(ctx->snap, n);
+	const char *handle = snap_collection_at(ctx->snap, e.collection).handle;
+	if (api_output_plain(ctx, r->out, handle))
+		return false;
+	struct value_builder item = VALUE_BUILDER_INIT;
+	entries_build_item(&r->q, &e, VALUE_MISSING, &item);
+	api_output_write(ctx, r->out, handle, w, vb_result(&item));
+	vb_release(&item);
+	return true;
+}
+
 /* Entry n whole or its fields: a whole entry is copied from the worker's
  * rendered entries (rendered first when none holds at this moment). */
 static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_t n,
                                  const struct strlist *fields)
 {
+	if (write_output(r, w, n))
+		return;
 	struct renders *renders = r->ctx->renders;
 	if (fields->len == 0 && renders && !r->ctx->span) {
 		const struct render *done = renders_find(renders, n, r->q.now);
@@ -108,6 +128,7 @@ void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collect
 	                   &ctx->env);
 	r->related = api_relation_reader(ctx);
 	r->q.related = &r->related;
+	r->out = NULL;
 }
 
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
@@ -156,8 +177,12 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	struct list_query lq = {{NULL, 0, 0}, NULL};
+	struct item_out out = {0};
 	long limit, page;
 	int status = listing_read_paging(ctx, &limit, &page);
+	if (status == 0)
+		status = api_output_read(ctx, SHAPE_ENTRIES, &out);
+	r->out = &out;
 	if (status == 0)
 		status = listing_read_query(ctx, RES_COLLECTIONS, r->q.collection.handle, &lq);
 	if (status == 0)
@@ -176,6 +201,8 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 	}
 	entries_free_filters(&filters);
 	listing_query_free(&lq);
+	api_output_free(&out);
+	r->out = NULL;
 	return status;
 }
 
@@ -253,13 +280,16 @@ int api_entries_show(struct api_ctx *ctx)
 		entries_close(&r);
 		return api_not_found(ctx);
 	}
-	struct strlist fields;
-	listing_requested_fields(ctx->req, &fields);
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_numbered_entry(&r, &w, n, &fields);
-	api_end_data(&w);
-	strlist_free(&fields);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_ENTRIES, &out);
+	if (status == 0) {
+		r.out = &out;
+		struct jsonw w;
+		api_begin_data(ctx, &w);
+		write_numbered_entry(&r, &w, n, &out.fields);
+		api_end_data(&w);
+		api_output_free(&out);
+	}
 	entries_close(&r);
-	return 0;
+	return status;
 }

@@ -8,6 +8,7 @@
 #define CMS_API_API_ENTRIES_H
 
 #include "api/api.h"
+#include "api/output.h"
 #include "query/entries.h"
 
 /* One request's view of a collection: the query, and the request that
@@ -16,6 +17,8 @@ struct entries_req {
 	struct api_ctx *ctx;
 	struct entries_query q;
 	struct relation_reader related; /* what q.related points at */
+	const struct item_out *out;     /* borrowed: what the request asks of each entry it
+	                                 * writes (api/output.h), NULL: nothing more */
 };
 
 /* Opens the collection handle for one request (the router's gate has

@@ -335,6 +335,52 @@ static bool passes(struct list_run *run, const struct list_filters *f, uint32_t 
 	return f->nany == 0;
 }
 
+/* --- filters asked of maps --- */
+
+struct listing_filters {
+	struct list_filters f;
+};
+
+int listing_filters_open(struct api_ctx *ctx, const struct filter_params *p,
+                         struct listing_filters **out)
+{
+	*out = xcalloc(1, sizeof **out);
+	struct list_query q = {*p, NULL};
+	int status = read_filters(ctx, &q, &(*out)->f);
+	if (status != 0) {
+		listing_filters_close(*out);
+		*out = NULL;
+	}
+	return status;
+}
+
+static value_t map_value(void *self, uint32_t item, const char *key,
+                         struct value_builder *scratch)
+{
+	(void)item;
+	(void)scratch;
+	return value_map_getz(*(const value_t *)self, key);
+}
+
+bool listing_filters_pass(struct api_ctx *ctx, const struct listing_filters *f, value_t map)
+{
+	struct listing_source src = {map_value, NULL, &map};
+	struct list_run run = {ctx, &src, {VALUE_BUILDER_INIT, VALUE_BUILDER_INIT},
+	                       api_relation_reader(ctx)};
+	bool pass = passes(&run, &f->f, 0);
+	vb_release(&run.scratch[0]);
+	vb_release(&run.scratch[1]);
+	return pass;
+}
+
+void listing_filters_close(struct listing_filters *f)
+{
+	if (!f)
+		return;
+	free_filters(&f->f);
+	free(f);
+}
+
 /* Sorts the items that passed (kept of them) as far as the page's end
  * and answers that page. */
 static void answer_page(struct list_run *run, uint32_t *items, size_t kept, long limit,

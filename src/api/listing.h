@@ -98,6 +98,15 @@ void listing_write_page(struct api_ctx *ctx, const uint32_t *items, size_t n, lo
 int listing_answer(struct api_ctx *ctx, const struct listing_source *src,
                    const struct list_query *q, uint32_t *items, size_t n, const char *path);
 
+/* Filters asked of items that are not in a list (a navigation's pages),
+ * each a map of its keys: open reads those of p (already allowed) and
+ * returns 0, or 400 for a bad one; pass says whether a map passes. */
+struct listing_filters;
+int listing_filters_open(struct api_ctx *ctx, const struct filter_params *p,
+                         struct listing_filters **out);
+bool listing_filters_pass(struct api_ctx *ctx, const struct listing_filters *f, value_t map);
+void listing_filters_close(struct listing_filters *f);
+
 /* The same over all n items of src (numbered 0..n-1), after the filter
  * allow-list of type and handle (handle NULL for users): 422 for a
  * filter it lacks. path is below the API root. */

@@ -31,8 +31,7 @@ static const char *ref_id(value_t ref)
 	return value_str(value_map_getz(value_ref_object(ref), "id"), NULL);
 }
 
-/* The site a related term is read in: ?site=, else the default. */
-static uint32_t request_site(const struct api_ctx *ctx)
+uint32_t api_request_site(const struct api_ctx *ctx)
 {
 	const char *site = request_param(ctx->req, "site");
 	uint32_t n = site ? snap_site_find(ctx->snap, site) : 0;
@@ -62,7 +61,7 @@ static value_t term_value(struct api_ctx *ctx, value_t ref, const char *key,
                           struct value_builder *scratch)
 {
 	const char *taxonomy;
-	value_t term = api_term_find(ctx, ref_id(ref), request_site(ctx), &taxonomy);
+	value_t term = api_term_find(ctx, ref_id(ref), api_request_site(ctx), &taxonomy);
 	if (value_is_missing(term) || !api_may_read(ctx, RES_TAXONOMIES, taxonomy))
 		return VALUE_MISSING;
 	return api_term_value(ctx, taxonomy, term, key, scratch);

@@ -21,6 +21,7 @@
 #include "api/entries.h"
 #include "api/items.h"
 #include "api/listing.h"
+#include "api/output.h"
 #include "lib/strbuf.h"
 #include "site/augment.h"
 
@@ -38,6 +39,7 @@ struct term_list {
 	const char *handle;
 	value_t *terms; /* owned array of views into the snapshot */
 	size_t n;
+	const struct item_out *out; /* borrowed: what the request asks more of each term, or NULL */
 };
 
 static bool is_computed(const char *key)
@@ -254,6 +256,13 @@ static void build_term(const struct term_list *l, value_t term, struct value_bui
 static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
                        const struct strlist *fields)
 {
+	if (l->out && !api_output_plain(l->ctx, l->out, l->handle)) {
+		struct value_builder item = VALUE_BUILDER_INIT;
+		build_term(l, term, &item);
+		api_output_write(l->ctx, l->out, l->handle, w, vb_result(&item));
+		vb_release(&item);
+		return;
+	}
 	if (!fields->len) {
 		struct value_builder item = VALUE_BUILDER_INIT;
 		build_term(l, term, &item);
@@ -328,11 +337,17 @@ int api_terms_index(struct api_ctx *ctx)
 		status = open_terms(ctx, &l, site);
 	if (status != 0)
 		return status;
-	struct listing_source src = {listed_value, write_listed, &l};
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
-	status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
-	strbuf_release(&path);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_TERMS, &out);
+	if (status == 0) {
+		l.out = &out;
+		struct listing_source src = {listed_value, write_listed, &l};
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
+		status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
+		strbuf_release(&path);
+		api_output_free(&out);
+	}
 	free(l.terms);
 	return status;
 }
@@ -367,16 +382,18 @@ int api_terms_show(struct api_ctx *ctx)
 	if (status != 0)
 		return status;
 	value_t term = find_term(&l, ctx->params[1], site);
-	if (value_is_missing(term)) {
+	struct item_out out;
+	if (value_is_missing(term))
 		status = api_not_found(ctx);
-	} else {
-		struct strlist fields;
-		listing_requested_fields(ctx->req, &fields);
+	else
+		status = api_output_read(ctx, SHAPE_TERMS, &out);
+	if (status == 0) {
+		l.out = &out;
 		struct jsonw w;
 		api_begin_data(ctx, &w);
-		write_term(&l, &w, term, &fields);
+		write_term(&l, &w, term, &out.fields);
 		api_end_data(&w);
-		strlist_free(&fields);
+		api_output_free(&out);
 	}
 	free(l.terms);
 	return status;
@@ -405,7 +422,7 @@ int api_taxonomies_show(struct api_ctx *ctx)
 static struct term_list term_list_of(struct api_ctx *ctx, const char *taxonomy)
 {
 	struct term_list l = {ctx, snap_extras_find(ctx->snap, "taxonomies", taxonomy), taxonomy,
-	                      NULL, 0};
+	                      NULL, 0, NULL};
 	return l;
 }
 

@@ -48,6 +48,22 @@ void app_refresh(struct app *app)
 	take_news(app);
 }
 
+/* Loads the [shape] plugin, if one is named, at the first request (a
+ * `cms-api check` runs none: it loads the plug-in itself and reports
+ * what fails), after saying what one that crashed a worker before left
+ * behind. One that cannot start leaves the items as the INI shapes them,
+ * and says why. */
+static void load_shape_plugin(struct app *app)
+{
+	if (!app->cfg.shape_plugin_path || app->shape_tried)
+		return;
+	app->shape_tried = true;
+	shape_plugin_report_crashes(app->cfg.cache_dir);
+	char why[CONFIG_ERR_LEN];
+	if (shape_plugin_load(&app->cfg, true, &app->shape, why, sizeof why) != 0)
+		log_error("the shape plug-in cannot start: %s: items go out without it", why);
+}
+
 void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode)
 {
 	memset(app, 0, sizeof *app);
@@ -68,6 +84,7 @@ void app_close(struct app *app)
 	rate_limiter_free(&app->rate);
 	fastpath_free(&app->fastpath);
 	renders_free(&app->renders);
+	shape_plugin_unload(&app->shape);
 	cache_free(&app->cache);
 	guard_state_free(&app->guard);
 	follow_close(&app->follow);
@@ -260,6 +277,8 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 		ctx->may_read = abilities_let_read;
 		ctx->gate = &x->grant.abilities;
 	}
+	load_shape_plugin(app);
+	ctx->shape_plugin = app->shape.handle ? &app->shape : NULL;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {

@@ -13,6 +13,7 @@
 #define CMS_API_APP_H
 
 #include "api/renders.h"
+#include "api/shape_plugin.h"
 #include "cache/cache.h"
 #include "cache/fastpath.h"
 #include "change/follow.h"
@@ -73,6 +74,8 @@ struct app {
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
 	struct renders renders;    /* owned: rendered entries of follow.snap (cleared as it is
 	                            * replaced) */
+	struct shape_plugin shape; /* owned: [shape] plugin, loaded (handle set) or not */
+	bool shape_tried;          /* its loading was tried (at the first request) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

@@ -501,12 +501,22 @@ static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
 	return f->nany == 0;
 }
 
+bool entries_pass_status(struct entries_query *q, const struct entry_filters *f,
+                         const struct snap_entry *e)
+{
+	return !f->default_published || entries_status(q, e) == ENTRY_PUBLISHED;
+}
+
+bool entries_pass_filters(struct entries_query *q, const struct entry_filters *f,
+                          const struct snap_entry *e)
+{
+	return fields_pass(q, f, e);
+}
+
 bool entries_pass(struct entries_query *q, const struct entry_filters *f,
                   const struct snap_entry *e)
 {
-	if (f->default_published && entries_status(q, e) != ENTRY_PUBLISHED)
-		return false;
-	return fields_pass(q, f, e);
+	return entries_pass_status(q, f, e) && fields_pass(q, f, e);
 }
 
 /* Whether filters on the title alone are all f has besides the status. */

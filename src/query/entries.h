@@ -110,6 +110,12 @@ int entries_add_params(struct entries_query *q, struct entry_filters *f,
 /* Whether e passes every filter of f (the default one at q's moment). */
 bool entries_pass(struct entries_query *q, const struct entry_filters *f,
                   const struct snap_entry *e);
+/* The same in two parts: the default published-only filter (true when f
+ * has none), and every other filter of f. */
+bool entries_pass_status(struct entries_query *q, const struct entry_filters *f,
+                         const struct snap_entry *e);
+bool entries_pass_filters(struct entries_query *q, const struct entry_filters *f,
+                          const struct snap_entry *e);
 void entries_free_filters(struct entry_filters *f);
 
 /* The value of key for e as a filter or a sort reads it (computed or

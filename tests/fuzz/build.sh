@@ -3,8 +3,8 @@
 # (default ./fuzz-build): fuzz_frontmatter (front matter and YAML),
 # fuzz_config (the INI file), fuzz_cache_entry (a stored cache entry),
 # fuzz_query (the query string, its filters and sort), fuzz_url_decode
-# (percent-decoding and paths) and fuzz_fcgi (FastCGI records from a web
-# server). Run one with, e.g.:
+# (percent-decoding and paths), fuzz_fcgi (FastCGI records from a web
+# server) and fuzz_jsonr (what a shape plug-in gives back). Run one with, e.g.:
 #   fuzz-build/fuzz_frontmatter -max_total_time=120 tests/fuzz/corpus/frontmatter
 # Needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev).
 set -e
@@ -35,9 +35,9 @@ for src in "$top"/src/*/*.c; do
 	objs="$objs $obj"
 done
 
-for target in frontmatter config cache_entry query url_decode fcgi; do
+for target in frontmatter config cache_entry query url_decode fcgi jsonr; do
 	# shellcheck disable=SC2086
 	clang $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$target.c" $objs \
 		$(pkg-config --libs $libs) -lcmark-gfm-extensions -lm -o "$out/fuzz_$target"
 done
-echo "built $out/fuzz_frontmatter $out/fuzz_config $out/fuzz_cache_entry $out/fuzz_query $out/fuzz_url_decode $out/fuzz_fcgi"
+echo "built $out/fuzz_frontmatter $out/fuzz_config $out/fuzz_cache_entry $out/fuzz_query $out/fuzz_url_decode $out/fuzz_fcgi $out/fuzz_jsonr"

@@ -108,3 +108,39 @@ start_server "$ini" /api
 expect_data "relation: users off" "$B?fields=title&filter[reviewer.name:contains]=lovelace" '[]'
 expect_data "relation: taxonomies off" "$B?fields=title&filter[tags.slug]=news" '[]'
 stop_server
+
+# --- tree filters: keep=ancestors ---
+ini=$(SITE="$FIXTURES/site" site_ini tree-filters <<'INI'
+[api]
+enabled = true
+[resources]
+collections = true
+navs = true
+[resources.collections.pages]
+allowed_filters = title
+[resources.navs.main]
+allowed_filters = title, url
+INI
+)
+start_server "$ini" /api
+expect "tree: Statamic's filter cuts a page's branch" GET '/api/collections/pages/tree?fields=title&filter[title]=team' 200 \
+	'{"data":[]}'
+expect "tree: keep=ancestors keeps the page and the way to it" GET '/api/collections/pages/tree?fields=title&filter[title]=team&keep=ancestors' 200 \
+	'{"data":[{"page":{"title":"About"},"depth":1,"children":[{"page":{"title":"Team"},"depth":2,"children":[]}]}]}'
+expect "tree: keep=ancestors, and no page below one kept" GET '/api/collections/pages/tree?fields=title&filter[title]=about&keep=ancestors' 200 \
+	'{"data":[{"page":{"title":"About"},"depth":1,"children":[]}]}'
+expect "tree: keep=ancestors within max_depth" GET '/api/collections/pages/tree?fields=title&filter[title]=team&keep=ancestors&max_depth=1' 200 \
+	'{"data":[]}'
+expect "tree: keep=ancestors, OR groups" GET '/api/collections/pages/tree?fields=title&filter[or][0][title]=team&filter[or][1][title]=contact&keep=ancestors' 200 \
+	'{"data":[{"page":{"title":"About"},"depth":1,"children":[{"page":{"title":"Team"},"depth":2,"children":[]}]},{"page":{"title":"Contact"},"depth":1,"children":[]}]}'
+expect "tree: keep is ancestors or nothing" GET '/api/collections/pages/tree?keep=all' 400 \
+	'{"message":"The keep parameter must be \"ancestors\", not \"all\"."}'
+expect "nav tree: filters still ignored without keep" GET '/api/navs/main/tree?fields=title&max_depth=1&filter[title]=about' 200 \
+	'{"data":[{"page":{"title":"Home"},"depth":1,"children":[]},{"page":{"title":"Docs"},"depth":1,"children":[]}]}'
+expect "nav tree: keep=ancestors" GET '/api/navs/main/tree?fields=title&filter[title]=about&keep=ancestors' 200 \
+	'{"data":[{"page":{"title":"Docs"},"depth":1,"children":[{"page":{"title":"About"},"depth":2,"children":[]}]}]}'
+expect "nav tree: keep=ancestors on a link" GET '/api/navs/main/tree?fields=title&filter[url]=/docs&keep=ancestors' 200 \
+	'{"data":[{"page":{"title":"Docs"},"depth":1,"children":[]}]}'
+expect "nav tree: keep=ancestors checks the navigation's allow-list" GET '/api/navs/main/tree?filter[slug]=about&keep=ancestors' 422 \
+	'{"message":"Forbidden filter: slug"}'
+stop_server

@@ -11,6 +11,8 @@
 #include "core/config.h"
 #include "http/error.h"
 #include "http/request.h"
+#include "lib/jsonr.h"
+#include "lib/jsonw.h"
 #include "lib/strbuf.h"
 #include "query/filter.h"
 #include "query/filterparams.h"
@@ -190,6 +192,61 @@ static void test_relation_filters(void)
 	vb_release(&item);
 }
 
+/* --- jsonr: what a shape plug-in gives back --- */
+
+/* text read and written again by jsonw, or "error: ..." */
+static void reread(const char *text, char *out, size_t size)
+{
+	struct value_builder b = VALUE_BUILDER_INIT;
+	char err[JSONR_ERR_LEN];
+	if (jsonr_parse(text, strlen(text), &b, err) != 0) {
+		snprintf(out, size, "error: %s", err);
+	} else {
+		struct strbuf json = STRBUF_INIT;
+		struct jsonw w;
+		jsonw_init(&w, &json);
+		jsonw_value(&w, vb_result(&b));
+		snprintf(out, size, "%s", strbuf_str(&json));
+		strbuf_release(&json);
+	}
+	vb_release(&b);
+}
+
+static void expect_reread(const char *text, const char *want)
+{
+	char got[1024];
+	reread(text, got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n%s\n got: %s\nwant: %s\n", text, got, want);
+}
+
+static void test_jsonr(void)
+{
+	expect_reread(" {\"a\": [1, -2.5, 1e3, true, false, null, \"x\"], \"b\": {}} ",
+	              "{\"a\":[1,-2.5,1000.0,true,false,null,\"x\"],\"b\":[]}");
+	/* Escapes, a surrogate pair, a lone surrogate. */
+	expect_reread("\"\\\"\\/\\n\\u00e9\\ud83d\\ude00\\ud800x\"",
+	              "\"\\\"\\/\\n\\u00e9\\ud83d\\ude00\\ufffdx\"");
+	expect_reread("99999999999999999999", "1.0e+20");
+	expect_reread("{\"a\":1,}", "error: a missing key at byte 7");
+	expect_reread("[1 2]", "error: a missing ',' or ']' at byte 3");
+	expect_reread("{\"a\" 1}", "error: a missing ':' at byte 5");
+	expect_reread("\"a\nb\"", "error: a control character in a string at byte 3");
+	expect_reread("01", "error: text after the value at byte 1");
+	expect_reread("[1] x", "error: text after the value at byte 4");
+	expect_reread("\"\\q\"", "error: an unknown escape at byte 3");
+	expect_reread("", "error: a missing value at byte 0");
+	expect_reread("-", "error: a bad number at byte 1");
+	expect_reread("[", "error: a missing value at byte 1");
+	char deep[200];
+	memset(deep, '[', sizeof deep - 1);
+	deep[sizeof deep - 1] = '\0';
+	char got[256];
+	reread(deep, got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "error: nesting too deep at byte 64");
+}
+
 /* --- the INI's scopes and shapes --- */
 
 static char *dir;
@@ -322,6 +379,7 @@ void suite_queries(void)
 	CU_pSuite s = unit_add_suite("queries beyond Statamic");
 	unit_add_test(s, "filter groups", test_filter_groups);
 	unit_add_test(s, "filters through relations", test_relation_filters);
+	unit_add_test(s, "JSON read back", test_jsonr);
 	unit_add_test(s, "scopes in the INI", test_scopes_config);
 	unit_add_test(s, "shapes in the INI", test_shapes_config);
 	unit_add_test(s, "cleanup", test_cleanup);
