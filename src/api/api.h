@@ -23,6 +23,8 @@
 #include "site/status.h"
 
 struct renders;
+struct search_index;
+struct search_source;
 struct shape_plugin;
 
 #define API_MAX_PARAMS 4
@@ -51,6 +53,8 @@ struct api_ctx {
 	bool (*may_read)(const void *gate, enum resource_type t, const char *handle);
 	const void *gate;
 	struct shape_plugin *shape_plugin; /* the worker's [shape] plugin, or NULL */
+	struct search_index **search; /* the worker's q= index (opened at the first q=), or
+	                               * NULL: a request's own */
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in
@@ -144,5 +148,16 @@ bool api_write_ref(struct jsonw *w, value_t ref, const void *ctx);
  * (without excluded_keys), null where it is not shown, and left out of a
  * list then. URLs stay URL values. Appended to out. */
 void api_resolve_refs(const struct api_ctx *ctx, value_t v, struct value_builder *out);
+
+/* q= on a list (api/search.c): when the request asks none (or only
+ * blanks), 0 and *ranked NULL. Else the items of src (numbered base +
+ * 0..src->n-1) matching q, among the *n candidates items (all of them when
+ * items is NULL), best first, in *ranked (owned by the caller), *n their
+ * count, and 0; 422 when the config names no field to search on the list
+ * (type and handle), 500 when the index fails. list names the list in the
+ * index ("entries/blog"): the same name, the same items. */
+int api_search(struct api_ctx *ctx, enum resource_type type, const char *handle, const char *list,
+               const struct search_source *src, uint32_t base, const uint32_t *items, size_t *n,
+               uint32_t **ranked);
 
 #endif

@@ -15,6 +15,7 @@
 #include "api/listing.h"
 #include "api/renders.h"
 #include "lib/strbuf.h"
+#include "query/search.h"
 #include "query/sort.h"
 
 /* --- writing entries --- */
@@ -206,6 +207,29 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 	return status;
 }
 
+/* The collection's entry number base + item, as q= reads it. */
+static value_t search_value(void *self, uint32_t item, const char *key,
+                            struct value_builder *scratch)
+{
+	struct entries_req *r = self;
+	(void)scratch;
+	struct snap_entry e = snap_entry_at(r->ctx->snap, r->q.collection.first_entry + item);
+	return entries_value(&r->q, &e, key);
+}
+
+/* q= on the collection (api_search), among items (NULL: every entry). */
+static int search_entries(struct entries_req *r, const uint32_t *items, size_t *n,
+                          uint32_t **ranked)
+{
+	struct search_source src = {r->q.collection.nentries, search_value, r};
+	struct strbuf list = STRBUF_INIT;
+	strbuf_addf(&list, "entries/%s", r->q.collection.handle);
+	int status = api_search(r->ctx, RES_COLLECTIONS, r->q.collection.handle, list.ptr, &src,
+	                        r->q.collection.first_entry, items, n, ranked);
+	strbuf_release(&list);
+	return status;
+}
+
 int api_entries_index(struct api_ctx *ctx)
 {
 	struct entries_req r;
@@ -230,10 +254,14 @@ int api_entries_index(struct api_ctx *ctx)
 					items[n++] = number;
 			}
 		}
+		uint32_t *ranked;
+		status = search_entries(&r, items, &n, &ranked);
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "collections/%s/entries", r.q.collection.handle);
-		status = entries_list(&r, items, n, path.ptr);
+		if (status == 0)
+			status = entries_list(&r, ranked ? ranked : items, n, path.ptr);
 		strbuf_release(&path);
+		free(ranked);
 		free(items);
 	}
 	entries_close(&r);

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http/request.h"
 #include "lib/strbuf.h"
 #include "query/filter.h"
 #include "query/filterparams.h"
 #include "query/paginate.h"
+#include "query/search.h"
 #include "query/sort.h"
 
 /* --- parameters --- */
@@ -423,6 +425,20 @@ int listing_answer(struct api_ctx *ctx, const struct listing_source *src,
 	return status;
 }
 
+/* q= on a taxonomy's n terms (api_search): the list is the terms of the
+ * request's ?site= (every site's without it). */
+static int search_terms(struct api_ctx *ctx, const char *handle, const struct listing_source *src,
+                        size_t *n, uint32_t **ranked)
+{
+	const char *site = request_param(ctx->req, "site");
+	struct search_source from = {*n, src->value, src->self};
+	struct strbuf list = STRBUF_INIT;
+	strbuf_addf(&list, "terms/%s/%s", handle, site ? site : "*");
+	int status = api_search(ctx, RES_TAXONOMIES, handle, list.ptr, &from, 0, NULL, n, ranked);
+	strbuf_release(&list);
+	return status;
+}
+
 int listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char *handle,
                        const struct listing_source *src, size_t n, const char *path)
 {
@@ -433,10 +449,16 @@ int listing_answer_all(struct api_ctx *ctx, enum resource_type type, const char 
 	if (status == 0)
 		status = listing_read_query(ctx, type, handle, &q);
 	if (status == 0) {
-		uint32_t *items = xmalloc((n + 1) * sizeof *items);
-		for (size_t i = 0; i < n; i++)
-			items[i] = (uint32_t)i;
-		status = listing_answer(ctx, src, &q, items, n, path);
+		uint32_t *items = NULL; /* q= on terms: those that match, best first */
+		if (type == RES_TAXONOMIES)
+			status = search_terms(ctx, handle, src, &n, &items);
+		if (status == 0 && !items) {
+			items = xmalloc((n + 1) * sizeof *items);
+			for (size_t i = 0; i < n; i++)
+				items[i] = (uint32_t)i;
+		}
+		if (status == 0)
+			status = listing_answer(ctx, src, &q, items, n, path);
 		free(items);
 		listing_query_free(&q);
 	}

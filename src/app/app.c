@@ -16,6 +16,7 @@
 #include "http/http_cache.h"
 #include "lib/strbuf.h"
 #include "lib/url.h"
+#include "query/search.h"
 
 int app_open(struct app *app, const char *config_path, enum app_mode mode,
              char err[CONFIG_ERR_LEN])
@@ -85,6 +86,7 @@ void app_close(struct app *app)
 	fastpath_free(&app->fastpath);
 	renders_free(&app->renders);
 	shape_plugin_unload(&app->shape);
+	search_index_close(app->search);
 	cache_free(&app->cache);
 	guard_state_free(&app->guard);
 	follow_close(&app->follow);
@@ -279,6 +281,7 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	}
 	load_shape_plugin(app);
 	ctx->shape_plugin = app->shape.handle ? &app->shape : NULL;
+	ctx->search = &app->search;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {

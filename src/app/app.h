@@ -76,6 +76,7 @@ struct app {
 	                            * replaced) */
 	struct shape_plugin shape; /* owned: [shape] plugin, loaded (handle set) or not */
 	bool shape_tried;          /* its loading was tried (at the first request) */
+	struct search_index *search; /* owned: q='s index, opened at the first q= (api/search.c) */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

@@ -8,7 +8,9 @@
  * read as filterparams.h reads them too: OR groups (filter[or][N][...]),
  * each group numbered below the count, or a refusal that says why; and
  * each filter is matched through relations (a relationship field of
- * references, read by a reader over a small world of items). Never crash,
+ * references, read by a reader over a small world of items). q= is
+ * looked up in a small search index: words, never FTS5's syntax, so any
+ * q finds or does not, and never fails. Never crash,
  * never leak, never run past the budget.
  */
 #include "autoconfig.h"
@@ -27,7 +29,44 @@
 #include "query/filter.h"
 #include "query/filterparams.h"
 #include "query/regex.h"
+#include "query/search.h"
 #include "query/sort.h"
+
+/* The search index of three items, made once: q= is looked up in it. */
+static value_t search_doc(void *self, uint32_t item, const char *key, struct value_builder *scratch)
+{
+	(void)self;
+	static const char *const titles[] = {"Crème brûlée", "Winter bread", "Notes \"quoted\" *"};
+	vb_reset(scratch);
+	if (strcmp(key, "id") == 0)
+		vb_int(scratch, item);
+	else
+		vb_strz(scratch, strcmp(key, "title") == 0 ? titles[item % 3] : "bake OR NEAR(a b)");
+	return vb_result(scratch);
+}
+
+static void try_search(const struct request *req)
+{
+	static struct search_index *ix;
+	char err[256];
+	if (!ix) {
+		struct strlist fields = {NULL, 0};
+		strlist_split(&fields, "title, body");
+		struct search_source src = {3, search_doc, NULL};
+		if (search_index_open(&ix, err, sizeof err) != 0 ||
+		    search_sync(ix, "entries/blog", 1, &fields, &src, NULL, err, sizeof err) != 0)
+			__builtin_trap();
+		strlist_free(&fields);
+	}
+	const char *q = request_param(req, "q");
+	if (!q || !search_has_words(q))
+		return;
+	uint32_t *items;
+	size_t n;
+	if (search_find(ix, "entries/blog", q, &items, &n, err, sizeof err) != 0 || n > 3)
+		__builtin_trap(); /* words only: never a syntax error */
+	free(items);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -226,6 +265,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	build_values(&values);
 	try_filters(&req, vb_result(&values));
 	try_params(&req);
+	try_search(&req);
 	vb_release(&values);
 	request_free(&req);
 	strbuf_release(&uri);

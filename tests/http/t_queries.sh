@@ -144,3 +144,53 @@ expect "nav tree: keep=ancestors on a link" GET '/api/navs/main/tree?fields=titl
 expect "nav tree: keep=ancestors checks the navigation's allow-list" GET '/api/navs/main/tree?filter[slug]=about&keep=ancestors' 422 \
 	'{"message":"Forbidden filter: slug"}'
 stop_server
+
+# --- search: q= ---
+SEARCH_SITE="$T/search-site"
+cp -r "$FIXTURES/site" "$SEARCH_SITE"
+SB="$SEARCH_SITE/content/collections/blog/en"
+printf -- "---\nid: s-1\ntitle: 'Crème brûlée for beginners'\n---\nBaking a custard slowly.\n" >"$SB/2024-05-01.creme-brulee.md"
+printf -- "---\nid: s-2\ntitle: 'Winter bread'\n---\nWe bake loaves of rye and wheat, with creme fraiche on top.\n" >"$SB/2024-05-02.winter-bread.md"
+printf -- "---\nid: s-3\ntitle: Notes\n---\nOn bread, and on the oven.\n" >"$SB/2024-05-03.notes.md"
+printf -- "---\nid: s-4\ntitle: 'Bread draft'\npublished: false\n---\nbread\n" >"$SB/2024-05-04.bread-draft.md"
+ini=$(SITE="$SEARCH_SITE" site_ini search <<'INI'
+[api]
+enabled = true
+[resources]
+collections = true
+taxonomies = true
+[resources.collections.blog]
+allowed_filters = title, status
+search = title, content
+[resources.taxonomies.tags]
+search = title
+INI
+)
+start_server "$ini" /api
+expect_data "search: diacritics folded, the title's match first" "$B?fields=title&q=CREME" \
+	'[{"title":"Cr\u00e8me br\u00fbl\u00e9e for beginners"},{"title":"Winter bread"}]'
+expect_data "search: stemmed" "$B?fields=title&q=baked&sort=title" \
+	'[{"title":"Cr\u00e8me br\u00fbl\u00e9e for beginners"},{"title":"Winter bread"}]'
+expect_data "search: ranked, published only" "$B?fields=title&q=bread" \
+	'[{"title":"Winter bread"},{"title":"Notes"}]'
+expect_data "search: every word" "$B?fields=title&q=bread%20oven" '[{"title":"Notes"}]'
+expect_data "search: sort overrides rank" "$B?fields=title&q=bread&sort=title" \
+	'[{"title":"Notes"},{"title":"Winter bread"}]'
+expect_data "search: with a filter" "$B?fields=title&q=bread&filter[title:contains]=note" '[{"title":"Notes"}]'
+expect_data "search: with the status filter" "$B?fields=title&q=bread&filter[status]=draft" '[{"title":"Bread draft"}]'
+expect_data "search: pages" "$B?fields=title&q=bread&limit=1&page=2" '[{"title":"Notes"}]'
+request GET "$B?fields=title&q=bread&limit=1"
+case "$BODY" in *'"total":2}}') pass ;; *) fail "search: the total counts the matches" "$BODY" ;; esac
+expect_data "search: no match" "$B?fields=title&q=pineapple" '[]'
+expect_data "search: blank asks nothing" "$B?fields=title&q=%20&filter[title]=notes" '[{"title":"Notes"}]'
+expect_data "search: FTS5's syntax is only words" "$B?fields=title&q=%22bread%20OR%20NEAR(*%20-" '[]'
+expect_data "search: terms" "/api/taxonomies/tags/terms?site=en&fields=title&q=idea" '[{"title":"Big Ideas"}]'
+expect "search: a list without search fields" GET '/api/collections/pages/entries?q=about' 422 \
+	'{"message":"Search is not enabled on this list."}'
+# Kept current by the change events: an edited entry, a new one, a gone one.
+printf -- "---\nid: s-3\ntitle: Notes\n---\nOn the oven alone.\n" >"$SB/2024-05-03.notes.md"
+printf -- "---\nid: s-5\ntitle: 'Bread rolls'\n---\nSoft.\n" >"$SB/2024-05-05.bread-rolls.md"
+rm "$SB/2024-05-02.winter-bread.md"
+until_answer "search: kept current with the site" "$B?fields=title&q=bread" \
+	'{"data":?{"title":"Bread rolls"}?,"links":*' 10
+stop_server

@@ -1,6 +1,6 @@
 /* Unit tests: what a list asks beyond Statamic's filters (OR groups,
- * filters through relations, query scopes) and the INI sections that
- * define scopes and shapes. */
+ * filters through relations, query scopes, search) and the INI sections
+ * that define scopes and shapes. */
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
@@ -16,6 +16,7 @@
 #include "lib/strbuf.h"
 #include "query/filter.h"
 #include "query/filterparams.h"
+#include "query/search.h"
 #include "unit.h"
 
 /* --- filter parameters --- */
@@ -247,6 +248,112 @@ static void test_jsonr(void)
 	CU_ASSERT_STRING_EQUAL(got, "error: nesting too deep at byte 64");
 }
 
+/* --- search: the index behind q= --- */
+
+/* A list of documents "id|locale|title|body". */
+struct docs {
+	const char *const *rows;
+	size_t n;
+};
+
+static value_t doc_value(void *self, uint32_t item, const char *key, struct value_builder *scratch)
+{
+	const struct docs *d = self;
+	const char *row = d->rows[item];
+	static const char *const keys[] = {"id", "locale", "title", "body"};
+	for (size_t k = 0; k < 4; k++) {
+		const char *end = strchr(row, '|');
+		size_t len = end ? (size_t)(end - row) : strlen(row);
+		if (strcmp(key, keys[k]) == 0) {
+			vb_reset(scratch);
+			vb_str(scratch, row, len);
+			return vb_result(scratch);
+		}
+		row = end ? end + 1 : row + len;
+	}
+	return VALUE_MISSING;
+}
+
+/* The numbers of the items of list matching words, "1,0" (best first). */
+static void found(struct search_index *ix, const char *list, const char *words, char *out,
+                  size_t size)
+{
+	uint32_t *items;
+	size_t n;
+	char err[256];
+	out[0] = '\0';
+	CU_ASSERT_EQUAL_FATAL(search_find(ix, list, words, &items, &n, err, sizeof err), 0);
+	size_t at = 0;
+	for (size_t i = 0; i < n && at < size; i++)
+		at += (size_t)snprintf(out + at, size - at, "%s%u", i ? "," : "", items[i]);
+	free(items);
+}
+
+static void sync_docs(struct search_index *ix, const char *list, uint64_t generation,
+                      const struct docs *d, struct search_stats *stats)
+{
+	struct strlist fields = {NULL, 0};
+	strlist_split(&fields, "title, body");
+	struct search_source src = {d->n, doc_value, (void *)d};
+	char err[256];
+	CU_ASSERT_EQUAL(search_sync(ix, list, generation, &fields, &src, stats, err, sizeof err), 0);
+	strlist_free(&fields);
+}
+
+static void test_search(void)
+{
+	struct search_index *ix;
+	char err[256], got[128];
+	CU_ASSERT_EQUAL_FATAL(search_index_open(&ix, err, sizeof err), 0);
+	static const char *const v1[] = {
+		"a|en|Crème brûlée|Baking a custard.", "b|en|Winter bread|We bake loaves; creme fraiche.",
+		"c|en|Notes|On bread, and the oven.", "c|en|Notes again|the same id and locale: bread",
+		"c|de|Notizen|Brot und Ofen.",
+	};
+	struct docs d1 = {v1, 5};
+	struct search_stats st;
+	sync_docs(ix, "entries/blog", 1, &d1, &st);
+	CU_ASSERT(st.synced);
+	CU_ASSERT_EQUAL(st.written, 5);
+	CU_ASSERT_EQUAL(st.removed, 0);
+	found(ix, "entries/blog", "CREME", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "0,1"); /* folded; the title's match first */
+	found(ix, "entries/blog", "baked", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "0,1"); /* stemmed */
+	found(ix, "entries/blog", "bread", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "1,2,3");
+	found(ix, "entries/blog", "bread oven", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "2");
+	found(ix, "entries/blog", "\"bread OR NEAR( * - ^x", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "");
+	found(ix, "entries/other", "bread", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "");
+	/* The same generation: nothing read. */
+	sync_docs(ix, "entries/blog", 1, &d1, &st);
+	CU_ASSERT(!st.synced);
+	/* Another: only what changed is written, what is gone removed, and
+	 * the items' numbers follow them. */
+	static const char *const v2[] = {
+		"c|de|Notizen|Brot und Ofen.", "c|en|Notes|On the oven alone.",
+		"a|en|Crème brûlée|Baking a custard.", "d|en|Bread rolls|Soft.",
+	};
+	struct docs d2 = {v2, 4};
+	sync_docs(ix, "entries/blog", 2, &d2, &st);
+	CU_ASSERT(st.synced);
+	CU_ASSERT_EQUAL(st.written, 2);  /* c|en changed, d new */
+	CU_ASSERT_EQUAL(st.removed, 2);  /* b, and the second c|en */
+	found(ix, "entries/blog", "bread", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "3");
+	found(ix, "entries/blog", "custard", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "2");
+	found(ix, "entries/blog", "ofen", got, sizeof got);
+	CU_ASSERT_STRING_EQUAL(got, "0");
+	CU_ASSERT(search_index_bytes(ix) > 0);
+	CU_ASSERT(search_has_words(" a "));
+	CU_ASSERT(!search_has_words(" \t"));
+	search_index_close(ix);
+}
+
 /* --- the INI's scopes and shapes --- */
 
 static char *dir;
@@ -380,6 +487,7 @@ void suite_queries(void)
 	unit_add_test(s, "filter groups", test_filter_groups);
 	unit_add_test(s, "filters through relations", test_relation_filters);
 	unit_add_test(s, "JSON read back", test_jsonr);
+	unit_add_test(s, "search", test_search);
 	unit_add_test(s, "scopes in the INI", test_scopes_config);
 	unit_add_test(s, "shapes in the INI", test_shapes_config);
 	unit_add_test(s, "cleanup", test_cleanup);
