@@ -57,7 +57,8 @@ expect "example: an asset" GET '/api/assets/assets/logo.svg?fields=id,url,api_ur
 	"{\"data\":{\"id\":\"assets::logo.svg\",\"url\":\"\/assets\/logo.svg\",\"api_url\":\"$E\/assets\/assets\/logo.svg\",\"alt\":\"A round loaf with three scores\",\"width\":64,\"height\":64,\"mime_type\":\"image\/svg+xml\"}}"
 # What the example shows beyond Statamic's API (its cms-api.ini's last
 # sections): a shape, an OR group, a filter through a relation, an
-# include, a scope (with a filter of the request's own), a tree filter.
+# include, a scope (with a filter of the request's own), a search, a
+# tree filter.
 example_data() { # NAME PATH DATA: a 200 whose "data" is exactly DATA
 	request GET "$2"
 	case "$BODY" in
@@ -78,6 +79,9 @@ example_data "example: a scope" "$BLOG?fields=title&query_scope=seasonal" \
 	'[{"title":"The Spring Menu"},{"title":"Rye Week"},{"title":"Three Loaves for Winter"}]'
 example_data "example: a scope and a filter" "$BLOG?fields=title&query_scope=seasonal&filter[author]=Tom%20Lindqvist" \
 	'[{"title":"The Spring Menu"},{"title":"Three Loaves for Winter"}]'
+example_data "example: a search" "$BLOG?fields=title&q=rye%20bread" '[{"title":"Rye Week"}]'
+example_data "example: a search and a filter" "$BLOG?fields=title&q=baking&filter[author]=Tom%20Lindqvist" \
+	'[{"title":"Three Loaves for Winter"}]'
 example_data "example: a tree filter" '/api/collections/pages/tree?fields=title&filter[title:contains]=team&keep=ancestors' \
 	'[{"page":{"title":"About Us"},"depth":1,"children":[{"page":{"title":"Our Team"},"depth":2,"children":[]}]}]'
 stop_server
