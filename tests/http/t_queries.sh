@@ -1,17 +1,7 @@
 # What frontends ask Statamic for in vain, through the web server: OR
-# groups of filters, filters through relations, query scopes from the INI
-# (and, further down, fields and includes through relations, tree filters,
-# search and shapes).
-
-# expect_data NAME PATH DATA: a 200 list whose "data" is exactly DATA
-# (links and meta are the pagination tests' business).
-expect_data() {
-	request GET "$2"
-	case "$BODY" in
-	"{\"data\":$3,\"links\":"* | "{\"data\":$3}") [ "$STATUS" = 200 ] && { pass; return; } ;;
-	esac
-	fail "$1: GET $2" "expected: 200 {\"data\":$3,...}" "got:      $STATUS $BODY"
-}
+# groups of filters, filters through relations, query scopes from the INI,
+# tree filters and search (fields and includes through relations, and
+# shapes: t_shapes.sh).
 
 ini=$(SITE="$FIXTURES/site" site_ini queries <<'INI'
 [api]
