@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "lib/plugin.h"
 #include "lib/strbuf.h"
 
-typedef const struct cms_api_shape *(*shape_entry_fn)(void);
 
 static void say(char *error, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -183,35 +183,15 @@ size_t shape_plugin_report_crashes(const char *dir)
 
 /* --- loading --- */
 
-static const char *dl_reason(void)
-{
-	const char *why = dlerror();
-	return why ? why : "no reason given";
-}
-
+/* The plug-in's table, checked; NULL with the reason in error. */
 static const struct cms_api_shape *find_table(void *handle, const char *path, char *error,
                                               size_t size)
 {
-	dlerror();
-	void *sym = dlsym(handle, CMS_API_SHAPE_SYMBOL);
-	if (!sym) {
-		say(error, size, "%s is not a cms-api shape plug-in: it exports no %s()", path,
-		    CMS_API_SHAPE_SYMBOL);
+	static const struct plugin_kind kind = {"shape plug-in", CMS_API_SHAPE_SYMBOL,
+	                                        CMS_API_SHAPE_ABI_VERSION, "<cms-api/shape.h>"};
+	const struct cms_api_shape *t = plugin_table(&kind, handle, path, error, size);
+	if (!t)
 		return NULL;
-	}
-	shape_entry_fn entry = (shape_entry_fn)sym;
-	const struct cms_api_shape *t = entry();
-	if (!t) {
-		say(error, size, "%s: %s() gave no table", path, CMS_API_SHAPE_SYMBOL);
-		return NULL;
-	}
-	/* abi_version is first in every version of the table. */
-	if (t->abi_version != CMS_API_SHAPE_ABI_VERSION) {
-		say(error, size, "%s is a shape plug-in of ABI version %d, but this cms-api loads ABI "
-		    "version %d only: rebuild it against this cms-api's <cms-api/shape.h>", path,
-		    t->abi_version, CMS_API_SHAPE_ABI_VERSION);
-		return NULL;
-	}
 	const char *missing = !t->name ? "name" : !t->init ? "init" : !t->rewrite ? "rewrite" : NULL;
 	if (missing) {
 		say(error, size, "%s: the plug-in's table has no %s", path, missing);
@@ -248,13 +228,9 @@ int shape_plugin_load(const struct config *cfg, bool guard, struct shape_plugin 
 		    path ? path : "(none)");
 		return -1;
 	}
-	/* RTLD_NOW: an undefined symbol fails here, not in a request.
-	 * RTLD_LOCAL: the plug-in's symbols never stand in for cms-api's. */
-	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		say(error, error_size, "cannot load %s: %s", path, dl_reason());
+	void *handle = plugin_open(path, error, error_size);
+	if (!handle)
 		return -1;
-	}
 	const struct cms_api_shape *t = find_table(handle, path, error, error_size);
 	void *state = t ? init_plugin(t, cfg, error, error_size) : NULL;
 	if (!state) {
