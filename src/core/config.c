@@ -557,7 +557,7 @@ static bool is_simple_section(const char *s)
 	return false;
 }
 
-static bool valid_name(const char *s)
+bool config_valid_name(const char *s)
 {
 	if (!*s)
 		return false;
@@ -590,7 +590,7 @@ static void open_section(struct parse_state *st, const char *name)
 			return;
 		}
 		if (*handle == '\0' || type == RES_USERS || type == RES_SITES ||
-		    (strcmp(handle, "*") != 0 && !valid_name(handle))) {
+		    (strcmp(handle, "*") != 0 && !config_valid_name(handle))) {
 			fail_at(st, "unknown section [%s]", name);
 			return;
 		}
@@ -601,7 +601,7 @@ static void open_section(struct parse_state *st, const char *name)
 		add_rule(r, handle, st->line);
 		return;
 	}
-	if (strncmp(name, "sites.", 6) == 0 && valid_name(name + 6)) {
+	if (strncmp(name, "sites.", 6) == 0 && config_valid_name(name + 6)) {
 		for (size_t i = 0; i < cfg->nsites; i++)
 			if (strcmp(cfg->sites[i].handle, name + 6) == 0) {
 				fail_at(st, "section [%s] appears twice", name);
@@ -612,7 +612,7 @@ static void open_section(struct parse_state *st, const char *name)
 		cfg->sites[cfg->nsites++].handle = xstrdup(name + 6);
 		return;
 	}
-	if (strncmp(name, "disks.", 6) == 0 && valid_name(name + 6)) {
+	if (strncmp(name, "disks.", 6) == 0 && config_valid_name(name + 6)) {
 		if (disk_named(cfg, name + 6)) {
 			fail_at(st, "section [%s] appears twice", name);
 			return;

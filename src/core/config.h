@@ -306,6 +306,9 @@ const struct shape_def *config_shape(const struct config *cfg, enum shape_type t
 const struct strlist *search_fields(const struct config *cfg, enum resource_type t,
                                     const char *handle);
 
+/* A handle or a section's name: letters, digits, '_' and '-', not empty. */
+bool config_valid_name(const char *s);
+
 /*
  * config_shapes.c reads the sections that change what a list asks or how
  * an item is written, for config_load (which feeds it the lines):

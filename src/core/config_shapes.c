@@ -24,16 +24,6 @@ static const char *const secret_names[] = {
 	"two_factor_recovery_codes", "two_factor_confirmed_at", "passkeys", "preferences",
 };
 
-static bool valid_name(const char *s)
-{
-	if (!*s)
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_-", *p))
-			return false;
-	return true;
-}
-
 /* A key a field may have: a name, or several joined by dots. */
 static bool valid_key(const char *s)
 {
@@ -123,7 +113,7 @@ static struct shape_def *shape_of_section(struct config *cfg, const char *sectio
 
 static int open_scope(struct config *cfg, const char *name, int line, char err[CONFIG_ERR_LEN])
 {
-	if (!valid_name(name))
+	if (!config_valid_name(name))
 		return say(err, "unknown section [scope.%s]: a scope is named by letters, digits, "
 		           "'_' and '-'", name);
 	if (scope_named(cfg, name))
@@ -146,7 +136,7 @@ static int open_shape(struct config *cfg, const char *section, int line,
 		if (strlen(shape_types[t]) == n && strncmp(rest, shape_types[t], n) == 0)
 			type = t;
 	const char *handle = rest[n] == '.' ? rest + n + 1 : NULL;
-	if (type < 0 || (handle && !valid_name(handle)) || (handle && type == SHAPE_USERS))
+	if (type < 0 || (handle && !config_valid_name(handle)) || (handle && type == SHAPE_USERS))
 		return say(err, "unknown section [%s]: shapes are [shape.<type>] or "
 		           "[shape.<type>.<handle>], type one of entries, terms, globals, assets, "
 		           "users (no handle), pages", section);
