@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "lib/jsonr.h"
 #include "lib/strbuf.h"
+#include "site/withheld.h"
 
 /* --- include= and depth= --- */
 
@@ -196,19 +197,6 @@ static const char *const type_names[SHAPE_TYPE_COUNT] = {
 	"entries", "terms", "globals", "assets", "users", "pages",
 };
 
-/* Never served, whatever a plug-in writes (spec §6). */
-static bool secret(const char *key, size_t len)
-{
-	static const char *const names[] = {
-		"password", "password_hash", "remember_token", "two_factor_secret",
-		"two_factor_recovery_codes", "two_factor_confirmed_at", "passkeys", "preferences",
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strlen(names[i]) == len && memcmp(names[i], key, len) == 0)
-			return true;
-	return false;
-}
-
 /* The plug-in's item (a map) without the keys it may not add. */
 static void keep_allowed(const struct api_ctx *ctx, value_t item, struct value_builder *out)
 {
@@ -216,7 +204,8 @@ static void keep_allowed(const struct api_ctx *ctx, value_t item, struct value_b
 	vb_map_begin(out);
 	value_iter_init(&it, item);
 	while (value_iter_next(&it)) {
-		if (secret(it.key, it.key_len) ||
+		/* Never served, whatever a plug-in writes (spec §6). */
+		if (withheld_key(it.key, it.key_len) ||
 		    strlist_contains_counted(&ctx->cfg->excluded_keys, it.key, it.key_len))
 			continue;
 		vb_key(out, it.key, it.key_len);
