@@ -150,11 +150,11 @@ bool api_write_ref(struct jsonw *w, value_t ref, const void *ctx);
 void api_resolve_refs(const struct api_ctx *ctx, value_t v, struct value_builder *out);
 
 /* q= on a list (api/search.c): when the request asks none (or only
- * blanks), 0 and *ranked NULL. Else the items of src (numbered base +
+ * blanks), or the config names no field to search on the list (type and
+ * handle), 0 and *ranked NULL. Else the items of src (numbered base +
  * 0..src->n-1) matching q, among the *n candidates items (all of them when
  * items is NULL), best first, in *ranked (owned by the caller), *n their
- * count, and 0; 422 when the config names no field to search on the list
- * (type and handle), 500 when the index fails. list names the list in the
+ * count, and 0; 500 when the index fails. list names the list in the
  * index ("entries/blog"): the same name, the same items. */
 int api_search(struct api_ctx *ctx, enum resource_type type, const char *handle, const char *list,
                const struct search_source *src, uint32_t base, const uint32_t *items, size_t *n,

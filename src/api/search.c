@@ -56,9 +56,11 @@ int api_search(struct api_ctx *ctx, enum resource_type type, const char *handle,
 	const char *words = request_param(ctx->req, "q");
 	if (!words || !search_has_words(words))
 		return 0;
+	/* A list the config names no field to search in ignores q=, as
+	 * Statamic ignores a parameter it does not know. */
 	const struct strlist *fields = search_fields(ctx->cfg, type, handle);
 	if (!fields)
-		return api_fail(ctx, 422, "Search is not enabled on this list.");
+		return 0;
 	struct search_index *own;
 	struct search_index *ix = the_index(ctx, &own);
 	if (!ix)
