@@ -47,7 +47,8 @@ static bool appended_key(const char *key, size_t len)
 	       (len == 7 && memcmp(key, "api_url", 7) == 0);
 }
 
-/* The set as write_set writes it, as a map. */
+/* The set as the API shows it: its variables but the appended and the
+ * excluded keys, then handle and api_url. */
 static void build_set(const struct api_ctx *ctx, value_t set, value_t variables,
                       struct value_builder *out)
 {
@@ -87,24 +88,13 @@ static bool write_output(struct api_ctx *ctx, const struct item_out *out, struct
 	return true;
 }
 
+/* The set as build_set makes it, written. */
 static void write_set(struct api_ctx *ctx, struct jsonw *w, value_t set, value_t variables)
 {
-	const char *handle = value_str(value_map_getz(set, "handle"), NULL);
-	jsonw_object_begin(w);
-	struct value_iter it;
-	value_iter_init(&it, variables);
-	while (value_iter_next(&it)) {
-		if (appended_key(it.key, it.key_len) ||
-		    strlist_contains_counted(&ctx->cfg->excluded_keys, it.key, it.key_len))
-			continue;
-		jsonw_key(w, it.key, it.key_len);
-		jsonw_value(w, it.value);
-	}
-	jsonw_keyz(w, "handle");
-	jsonw_stringz(w, handle);
-	jsonw_keyz(w, "api_url");
-	api_write_item_url(w, "globals", handle);
-	jsonw_object_end(w);
+	struct value_builder item = VALUE_BUILDER_INIT;
+	build_set(ctx, set, variables, &item);
+	jsonw_value(w, vb_result(&item));
+	vb_release(&item);
 }
 
 int api_globals_index(struct api_ctx *ctx)
