@@ -26,6 +26,7 @@ struct renders;
 struct search_index;
 struct search_source;
 struct shape_plugin;
+struct tagset;
 
 #define API_MAX_PARAMS 4
 
@@ -55,12 +56,21 @@ struct api_ctx {
 	struct shape_plugin *shape_plugin; /* the worker's [shape] plugin, or NULL */
 	struct search_index **search; /* the worker's q= index (opened at the first q=), or
 	                               * NULL: a request's own */
+	struct tagset *tags;  /* borrowed: the answer's cache tags (api/tags.h), or NULL when
+	                       * [edge] tags_header is off */
+	uint64_t generation;  /* the cache signature snap goes with (generation.h), 0 when
+	                       * none does: the sync feed's token */
+	const char *sync_journal; /* borrowed: the sync journal's path (site/journal.h), or
+	                       * NULL without a shared cache directory */
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in
  * ctx->error. */
 typedef int (*api_handler)(struct api_ctx *ctx);
 
+int api_index(struct api_ctx *ctx);
+int api_openapi(struct api_ctx *ctx);
+int api_images_show(struct api_ctx *ctx);
 int api_ping(struct api_ctx *ctx);
 int api_sites_index(struct api_ctx *ctx);
 int api_collections_index(struct api_ctx *ctx);
@@ -86,6 +96,7 @@ int api_asset_containers_index(struct api_ctx *ctx);
 int api_asset_containers_show(struct api_ctx *ctx);
 int api_assets_index(struct api_ctx *ctx);
 int api_assets_show(struct api_ctx *ctx);
+int api_sync(struct api_ctx *ctx);
 
 /* Puts the failure of status, with the message fmt formats (printf), in
  * ctx->error and returns status: `return api_fail(ctx, 400, ...)`. */

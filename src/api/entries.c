@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
+#include "api/tags.h"
 #include "lib/strbuf.h"
 #include "query/search.h"
 #include "query/sort.h"
@@ -105,6 +107,7 @@ static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_
 	if (write_output(r, w, n))
 		return;
 	struct renders *renders = r->ctx->renders;
+	api_tag_entry(r->ctx, n);
 	if (fields->len == 0 && renders && !r->ctx->span) {
 		const struct render *done = renders_find(renders, n, r->q.now);
 		renders_write(renders, w, done ? done : render_entry(r, n));
@@ -175,6 +178,7 @@ int entries_read_filters(struct entries_req *r, const struct filter_params *p,
  * the API root) in links and meta. */
 int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
+	api_tag(r->ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
 	struct list_query lq = {{NULL, 0, 0}, NULL};
@@ -279,18 +283,22 @@ static uint32_t first_site(const struct entries_req *r)
 	return n == SNAP_NONE ? 0 : n;
 }
 
-/* An id first; else a slug, in ?site= or the collection's first site. */
+/* An id first; else a slug, in ?site= or the collection's first site.
+ * With ?site=, an id of another site's entry comes after a slug of that
+ * site: it does not hide the entry the slug names there. */
 static uint32_t find_entry(struct entries_req *r, const char *key)
 {
 	const struct snapshot *s = r->ctx->snap;
 	uint32_t n = snap_entry_find(s, key);
-	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->q.collection_number)
-		return n;
+	if (n != SNAP_NONE && snap_entry_at(s, n).collection != r->q.collection_number)
+		n = SNAP_NONE;
 	const char *site = request_param(r->ctx->req, "site");
 	uint32_t want = site ? snap_site_find(s, site) : first_site(r);
-	if (want == SNAP_NONE)
-		return SNAP_NONE;
-	return snap_entry_find_slug(s, r->q.collection_number, want, key);
+	if (n != SNAP_NONE && (!site || snap_entry_at(s, n).site == want))
+		return n;
+	uint32_t by_slug = want == SNAP_NONE ? SNAP_NONE
+	                                     : snap_entry_find_slug(s, r->q.collection_number, want, key);
+	return by_slug != SNAP_NONE ? by_slug : n;
 }
 
 int api_entries_show(struct api_ctx *ctx)
@@ -320,4 +328,13 @@ int api_entries_show(struct api_ctx *ctx)
 	}
 	entries_close(&r);
 	return status;
+}
+
+void api_write_entry(struct api_ctx *ctx, struct jsonw *w, uint32_t n)
+{
+	struct entries_req r;
+	struct strlist whole = {NULL, 0};
+	entries_attach(ctx, &r, snap_entry_at(ctx->snap, n).collection);
+	write_numbered_entry(&r, w, n, &whole);
+	entries_close(&r);
 }

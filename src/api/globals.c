@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/listing.h"
 #include "api/output.h"
 #include "lib/strbuf.h"
@@ -111,6 +113,7 @@ int api_globals_index(struct api_ctx *ctx)
 	out.fields_dotted = false;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
+	api_tag_extras_list(ctx, "globals");
 	jsonw_array_begin(&w);
 	struct value_iter it;
 	value_iter_init(&it, snap_extras(ctx->snap, "globals"));
@@ -119,6 +122,7 @@ int api_globals_index(struct api_ctx *ctx)
 		value_t variables = variables_in(it.value, site);
 		if (!handle_enabled(ctx->cfg, RES_GLOBALS, handle) || value_is_missing(variables))
 			continue;
+		api_tag_extra(ctx, "globals", it.value);
 		if (!write_output(ctx, &out, &w, it.value, variables))
 			write_set(ctx, &w, it.value, variables);
 	}
@@ -163,6 +167,7 @@ int api_globals_show(struct api_ctx *ctx)
 	status = api_output_read(ctx, SHAPE_GLOBALS, &out);
 	if (status != 0)
 		return status;
+	api_tag_extra(ctx, "globals", set);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
 	if (!write_output(ctx, &out, &w, set, variables)) {
@@ -174,4 +179,14 @@ int api_globals_show(struct api_ctx *ctx)
 	api_end_data(&w);
 	api_output_free(&out);
 	return 0;
+}
+
+bool api_write_global(struct api_ctx *ctx, struct jsonw *w, value_t set)
+{
+	value_t variables = variables_in(set, snap_site_at(ctx->snap, 0).handle);
+	if (value_is_missing(variables))
+		return false;
+	api_tag_extra(ctx, "globals", set);
+	write_set(ctx, w, set, variables);
+	return true;
 }

@@ -1,15 +1,22 @@
 /*
- * api/items: one item of each kind that a relation names (value.h's
- * references), found by what the reference holds and built as a value
- * the way its own endpoint writes it, for the handlers of other kinds: a
- * dotted filter reads a related item's keys (filter.h relation_reader), an
- * include writes the related item whole (api/relations.c).
+ * api/items: one item of each kind, for the handlers of other kinds, as
+ * its own endpoint makes it, in two uses:
  *
- * Entries have theirs in query/entries.h (entries_value, entries_build_item);
- * these are the others', each in its handler's file.
+ * - found by what a relation's reference holds (value.h's references)
+ *   and built as a value: a dotted filter reads a related item's keys
+ *   (filter.h relation_reader), an include writes the related item whole
+ *   (api/relations.c). Entries have theirs in query/entries.h
+ *   (entries_value, entries_build_item).
+ * - written whole, as its own show endpoint writes it (tags included,
+ *   api/tags.h), for an answer that gathers items of every kind: the
+ *   sync feed (api/sync.c).
+ *
+ * Each is in its handler's file.
  */
-#ifndef CMS_API_ITEMS_H
-#define CMS_API_ITEMS_H
+#ifndef CMS_API_API_ITEMS_H
+#define CMS_API_API_ITEMS_H
+
+#include <stdint.h>
 
 #include "api/api.h"
 
@@ -26,6 +33,8 @@ value_t api_term_value(struct api_ctx *ctx, const char *taxonomy, value_t term, 
 /* The whole term, as /taxonomies/{t}/terms/{slug} writes it. */
 void api_term_build(struct api_ctx *ctx, const char *taxonomy, value_t term,
                     struct value_builder *out);
+/* A term of the taxonomy with that handle, written with its tags. */
+void api_write_term(struct api_ctx *ctx, struct jsonw *w, const char *taxonomy, value_t term);
 
 /* api/users.c. The user whose id is id, or missing. */
 value_t api_user_find(const struct api_ctx *ctx, const char *id);
@@ -41,5 +50,17 @@ value_t api_asset_value(struct api_ctx *ctx, value_t container, value_t file, co
 /* The whole asset, as /assets/{c}/{path} writes it. */
 void api_asset_build(struct api_ctx *ctx, value_t container, value_t file,
                      struct value_builder *out);
+/* A file of the container with that handle, written with its tags. */
+void api_write_asset(struct api_ctx *ctx, struct jsonw *w, const char *container, value_t file);
+
+/* Entry n (api/entries.c), written with its tags. */
+void api_write_entry(struct api_ctx *ctx, struct jsonw *w, uint32_t n);
+
+/* A global set in the default site (api/globals.c); false, writing
+ * nothing, when the set has no values there. */
+bool api_write_global(struct api_ctx *ctx, struct jsonw *w, value_t set);
+
+/* A navigation (api/trees.c). */
+void api_write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav);
 
 #endif

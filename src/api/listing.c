@@ -391,11 +391,13 @@ static void answer_page(struct list_run *run, uint32_t *items, size_t kept, long
 	struct api_ctx *ctx = run->ctx;
 	/* Only the items up to the page's end need their order. */
 	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
-	struct sort_spec sort;
-	sort_parse(sort_param, &sort);
+	struct sort_spec asked, sort;
+	sort_parse(sort_param, &asked);
+	sort_view_served(&asked, &ctx->cfg->excluded_keys, &sort);
 	sort_items_first_cached(items, kept, page_end, &sort, run_sort_value, run);
 	listing_write_page(ctx, items, kept, limit, page, path, run->src->write, run->src->self);
-	sort_free(&sort);
+	sort_view_free(&sort);
+	sort_free(&asked);
 }
 
 int listing_answer(struct api_ctx *ctx, const struct listing_source *src,

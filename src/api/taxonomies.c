@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/items.h"
 #include "api/listing.h"
@@ -186,6 +188,25 @@ static void computed_value(const struct term_list *l, value_t term, const char *
 	strbuf_release(&s);
 }
 
+/* The template a term renders with, when it has the key and leaves it
+ * null (LocalizedTerm::template()): its taxonomy's term_template, else
+ * "{taxonomy}.show". */
+static value_t term_template(const struct term_list *l, value_t own,
+                             struct value_builder *scratch)
+{
+	if (!value_is_null(own))
+		return own;
+	value_t set = value_map_getz(value_map_getz(l->taxonomy, "settings"), "term_template");
+	if (value_type(set) == VALUE_STRING)
+		return set;
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "%s.show", l->handle);
+	vb_reset(scratch);
+	vb_str(scratch, t.ptr, t.len);
+	strbuf_release(&t);
+	return vb_result(scratch);
+}
+
 /* The term's value of key, computed or its data's; missing for the keys
  * never shown and those it lacks. */
 static value_t term_value(const struct term_list *l, value_t term, const char *key,
@@ -193,6 +214,10 @@ static value_t term_value(const struct term_list *l, value_t term, const char *k
 {
 	if (never_shown(key, strlen(key)))
 		return VALUE_MISSING;
+	if (strcmp(key, "template") == 0) {
+		value_t own = value_map_getz(value_map_getz(term, "data"), key);
+		return value_is_missing(own) ? own : term_template(l, own, scratch);
+	}
 	if (!is_computed(key))
 		return value_map_getz(value_map_getz(term, "data"), key);
 	vb_reset(scratch);
@@ -256,6 +281,8 @@ static void build_term(const struct term_list *l, value_t term, struct value_bui
 static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
                        const struct strlist *fields)
 {
+	api_tag(l->ctx, TAG_TERM, l->handle, term_string(term, "file_slug"));
+	api_tag_refs(l->ctx, value_map_getz(term, "data"));
 	if (l->out && !api_output_plain(l->ctx, l->out, l->handle)) {
 		struct value_builder item = VALUE_BUILDER_INIT;
 		build_term(l, term, &item);
@@ -273,10 +300,13 @@ static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
 	struct value_builder scratch = VALUE_BUILDER_INIT;
 	jsonw_object_begin(w);
 	for (size_t i = 0; i < fields->len; i++) {
-		if (never_shown(fields->items[i], strlen(fields->items[i])))
+		const char *key = fields->items[i];
+		if (never_shown(key, strlen(key)))
 			continue;
-		jsonw_keyz(w, fields->items[i]);
-		jsonw_value(w, term_value(l, term, fields->items[i], &scratch));
+		/* An excluded key asked for by name is null, as an entry's. */
+		bool excluded = strlist_contains(&l->ctx->cfg->excluded_keys, key);
+		jsonw_keyz(w, key);
+		jsonw_value(w, excluded ? VALUE_MISSING : term_value(l, term, key, &scratch));
 	}
 	jsonw_object_end(w);
 	vb_release(&scratch);
@@ -342,6 +372,7 @@ int api_terms_index(struct api_ctx *ctx)
 	if (status == 0) {
 		l.out = &out;
 		struct listing_source src = {listed_value, write_listed, &l};
+		api_tag(ctx, TAG_TERMS, l.handle, NULL);
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
 		status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
@@ -468,4 +499,13 @@ void api_term_build(struct api_ctx *ctx, const char *taxonomy, value_t term,
 {
 	struct term_list l = term_list_of(ctx, taxonomy);
 	build_term(&l, term, out);
+}
+
+/* --- a term for the sync feed (items.h) --- */
+
+void api_write_term(struct api_ctx *ctx, struct jsonw *w, const char *taxonomy, value_t term)
+{
+	struct term_list l = term_list_of(ctx, taxonomy);
+	struct strlist whole = {NULL, 0};
+	write_term(&l, w, term, &whole);
 }

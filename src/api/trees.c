@@ -12,10 +12,13 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/output.h"
 #include "lib/strbuf.h"
+#include "site/augment.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
  * writer's nesting, three containers a level, stays within its limit. */
@@ -255,7 +258,9 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
+		ct->r->q.tree_page = true;
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
+		api_tag_entry(ct->t->ctx, e.number);
 		write_page(ct->t, w, vb_result(&item));
 		jsonw_keyz(w, "depth");
 		jsonw_int(w, depth);
@@ -316,6 +321,7 @@ static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, st
 {
 	if (!collection_in_site(ctx, &r->q.collection, t->site))
 		return api_not_found(ctx);
+	api_tag(ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct entry_filters filters = {0};
 	struct filter_params params = {NULL, 0, 0};
 	int status = entries_check_allowed(r);
@@ -445,8 +451,8 @@ static void link_page(const struct config *cfg, value_t item, struct value_build
 	vb_keyz(&computed, "uri");
 	vb_value(&computed, url);
 	vb_keyz(&computed, "permalink");
-	if (u[0] == '/') /* site-relative: made absolute per request */
-		vb_url(&computed, URL_SITE, u, url_len);
+	if (url_len) /* "/about", "#faqs": below the request's base */
+		augment_absolute(u, &computed);
 	else
 		vb_value(&computed, url);
 	vb_map_end(&computed);
@@ -491,7 +497,9 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
+		r.q.tree_page = true;
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
+		api_tag_entry(t->ctx, n);
 		vb_release(&extras);
 	}
 	entries_close(&r);
@@ -607,6 +615,7 @@ int api_navs_tree(struct api_ctx *ctx)
 	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
 	if (value_is_missing(nav))
 		return api_not_found(ctx);
+	api_tag_extra(ctx, "navs", nav);
 	struct tree_req t;
 	int status = read_tree_params(ctx, ctx->params[0], &t);
 	if (status != 0)
@@ -627,4 +636,10 @@ int api_navs_tree(struct api_ctx *ctx)
 	free(t.kept);
 	api_output_free(&t.out);
 	return status;
+}
+
+void api_write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
+{
+	api_tag_extra(ctx, "navs", nav);
+	write_nav(w, nav);
 }

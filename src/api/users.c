@@ -17,6 +17,7 @@
 
 #include "api/api.h"
 #include "api/items.h"
+#include "api/tags.h"
 #include "api/listing.h"
 #include "api/output.h"
 #include "lib/php.h"
@@ -146,6 +147,7 @@ int api_users_index(struct api_ctx *ctx)
 	struct user_list l;
 	open_users(ctx, &l);
 	l.out = &out;
+	api_tag(ctx, TAG_USERS, NULL, NULL);
 	struct listing_source src = {listed_value, write_listed, &l};
 	status = listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
 	free(l.users);
@@ -157,6 +159,7 @@ int api_users_show(struct api_ctx *ctx)
 {
 	struct user_list l;
 	open_users(ctx, &l);
+	api_tag(ctx, TAG_USERS, NULL, NULL);
 	struct strbuf id = STRBUF_INIT;
 	value_t found = VALUE_MISSING;
 	for (size_t i = 0; i < l.n && value_is_missing(found); i++) {

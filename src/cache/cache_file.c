@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -19,6 +20,7 @@
 
 #include "change/generation.h"
 #include "core/log.h"
+#include "lib/mapfile.h"
 #include "lib/publish.h"
 
 bool cache_file_in_use(const struct config *cfg)
@@ -66,7 +68,7 @@ int cache_file_read(const struct shared_paths *paths, uint64_t generation, uint6
 /* --- the byte budget --- */
 
 static size_t prune(const struct shared_paths *paths, uint64_t generation, long long max_bytes,
-                    long long expiry_seconds, long long now, long long *remaining);
+                    long long expiry_seconds, long long now);
 
 static char *budget_path(const struct shared_paths *paths, uint64_t generation)
 {
@@ -77,22 +79,14 @@ static char *budget_path(const struct shared_paths *paths, uint64_t generation)
 	return strbuf_detach(&b, NULL);
 }
 
-/* The generation's shared counter, mapped (made when missing), or NULL. */
+/* The generation's shared counter, mapped (made when missing, allocated
+ * in full: mapfile.h), or NULL. */
 static uint64_t *map_counter(const struct shared_paths *paths, uint64_t generation)
 {
 	char *path = budget_path(paths, generation);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	uint64_t *map = mapfile_open(path, 8, true);
 	free(path);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	void *map = MAP_FAILED;
-	/* Several writers may make it at once: growing it to 8 bytes keeps
-	 * whatever another wrote there. */
-	if (fstat(fd, &st) == 0 && (st.st_size >= 8 || ftruncate(fd, 8) == 0))
-		map = mmap(NULL, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	return map == MAP_FAILED ? NULL : map;
+	return map;
 }
 
 void cache_budget_release(struct cache_budget *budget)
@@ -141,11 +135,72 @@ static long long size_of(const char *path)
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
 }
 
-/* Reserves room for n bytes within max: when they do not fit, the oldest
- * answers go first (one writer prunes at a time; the others do not wait
- * and store nothing this time). */
-static bool fit(const struct shared_paths *paths, uint64_t generation, uint64_t *counter,
-                uint64_t n, long long max)
+/*
+ * Takes the file at path away and returns the bytes it held (0 when there
+ * was none). It is first renamed to a name of this process's, so that
+ * exactly one process (the one whose rename took it) counts those bytes
+ * off, whatever other writers and pruners do to path meanwhile.
+ */
+static long long take_away(const char *path)
+{
+	struct strbuf gone = STRBUF_INIT;
+	strbuf_addf(&gone, "%s.tmp-gone%ld", path, (long)getpid());
+	long long bytes = 0;
+	if (rename(path, gone.ptr) == 0) {
+		bytes = size_of(gone.ptr);
+		unlink(gone.ptr);
+	}
+	strbuf_release(&gone);
+	return bytes;
+}
+
+/*
+ * Writers of a generation's directory hold a shared lock on it (flock of
+ * the directory) from the moment they reserve bytes until they have given
+ * back what they do not keep. Whoever holds it exclusively knows that no
+ * reservation is in flight, and only then sets the counter to what the
+ * files on disk take: the one repair the counter needs, after a writer
+ * killed between reserving and giving back. Nothing waits for the lock.
+ */
+static int lock_dir(const struct shared_paths *paths, uint64_t generation, int how)
+{
+	char *dir = shared_responses_dir(paths, generation);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd >= 0 && flock(fd, how | LOCK_NB) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* With the directory held exclusively: the counter becomes the bytes its
+ * files take (answers and the temporary files of writers that died). */
+static void recount(const struct shared_paths *paths, uint64_t generation, uint64_t *counter)
+{
+	long long entries, bytes;
+	cache_file_count(paths, generation, &entries, &bytes);
+	__atomic_store_n(counter, (uint64_t)bytes, __ATOMIC_RELAXED);
+}
+
+/* A writer holding dirfd shared recounts when no other writer is in
+ * flight. Converting a lock lets the old one go before it tries (Linux),
+ * so the shared lock is taken again either way; false when it could not
+ * be, and then the writer must store nothing. */
+static bool recount_when_alone(int dirfd, const struct shared_paths *paths, uint64_t generation,
+                               uint64_t *counter)
+{
+	if (flock(dirfd, LOCK_EX | LOCK_NB) == 0)
+		recount(paths, generation, counter);
+	return flock(dirfd, LOCK_SH | LOCK_NB) == 0;
+}
+
+/* Reserves room for n bytes within max for a writer holding dirfd
+ * shared: when they do not fit, the oldest answers go first and the count
+ * is set right if it can be (one writer at a time, holding the counter
+ * file's lock; the others do not wait and store nothing this time). */
+static bool fit(const struct shared_paths *paths, uint64_t generation, int dirfd,
+                uint64_t *counter, uint64_t n, long long max)
 {
 	if (reserve(counter, n, (uint64_t)max))
 		return true;
@@ -153,24 +208,36 @@ static bool fit(const struct shared_paths *paths, uint64_t generation, uint64_t 
 	 * would empty the cache, at will, for anyone who asks for it. */
 	if (n > (uint64_t)max)
 		return false;
-	char *dir = shared_responses_dir(paths, generation);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+	char *path = budget_path(paths, generation);
+	int room = open(path, O_RDWR | O_CLOEXEC);
+	free(path);
+	bool held = true;
+	if (room >= 0 && flock(room, LOCK_EX | LOCK_NB) == 0) {
 		/* Room for n: the rest down to 90 % of what is left for them. */
-		long long remaining;
 		prune(paths, generation, max - (long long)n > 0 ? max - (long long)n : 1, LLONG_MAX / 2,
-		      0, &remaining);
-		/* A count the files on disk do not bear out (a writer killed
-		 * between reserving and writing) is set right, so that it never
-		 * keeps answers out for good. */
-		uint64_t counted = __atomic_load_n(counter, __ATOMIC_RELAXED);
-		if (counted > (uint64_t)remaining + n)
-			__atomic_store_n(counter, (uint64_t)remaining, __ATOMIC_RELAXED);
+		      0);
+		held = recount_when_alone(dirfd, paths, generation, counter);
 	}
-	if (fd >= 0)
-		close(fd);
-	return reserve(counter, n, (uint64_t)max);
+	if (room >= 0)
+		close(room);
+	return held && reserve(counter, n, (uint64_t)max);
+}
+
+/* Publishes entry at path in the room reserved for it: what it does not
+ * keep goes back, and so do the bytes of the answer it replaces, counted
+ * off by take_away. Another writer that stored the same answer first
+ * wins (its bytes are counted for it). */
+static int store(const char *path, const struct strbuf *entry, uint64_t *counter)
+{
+	uint64_t freed = (uint64_t)take_away(path);
+	int rc = publish_bytes(path, entry->ptr, entry->len, 0644, PUBLISH_CREATE);
+	bool kept = rc == 0;
+	if (rc != 0 && errno == EEXIST)
+		rc = 0;
+	int saved = errno;
+	give_back(counter, freed + (kept ? 0 : entry->len));
+	errno = saved;
+	return rc;
 }
 
 int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint64_t hash,
@@ -181,22 +248,25 @@ int cache_file_write(const struct shared_paths *paths, uint64_t generation, uint
 	free(dir);
 	if (rc != 0)
 		return -1;
-	uint64_t *counter = NULL;
-	if (max_bytes > 0) {
-		counter = counter_for(paths, generation, budget);
-		if (!counter)
-			return -1; /* no room even for the counter: the disk is full */
-		if (!fit(paths, generation, counter, entry->len, max_bytes)) {
-			errno = EFBIG;
-			return -1;
-		}
-	}
 	char *path = entry_path(paths, generation, hash);
-	long long replaced = counter ? size_of(path) : 0;
-	rc = publish_bytes(path, entry->ptr, entry->len, 0644, PUBLISH_REPLACE);
+	if (max_bytes <= 0) {
+		rc = publish_bytes(path, entry->ptr, entry->len, 0644, PUBLISH_REPLACE);
+		free(path);
+		return rc;
+	}
+	uint64_t *counter = counter_for(paths, generation, budget);
+	int dirfd = counter ? lock_dir(paths, generation, LOCK_SH) : -1;
+	/* Without a counter the disk is full (errno says so). */
+	rc = -1;
+	if (counter && (dirfd < 0 || !fit(paths, generation, dirfd, counter, entry->len, max_bytes)))
+		errno = EFBIG; /* over max_size, or being recounted: not stored this time */
+	else if (counter)
+		rc = store(path, entry, counter);
+	int saved = errno;
+	if (dirfd >= 0)
+		close(dirfd); /* lets the shared lock go */
 	free(path);
-	if (counter)
-		give_back(counter, rc == 0 ? (uint64_t)replaced : entry->len);
+	errno = saved;
 	return rc;
 }
 
@@ -222,15 +292,24 @@ static bool stale_temporary(const char *name, long long mtime, long long now)
 size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
                         long long max_bytes, long long expiry_seconds, long long now)
 {
-	long long remaining;
-	return prune(paths, generation, max_bytes, expiry_seconds, now, &remaining);
+	size_t removed = prune(paths, generation, max_bytes, expiry_seconds, now);
+	/* The count set right while no writer is in flight. */
+	int dirfd = max_bytes > 0 ? lock_dir(paths, generation, LOCK_EX) : -1;
+	uint64_t *counter = dirfd >= 0 ? map_counter(paths, generation) : NULL;
+	if (counter) {
+		recount(paths, generation, counter);
+		munmap(counter, 8);
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+	return removed;
 }
 
-/* The work of cache_file_prune; *remaining is what the kept answers take. */
+/* The work of cache_file_prune but the recount: the files removed, their
+ * bytes counted off. */
 static size_t prune(const struct shared_paths *paths, uint64_t generation, long long max_bytes,
-                    long long expiry_seconds, long long now, long long *remaining)
+                    long long expiry_seconds, long long now)
 {
-	*remaining = 0;
 	char *dir = shared_responses_dir(paths, generation);
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -250,12 +329,23 @@ static size_t prune(const struct shared_paths *paths, uint64_t generation, long 
 			continue;
 		}
 		long long mtime = (long long)st.st_mtime;
-		if (stale_temporary(e->d_name, mtime, now) ||
-		    (!strstr(e->d_name, ".tmp-") && mtime + expiry_seconds <= now)) {
-			if (unlink(path.ptr) == 0) {
-				removed++;
-				removed_bytes += strstr(e->d_name, ".tmp-") ? 0 : (long long)st.st_size;
-			}
+		if (stale_temporary(e->d_name, mtime, now)) {
+			/* Its writer's reservation is set right by a recount. */
+			removed += unlink(path.ptr) == 0;
+			strbuf_release(&path);
+			continue;
+		}
+		if (strstr(e->d_name, ".tmp-")) {
+			/* A write in flight: it takes room, but is its writer's
+			 * (whose reservation counts it) to publish or remove. */
+			total += (long long)st.st_size;
+			strbuf_release(&path);
+			continue;
+		}
+		if (mtime + expiry_seconds <= now) {
+			long long bytes = take_away(path.ptr);
+			removed += bytes > 0;
+			removed_bytes += bytes;
 			strbuf_release(&path);
 			continue;
 		}
@@ -269,11 +359,12 @@ static size_t prune(const struct shared_paths *paths, uint64_t generation, long 
 	if (max_bytes > 0 && total > max_bytes) {
 		qsort(kept, nkept, sizeof *kept, by_age);
 		for (size_t i = 0; i < nkept && total > max_bytes / 10 * 9; i++) {
-			if (unlink(kept[i].path) == 0) {
-				removed++;
-				removed_bytes += kept[i].size;
-				total -= kept[i].size;
-			}
+			/* What the scan saw may have been replaced since: the
+			 * bytes counted off are those of the file taken. */
+			long long bytes = take_away(kept[i].path);
+			removed += bytes > 0;
+			removed_bytes += bytes;
+			total -= kept[i].size;
 		}
 	}
 	for (size_t i = 0; i < nkept; i++)
@@ -284,7 +375,6 @@ static size_t prune(const struct shared_paths *paths, uint64_t generation, long 
 		give_back(counter, (uint64_t)removed_bytes);
 		munmap(counter, 8);
 	}
-	*remaining = total;
 	return removed;
 }
 

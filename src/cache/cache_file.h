@@ -33,7 +33,13 @@ int cache_file_read(const struct shared_paths *paths, uint64_t generation, uint6
  * so that [cache] max_size holds at all times, not only after a prune: a
  * writer reserves an entry's bytes before it writes, and an entry that
  * does not fit first makes room (the oldest go), else is not stored.
- * Each process keeps the counter of the generation it last wrote mapped.
+ * Bytes are counted off exactly once, by the process whose rename took a
+ * file away (a replaced answer, a pruned one). Writers hold the
+ * directory's lock shared while they reserve and write; the counter is
+ * set to what the files take only under the lock held exclusively, when
+ * no reservation is in flight (after a writer that died between the
+ * two). Each process keeps the counter of the generation it last wrote
+ * mapped.
  */
 struct cache_budget {
 	uint64_t generation; /* the generation mapped, when bytes is set */
@@ -60,8 +66,10 @@ size_t cache_file_make_room(const struct shared_paths *paths, uint64_t generatio
  * entries written more than expiry_seconds before now and temporary files
  * a writer left behind, then, while the rest take more than max_bytes
  * (0: no limit), the oldest until they take 90 % of it. Returns how many
- * files it removed, whose bytes it takes off the shared counter. The
- * watcher runs it now and then; writers when the budget is spent.
+ * files it removed, whose bytes it takes off the shared counter; then,
+ * with a limit and no writer in flight, sets the counter to what the
+ * files take. The watcher runs it now and then; writers prune when the
+ * budget is spent.
  */
 size_t cache_file_prune(const struct shared_paths *paths, uint64_t generation,
                         long long max_bytes, long long expiry_seconds, long long now);

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/mapfile.h"
+
 #define CACHE_COUNTERS_VERSION 1
 
 _Static_assert(sizeof(struct cache_counters) == 64, "the counters file is 64 bytes");
@@ -33,25 +35,15 @@ static bool set_up(struct cache_counters *c)
 	return true;
 }
 
-/* The counters mapped, the file made first when create is true. */
+/* The counters mapped, the file made first when create is true; NULL
+ * when it cannot be (a full file system: never a hole written through the
+ * mapping, see mapfile.h). */
 static struct cache_counters *map_counters(const struct shared_paths *paths, bool create)
 {
 	char *path = shared_cache_stats_path(paths);
-	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+	struct cache_counters *map = mapfile_open(path, sizeof(struct cache_counters), create);
 	free(path);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	void *map = MAP_FAILED;
-	/* Several workers may make it at once: growing it keeps whatever
-	 * another wrote there. */
-	if (fstat(fd, &st) == 0 &&
-	    (st.st_size >= (off_t)sizeof(struct cache_counters) ||
-	     ftruncate(fd, sizeof(struct cache_counters)) == 0))
-		map = mmap(NULL, sizeof(struct cache_counters), PROT_READ | PROT_WRITE, MAP_SHARED,
-		           fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	if (!map)
 		return NULL;
 	if (!set_up(map)) {
 		munmap(map, sizeof(struct cache_counters));

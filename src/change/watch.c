@@ -280,13 +280,52 @@ int watch_scan_once(const struct config *cfg)
 	return scan_once(cfg, &old_cache, &new_cache);
 }
 
-/* Tells the hooks that the cache generation moved. */
-static void tell_moved(const struct watch_hooks *h, void *state, const struct config *cfg,
-                       const char *event, const char *path, uint64_t old_cache,
-                       uint64_t new_cache)
+/* The files a change touched, for the hooks (watch_file); overflowed
+ * when there were more than WATCH_MAX_FILES, and then none are kept. */
+struct touched {
+	struct watch_file *files; /* owned, each path owned */
+	size_t n, alloc;
+	bool overflowed;
+};
+
+static void touched_add(struct touched *t, const char *event, const char *disk,
+                        const char *path)
 {
-	if (h->moved && old_cache != new_cache)
+	if (t->overflowed)
+		return;
+	if (t->n == WATCH_MAX_FILES) {
+		t->overflowed = true;
+		return;
+	}
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? t->alloc * 2 : 16;
+		t->files = xrealloc(t->files, t->alloc * sizeof *t->files);
+	}
+	t->files[t->n++] = (struct watch_file){event, disk, xstrdup(path)};
+}
+
+static void touched_free(struct touched *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free((char *)t->files[i].path);
+	free(t->files);
+	memset(t, 0, sizeof *t);
+}
+
+/* Tells the hooks that the cache generation moved, and which files moved
+ * it (none known when t is NULL or overflowed). */
+static void tell_moved(const struct watch_hooks *h, void *state, const struct config *cfg,
+                       const char *event, const char *path, const struct touched *t,
+                       uint64_t old_cache, uint64_t new_cache)
+{
+	if (old_cache == new_cache)
+		return;
+	if (h->moved)
 		h->moved(state, cfg, event, path, old_cache, new_cache);
+	bool known = t && !t->overflowed;
+	if (h->moved_files)
+		h->moved_files(state, cfg, known ? t->files : NULL, known ? t->n : 0, old_cache,
+		               new_cache);
 }
 
 /* The watcher's scan: a move found is the hooks' to know. */
@@ -294,7 +333,7 @@ static void scan_and_tell(const struct config *cfg, const struct watch_hooks *h,
 {
 	uint64_t old_cache, new_cache;
 	if (scan_once(cfg, &old_cache, &new_cache) == 1)
-		tell_moved(h, state, cfg, "ContentSaved", NULL, old_cache, new_cache);
+		tell_moved(h, state, cfg, "ContentSaved", NULL, NULL, old_cache, new_cache);
 }
 
 /* What a watch descriptor watches: a folder below the site root, or
@@ -366,6 +405,7 @@ struct change {
 	const char *event;
 	struct strbuf event_path; /* owned */
 	bool several;
+	struct touched touched; /* owned: every file named by an event */
 };
 
 static bool is_watched_top(const char *name)
@@ -397,6 +437,47 @@ static bool folder_event(const struct watched *w, const struct inotify_event *ev
 	return true;
 }
 
+/* The [disks.<name>] whose root a watch is below, or NULL for the site. */
+static const char *disk_name(const struct config *cfg, const struct watched *w)
+{
+	for (size_t i = 0; w->disk && i < cfg->ndisks; i++)
+		if (cfg->disks[i].root == w->root)
+			return cfg->disks[i].name;
+	return NULL;
+}
+
+/* The event a file under w named name (at rel) gets, or NULL when
+ * Statamic does not read it. */
+static const char *file_event(const struct watched *w, const struct inotify_event *ev,
+                              const char *rel, bool deleted)
+{
+	bool shown = visible(ev->name, w->disk);
+	if (w->disk)
+		return !shown && !strstr(w->rel, ".meta") ? NULL
+		       : deleted                         ? "AssetDeleted"
+		                                         : "AssetSaved";
+	if (ev->mask & IN_ISDIR)
+		return shown ? "ContentSaved" : NULL;
+	return watch_event_name(rel, deleted);
+}
+
+/* The first half of a rename within the site (see renamed_within_site):
+ * no event of its own for the cache, but the file it names is gone, which
+ * the hooks that follow files are told. */
+static void note_renamed_from(struct watch_table *t, const struct config *cfg,
+                              const struct inotify_event *ev, struct change *ch)
+{
+	if (ev->wd < 0 || ev->wd >= t->size || !t->w[ev->wd].rel || ev->len == 0)
+		return;
+	struct watched *w = &t->w[ev->wd];
+	struct strbuf rel = STRBUF_INIT;
+	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
+	const char *name = file_event(w, ev, rel.ptr, true);
+	if (name)
+		touched_add(&ch->touched, name, disk_name(cfg, w), rel.ptr);
+	strbuf_release(&rel);
+}
+
 static void note_event(struct watch_table *t, const struct config *cfg,
                        const struct inotify_event *ev, struct change *ch)
 {
@@ -417,20 +498,13 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
-	bool shown = visible(ev->name, w->disk);
-	const char *name;
-	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && shown)
+	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) &&
+	    visible(ev->name, w->disk))
 		watch_tree(t, w->root, w->disk, rel.ptr, 0);
-	if (w->disk)
-		name = !shown && !strstr(w->rel, ".meta") ? NULL
-		       : deleted                         ? "AssetDeleted"
-		                                         : "AssetSaved";
-	else if (ev->mask & IN_ISDIR)
-		name = shown ? "ContentSaved" : NULL;
-	else
-		name = watch_event_name(rel.ptr, deleted);
+	const char *name = file_event(w, ev, rel.ptr, deleted);
 	if (name) {
 		log_debug("%s: %s", rel.ptr, name);
+		touched_add(&ch->touched, name, disk_name(cfg, w), rel.ptr);
 		ch->index = true;
 		if (!watch_event_ignored(cfg, name)) {
 			ch->cache = true;
@@ -472,6 +546,8 @@ static void drain(struct watch_table *t, const struct config *cfg, int timeout_m
 			p += sizeof *ev + ev->len;
 			if (!renamed_within_site(ev, p, buf + n))
 				note_event(t, cfg, ev, ch);
+			else
+				note_renamed_from(t, cfg, ev, ch);
 		}
 		timeout_ms = 50; /* gather the rest of a burst (a deploy, a git pull) */
 	}
@@ -488,8 +564,8 @@ static void publish(const struct config *cfg, const struct change *ch,
 	next_generation(&paths, ch->cache, content_signature(cfg), &g);
 	if (write_generation(&paths, &g, ch->cache) == 0 && ch->cache)
 		tell_moved(h, state, cfg, ch->event ? ch->event : "ContentSaved",
-		           ch->several ? NULL : strbuf_str(&ch->event_path), before.cache_signature,
-		           g.cache_signature);
+		           ch->several ? NULL : strbuf_str(&ch->event_path), &ch->touched,
+		           before.cache_signature, g.cache_signature);
 	shared_paths_free(&paths);
 }
 
@@ -637,7 +713,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	bool readable = site_readable(cfg);
 	time_t last_scan = time(NULL), last_prune = 0;
 	for (;;) {
-		struct change ch = {false, false, false, false, NULL, STRBUF_INIT, false};
+		struct change ch = {false, false, false, false, NULL, STRBUF_INIT, false, {0}};
 		if (t.fd >= 0)
 			drain(&t, cfg, 1000, &ch);
 		else
@@ -659,6 +735,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		}
 		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd)) {
 			strbuf_release(&ch.event_path);
+			touched_free(&ch.touched);
 			break;
 		}
 		restore_generation(cfg);
@@ -671,6 +748,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		if (ch.index)
 			publish(cfg, &ch, h, state);
 		strbuf_release(&ch.event_path);
+		touched_free(&ch.touched);
 		/* What follows the cache generation (the static fast path's
 		 * link) follows it at once, right after it moved. */
 		if (h->pass)

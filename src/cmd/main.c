@@ -16,11 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/api.h"
 #include "app/app.h"
 #include "cache/cache_admin.h"
 #include "cache/cache_plugin.h"
 #include "api/shape_plugin.h"
 #include "query/filter.h"
+#include "change/shared.h"
 #include "cmd/cli.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
@@ -58,6 +60,9 @@ static void print_usage(FILE *out)
 	        "                request from the environment; with -n, a pool of workers\n"
 	        "  get PATH      answer one GET request for PATH (e.g. '/api/ping') in-process and\n"
 	        "                print status, headers and body; exits 1 for a 4xx or 5xx answer\n"
+	        "  openapi       print the OpenAPI 3.1 document of the API the config makes\n"
+	        "                (what /api/openapi.json answers with [api] openapi = true),\n"
+	        "                whether or not it is served: for generating a typed client\n"
 	        "  check         validate the config and every file of the site; print each\n"
 	        "                problem as path:line: message; exits 1 when there is one\n"
 	        "  warm          build the shared index snapshot in the cache directory now,\n"
@@ -178,6 +183,34 @@ static int command_get(struct app *app, const char *uri)
 	return rc;
 }
 
+/* Prints the OpenAPI document of app's config (api/openapi.c), served or
+ * not: the handler itself, called as the route would call it, with
+ * [api] base_url (else http://localhost) for the server's URL. */
+static int command_openapi(struct app *app)
+{
+	struct request req;
+	struct response res;
+	struct http_error error = HTTP_ERROR_INIT;
+	struct strbuf base = STRBUF_INIT, api_base = STRBUF_INIT;
+	request_from_uri(&req, "GET", "/");
+	response_init(&res);
+	app->cfg.openapi = true;
+	strbuf_addstr(&base, *app->cfg.base_url ? app->cfg.base_url : "http://localhost");
+	strbuf_addf(&api_base, "%s%s%s", base.ptr, *app->cfg.route ? "/" : "", app->cfg.route);
+	struct api_ctx ctx = {.cfg = &app->cfg, .snap = app->follow.snap, .req = &req, .res = &res,
+	                      .error = &error};
+	ctx.env = (struct jsonw_env){base.ptr, api_base.ptr, api_write_ref, &ctx};
+	int rc = api_openapi(&ctx) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (rc == EXIT_SUCCESS)
+		printf("%s\n", strbuf_str(&res.body));
+	strbuf_release(&base);
+	strbuf_release(&api_base);
+	http_error_free(&error);
+	response_free(&res);
+	request_free(&req);
+	return rc;
+}
+
 /* "ROOT: N sites, N collections, N entries", the start of both summaries. */
 static void add_site_counts(const struct app *app, struct strbuf *out)
 {
@@ -262,6 +295,14 @@ static int command_check(struct app *app)
 	} else if (*cache_warning) {
 		strbuf_addf(&report, "%s\n", cache_warning);
 	}
+	/* Where the workers share their index and cache answers: they answer
+	 * without it, but slower and uncached, and make install does not
+	 * make it. */
+	char dir_problem[1024];
+	shared_dir_problem(&app->cfg, dir_problem, sizeof dir_problem);
+	if (*dir_problem)
+		strbuf_addf(&report, "%s: warning: %s\n", app->cfg.path ? app->cfg.path : "(defaults)",
+		            dir_problem);
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);
@@ -702,6 +743,8 @@ static int run(int argc, char **argv)
 	int rc;
 	if (strcmp(cli.command, "get") == 0)
 		rc = command_get(&app, cli.args[0]);
+	else if (strcmp(cli.command, "openapi") == 0)
+		rc = command_openapi(&app);
 	else if (warm)
 		rc = command_warm(&app, started, files_read);
 	else

@@ -34,6 +34,7 @@ enum resource_type {
 	RES_ASSETS, /* also governs /asset-containers */
 	RES_USERS,  /* no handles: filters live at type level */
 	RES_SITES,
+	RES_SYNC,   /* the sync feed (/sync); no handles: its items are those each type enables */
 	RES_TYPE_COUNT
 };
 
@@ -73,6 +74,15 @@ struct disk_def {
 	char *name; /* owned */
 	char *root; /* owned, absolute */
 	char *url;  /* owned, NULL for a private disk */
+};
+
+/* One [webhook.<name>] section: where the watcher posts what changed. */
+struct webhook_def {
+	char *name;            /* owned */
+	char *url;             /* owned; required */
+	struct strlist events; /* Statamic's event names it is sent for; empty: every event */
+	char *secret;          /* owned: the HMAC-SHA256 key of its signature; "" = unsigned */
+	int line;              /* where the section starts, for messages */
 };
 
 /* A key=value the cache driver receives as its own configuration. */
@@ -163,6 +173,12 @@ struct config {
 	long max_fields;         /* names in ?fields= and fields[], default 100 */
 	long regex_budget;       /* steps every regex match of a request may take
 	                          * together (query/regex.h), default 500000 */
+	bool openapi;            /* /{route}/openapi.json (api/openapi.h), default false */
+	struct strlist cors_origins; /* origins a page may call from (http/cors.h): "*", or
+	                          * scheme://host[:port] each; empty (default): no CORS */
+	long cors_max_age;       /* seconds a browser keeps a preflight's answer, default 600 */
+	bool cors_credentials;   /* Access-Control-Allow-Credentials (never with "*"),
+	                          * default false */
 
 	/* [content] */
 	char *content_root;      /* owned, absolute; required */
@@ -204,9 +220,33 @@ struct config {
 	                          * default), "syslog", "stderr" or a file path;
 	                          * access = true is resolved to log_target */
 
+	/* [images] (api/images.h): sizes of an asset's image made on request */
+	char *images_presets;    /* owned: "name:w=300,h=300,fit=crop ..." (lib/glide.h),
+	                          * checked at load; default "" */
+	char *images_sign_key;   /* owned: Glide's secure-URL key; "" (default): presets only */
+	long images_max_input_pixels;  /* a source image's width x height, default 40000000 */
+	long images_max_output_pixels; /* a made image's width x height, default 4194304 */
+	long images_max_memory;  /* MiB libvips may hold for one image, default 256 */
+	long images_max_time_ms; /* milliseconds one image may take, default 5000 */
+
 	/* [server] (the pool of cms-api -n) */
 	long max_requests;       /* requests a pool worker answers before it is
 	                          * replaced; default 0 = never */
+
+	/* [edge] (edge/edge.h): caches in front of cms-api */
+	char *edge_tags_header;  /* owned: "" (off, the default), "Surrogate-Key", "Cache-Tag",
+	                          * "xkey" or "Edge-Cache-Tag" */
+	char *edge_tag_prefix;   /* owned: put before every tag, default "" (site/tags.h) */
+	char *edge_varnish;      /* owned: a Varnish to purge by xkey, "" = none */
+	char *edge_purge_url;    /* owned: an endpoint POSTed {"tags": [...]}, "" = none */
+	char *edge_purge_header; /* owned: one "Name: value" header sent with it, "" = none */
+
+	/* [sync] */
+	long sync_generations;   /* generations a sync token stays valid, default 1000 */
+
+	/* [webhook.*] in file order */
+	struct webhook_def *webhooks;
+	size_t nwebhooks;
 
 	/* [resources] and its sub-sections */
 	struct resource_rule resources[RES_TYPE_COUNT];

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/mapfile.h"
 #include "lib/publish.h"
 #include "lib/siphash.h"
 #include "lib/strbuf.h"
@@ -247,6 +248,31 @@ bool rate_table_hit(struct rate_table *t, uint64_t key, long limit, long long no
 	return counted;
 }
 
+void rate_table_look(struct rate_table *t, uint64_t key, long limit, long long now,
+                     struct rate_result *r)
+{
+	r->allowed = true;
+	r->count = 0;
+	r->window_end = now + RATE_WINDOW_SECONDS;
+	size_t home = home_of(t, key), n = probe_length(t);
+	for (size_t i = 0; i < n; i++) {
+		struct bucket *b = &t->buckets[(home + i) % t->nbuckets];
+		uint64_t k = atomic_load(&b->key);
+		if (k == 0)
+			return;
+		if (k != key)
+			continue;
+		/* A bucket being taken over is leaving this key: a fresh start. */
+		uint64_t s = atomic_load(&b->state);
+		if (s != TAKING_OVER && !window_over(s, now)) {
+			r->count = state_count(s);
+			r->allowed = r->count < (limit > RATE_MAX_LIMIT ? RATE_MAX_LIMIT : limit);
+			r->window_end = window_start(s) + RATE_WINDOW_SECONDS;
+		}
+		return;
+	}
+}
+
 uint64_t rate_table_key(const struct rate_table *t, const char *text)
 {
 	uint64_t k = siphash24(t->header->seed, text, strlen(text));
@@ -293,11 +319,8 @@ static int fill_table(int fd, void *arg)
 		return -1;
 	struct table_header h;
 	init_header(&h, nbuckets, seed);
-	int err = posix_fallocate(fd, 0, (off_t)table_bytes(nbuckets));
-	if (err != 0) {
-		errno = err;
+	if (mapfile_allocate(fd, table_bytes(nbuckets)) != 0)
 		return -1;
-	}
 	return pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h ? 0 : -1;
 }
 
@@ -324,7 +347,12 @@ static int map_table_file(struct rate_table *t, const char *path, size_t nbucket
 		errno = EPROTO;
 		return -1;
 	}
-	void *map = mmap(NULL, table_bytes(nbuckets), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Made whole by fill_table; one that is not (a file system that
+	 * lost blocks, a copy made sparse) is allocated now or not mapped:
+	 * a hole written through the mapping is a SIGBUS on a full disk. */
+	void *map = mapfile_allocate(fd, table_bytes(nbuckets)) == 0
+	                    ? mmap(NULL, table_bytes(nbuckets), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+	                    : MAP_FAILED;
 	if (map == MAP_FAILED) {
 		int saved = errno;
 		close(fd);

@@ -41,6 +41,9 @@ struct entries_query {
 	uint32_t collection_number;
 	struct value_builder scratch[2];  /* values made for filters and sort */
 	int next_scratch;
+	bool tree_page;                   /* items are tree pages: without `parent`, which
+	                                   * Statamic's AugmentedPage keeps out of the API */
+	uint32_t root_of[3];              /* the last root page found: collection, site, entry */
 };
 
 enum tax_mode { TAX_ANY, TAX_NONE, TAX_ALL };
@@ -131,9 +134,10 @@ void entries_build_item(struct entries_query *q, const struct snap_entry *e, val
  * Runs the query for one page (limit entries a page, page from 1): of the
  * candidate entry numbers (reordered in place), or of the whole
  * collection's when items is NULL, those that pass f, in sort's order as
- * far as the page's end, into out (entries_page_free). When the regex
- * budget runs out the list is left unsorted and not whole: the caller
- * refuses the request.
+ * far as the page's end, into out (entries_page_free); a sort key the
+ * entries never serve (excluded_keys) is ignored (sort_view_served).
+ * When the regex budget runs out the list is left unsorted and not
+ * whole: the caller refuses the request.
  */
 void entries_query_page(struct entries_query *q, const struct entry_filters *f,
                         const struct sort_spec *sort, uint32_t *items, size_t n, long limit,

@@ -30,15 +30,32 @@ static bool is_type(value_t field, const char *type)
 
 /* --- scalars --- */
 
-static void markdown_value(value_t v, value_t field, struct value_builder *out)
+static bool statamic_url(const char *ref, struct strbuf *out, const void *c);
+static bool asset_alt(const char *id, struct strbuf *out, const void *c);
+
+/* A markdown field's option: its config's truth, else Statamic's default. */
+static bool md_option(value_t field, const char *key, bool fallback)
+{
+	value_t v = value_map_getz(field, key);
+	return value_is_null(v) ? fallback : php_truthy(v);
+}
+
+static void markdown_value(const struct augment_ctx *ctx, value_t v, value_t field,
+                           struct value_builder *out)
 {
 	size_t len;
 	const char *md = value_str(v, &len);
-	value_t breaks = value_map_getz(field, "automatic_line_breaks");
+	struct statamic_links links = {statamic_url, asset_alt, ctx};
+	struct markdown_options opt = {
+		.line_breaks = md_option(field, "automatic_line_breaks", true),
+		.auto_links = md_option(field, "automatic_links", false),
+		.escape_markup = md_option(field, "escape_markup", false),
+		.smartypants = md_option(field, "smartypants", false),
+		.links = &links,
+	};
 	struct strbuf html = STRBUF_INIT;
 	/* Too large or unparsable: deliver the text rather than nothing. */
-	if (value_type(v) == VALUE_STRING &&
-	    markdown_to_html(md, len, value_type(breaks) != VALUE_FALSE, &html) == 0)
+	if (value_type(v) == VALUE_STRING && markdown_to_html(md, len, &opt, &html) == 0)
 		vb_str(out, html.ptr ? html.ptr : "", html.len);
 	else
 		vb_value(out, v);
@@ -276,7 +293,7 @@ static void code_value(value_t v, value_t field, struct value_builder *out)
 /* --- lookups --- */
 
 struct augment_tables {
-	struct strmap terms;  /* "taxonomy\x1fslug\x1fsite" -> its title (value.h bytes) */
+	struct strmap terms;  /* "taxonomy\x1fslug\x1fsite" -> the term (taxonomies.h's map) */
 	struct strmap users;  /* id as text -> the user map */
 	struct strmap assets; /* "container\x1fpath" -> the file map */
 	struct strmap containers; /* handle -> the container map */
@@ -302,13 +319,12 @@ static void table_terms(struct augment_tables *t, value_t taxonomies)
 		while (value_iter_next(&term)) {
 			value_t v = term.value;
 			const char *site = value_str(value_map_getz(v, "site"), NULL);
-			const void *title = value_map_getz(v, "title").p;
 			/* Entries name a term by its file's slug; a localization may
 			 * rename it, and is found by either. */
 			join_key(&key, handle, value_str(value_map_getz(v, "file_slug"), NULL), site);
-			strmap_put(&t->terms, key.ptr, title);
+			strmap_put(&t->terms, key.ptr, v.p);
 			join_key(&key, handle, value_str(value_map_getz(v, "slug"), NULL), site);
-			strmap_put(&t->terms, key.ptr, title);
+			strmap_put(&t->terms, key.ptr, v.p);
 		}
 	}
 	strbuf_release(&key);
@@ -429,15 +445,67 @@ void augment_url(const char *site_url, const char *uri, struct strbuf *out)
 	strbuf_release(&full);
 }
 
+/* Statamic's URL::tidy drops one '/' that ends the part of a URL before
+ * its query or fragment: "http://h/" is "http://h", "/#x" is "#x" below
+ * the root. */
+static void drop_trailing_slash(struct strbuf *url)
+{
+	size_t end = strcspn(url->ptr, "?#");
+	if (end == 0 || url->ptr[end - 1] != '/')
+		return;
+	memmove(url->ptr + end - 1, url->ptr + end, url->len - end + 1);
+	url->len--;
+}
+
 void augment_permalink(const char *site_url, const char *uri, struct value_builder *out)
 {
 	struct strbuf url = STRBUF_INIT;
 	join_site_url(site_url, uri, &url);
 	if (is_absolute(site_url))
 		vb_str(out, url.ptr, url.len);
+	else /* the root is the base itself, without a '/' */
+		vb_url(out, URL_SITE, url.ptr, strcmp(url.ptr, "/") == 0 ? 0 : url.len);
+	strbuf_release(&url);
+}
+
+void augment_redirect_permalink(const char *site_url, const char *target,
+                                struct value_builder *out)
+{
+	if (*target != '/') {
+		vb_strz(out, target);
+		return;
+	}
+	struct strbuf joined = STRBUF_INIT, url = STRBUF_INIT;
+	strbuf_addf(&joined, "%s/%s", strcmp(site_url, "/") == 0 ? "" : site_url, target);
+	/* Path::tidy: no "//", but the scheme's. */
+	const char *scheme = strstr(joined.ptr, "://");
+	size_t keep = scheme ? (size_t)(scheme - joined.ptr) + 3 : 0;
+	strbuf_add(&url, joined.ptr, keep);
+	for (const char *p = joined.ptr + keep; *p; p++)
+		if (*p != '/' || !url.len || url.ptr[url.len - 1] != '/')
+			strbuf_addch(&url, *p);
+	drop_trailing_slash(&url);
+	if (is_absolute(site_url))
+		vb_str(out, url.ptr, url.len);
 	else
 		vb_url(out, URL_SITE, url.ptr, url.len);
+	strbuf_release(&joined);
 	strbuf_release(&url);
+}
+
+void augment_absolute(const char *url, struct value_builder *out)
+{
+	if (strncmp(url, "http:", 5) == 0 || strncmp(url, "https:", 6) == 0) {
+		vb_strz(out, url);
+		return;
+	}
+	struct strbuf path = STRBUF_INIT;
+	if (*url != '/')
+		strbuf_addch(&path, '/');
+	strbuf_addstr(&path, url);
+	drop_trailing_slash(&path);
+	vb_url(out, URL_SITE, path.ptr, path.len);
+	strbuf_release(&path);
 }
 
 /* --- relations --- */
@@ -454,6 +522,10 @@ static const struct entry *entry_named(const struct augment_ctx *ctx, value_t id
 /* An entry's url (site-relative), or false when it has no route. */
 static bool entry_url(const struct site_index *idx, const struct entry *e, struct strbuf *out)
 {
+	if (e->redirect) {
+		strbuf_addstr(out, e->redirect);
+		return true;
+	}
 	if (!e->uri)
 		return false;
 	augment_url(idx->sites[e->site].url, e->uri, out);
@@ -476,7 +548,9 @@ static void entry_object(const struct site_index *idx, const struct entry *e,
 	else
 		vb_null(out);
 	vb_keyz(out, "permalink");
-	if (e->uri)
+	if (e->redirect)
+		augment_redirect_permalink(idx->sites[e->site].url, e->redirect, out);
+	else if (e->uri)
 		augment_permalink(idx->sites[e->site].url, e->uri, out);
 	else
 		vb_null(out);
@@ -506,22 +580,63 @@ static bool write_entry_ref(const struct augment_ctx *ctx, value_t raw, struct v
 	return true;
 }
 
-/* The term's title in the item's site, else in any (the default) site. */
-static value_t term_title(const struct augment_ctx *ctx, const char *taxonomy, const char *slug)
+/* The term of taxonomy named slug (its file's or its own) in the item's
+ * site, or missing: Statamic's query asks for the terms of that site. */
+static value_t term_named(const struct augment_ctx *ctx, const char *taxonomy, const char *slug)
 {
 	struct strbuf key = STRBUF_INIT;
 	join_key(&key, taxonomy, slug, ctx->idx->sites[ctx->site].handle);
-	value_t title = looked_up(&ctx->tables->terms, key.ptr);
-	if (value_is_missing(title)) {
-		join_key(&key, taxonomy, slug, ctx->idx->sites[0].handle);
-		title = looked_up(&ctx->tables->terms, key.ptr);
-	}
+	value_t term = looked_up(&ctx->tables->terms, key.ptr);
 	strbuf_release(&key);
-	return title;
+	return term;
 }
 
-/* taxonomy::slug, or a slug of the field's (first) taxonomy; false when
- * the taxonomy has no such term (neither a file nor an entry of a
+/* Lower case, and a '-' for each run of other characters but '/' and
+ * '.': Statamic's UrlBuilder slugifies a route so. */
+static void add_slugified(struct strbuf *out, const char *s)
+{
+	bool dash = false;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isalnum(*p) || *p >= 0x80 || *p == '/' || *p == '.') {
+			if (dash && out->len && out->ptr[out->len - 1] != '/' && *p != '/')
+				strbuf_addch(out, '-');
+			dash = false;
+			strbuf_addch(out, (char)tolower(*p));
+		} else {
+			dash = true;
+		}
+	}
+}
+
+/* A term's uri (LocalizedTerm::route): /{taxonomy, - for _}/{slug},
+ * under the collection's when seen through one: its mounted entry's uri
+ * in the term's site, else its handle. */
+static void term_uri(const struct augment_ctx *ctx, const char *taxonomy, const char *slug,
+                     struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT;
+	const struct collection_info *c = ctx->through;
+	if (c) {
+		const struct entry *mount = c->mount ? site_index_entry(ctx->idx, c->mount) : NULL;
+		if (mount)
+			mount = entry_in_site(ctx->idx, mount, ctx->site);
+		strbuf_addch(&raw, '/');
+		add_slugified(&raw, mount && mount->uri ? mount->uri : c->handle);
+	}
+	strbuf_addch(&raw, '/');
+	for (const char *p = taxonomy; *p; p++)
+		strbuf_addch(&raw, *p == '_' ? '-' : *p);
+	strbuf_addf(&raw, "/%s", slug);
+	/* Tidy: no "//" (a mount at "/"). */
+	for (const char *p = raw.ptr; *p; p++)
+		if (*p != '/' || !out->len || out->ptr[out->len - 1] != '/')
+			strbuf_addch(out, *p);
+	strbuf_release(&raw);
+}
+
+/* taxonomy::slug, or a slug of the field's (first) taxonomy: {id, title,
+ * slug, url, permalink, api_url} of the term in the item's site; false
+ * when the site has no such term (neither a file nor an entry of a
  * collection that uses the taxonomy makes it), as Statamic's query finds
  * none. */
 static bool write_term_ref(const struct augment_ctx *ctx, value_t raw, value_t field,
@@ -540,40 +655,40 @@ static bool write_term_ref(const struct augment_ctx *ctx, value_t raw, value_t f
 		                                         : value_map_getz(field, "taxonomy"),
 		            &taxonomy);
 	}
-	value_t title = taxonomy.len && *text ? term_title(ctx, taxonomy.ptr, text) : VALUE_MISSING;
-	if (value_is_missing(title)) {
+	value_t term = taxonomy.len && *text ? term_named(ctx, taxonomy.ptr, text) : VALUE_MISSING;
+	if (value_is_missing(term)) {
 		strbuf_release(&given);
 		strbuf_release(&taxonomy);
 		return false;
 	}
-	struct strbuf s = STRBUF_INIT;
+	const char *slug = value_str(value_map_getz(term, "slug"), NULL);
+	const char *site_url = ctx->idx->sites[ctx->site].url;
+	struct strbuf s = STRBUF_INIT, uri = STRBUF_INIT;
 	vb_ref_begin(out, REF_TERM, UINT32_MAX);
 	vb_value(out, raw);
 	vb_map_begin(out);
 	vb_keyz(out, "id");
-	strbuf_addf(&s, "%s::%s", taxonomy.ptr, text);
+	strbuf_addf(&s, "%s::%s", taxonomy.ptr, value_str(value_map_getz(term, "file_slug"), NULL));
 	vb_str(out, s.ptr, s.len);
 	vb_keyz(out, "title");
-	vb_value(out, title);
+	vb_value(out, value_map_getz(term, "title"));
 	vb_keyz(out, "slug");
-	vb_strz(out, text);
-	/* Term routes are fixed: /{taxonomy with - for _}/{slug}. */
+	vb_strz(out, slug);
+	term_uri(ctx, taxonomy.ptr, slug, &uri);
 	strbuf_reset(&s);
-	strbuf_addch(&s, '/');
-	for (const char *p = taxonomy.ptr; *p; p++)
-		strbuf_addch(&s, *p == '_' ? '-' : *p);
-	strbuf_addf(&s, "/%s", text);
+	augment_url(site_url, uri.ptr, &s);
 	vb_keyz(out, "url");
 	vb_str(out, s.ptr, s.len);
 	vb_keyz(out, "permalink");
-	vb_url(out, URL_SITE, s.ptr, s.len);
+	augment_permalink(site_url, uri.ptr, out);
 	strbuf_reset(&s);
-	strbuf_addf(&s, "taxonomies/%s/terms/%s", taxonomy.ptr, text);
+	strbuf_addf(&s, "taxonomies/%s/terms/%s", taxonomy.ptr, slug);
 	vb_keyz(out, "api_url");
 	vb_url(out, URL_API, s.ptr, s.len);
 	vb_map_end(out);
 	vb_ref_end(out);
 	strbuf_release(&s);
+	strbuf_release(&uri);
 	strbuf_release(&given);
 	strbuf_release(&taxonomy);
 	return true;
@@ -708,6 +823,31 @@ static void relation_value(const struct augment_ctx *ctx, enum relation rel, val
 		write_ref(ctx, rel, v, field, out);
 	}
 	vb_array_end(out);
+}
+
+/* The collection an entry's terms field sees its terms through
+ * (Terms::queryBuilder's shouldQueryCollection): the entry's own, when
+ * the field is one of the entry's (not inside a set), has one taxonomy,
+ * is named like it, and the collection lists that taxonomy; else NULL. */
+static const struct collection_info *seen_through(const struct augment_ctx *ctx, const char *key,
+                                                  value_t field)
+{
+	value_t taxonomies = value_map_getz(field, "taxonomies");
+	value_t one = value_type(taxonomies) == VALUE_ARRAY && value_count(taxonomies) == 1
+	              ? value_array_get(taxonomies, 0)
+	              : value_type(taxonomies) == VALUE_STRING ? taxonomies
+	              : value_is_missing(taxonomies) ? value_map_getz(field, "taxonomy")
+	                                             : VALUE_MISSING;
+	if (!ctx->entry || ctx->nested || value_type(one) != VALUE_STRING ||
+	    strcmp(value_str(one, NULL), key) != 0)
+		return NULL;
+	const struct collection_info *c = &ctx->idx->collections[ctx->entry->collection];
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(vb_result(&c->settings), "taxonomies"));
+	while (value_iter_next(&it))
+		if (value_type(it.value) == VALUE_STRING && strcmp(value_str(it.value, NULL), key) == 0)
+			return c;
+	return NULL;
 }
 
 /* --- assets and links --- */
@@ -905,22 +1045,39 @@ static void link_value(const struct augment_ctx *ctx, value_t v, struct value_bu
 	vb_map_end(out);
 }
 
-/* A Bard link's href: statamic://entry::id and statamic://asset::c::p
- * resolved like a link field's targets, "" when the target is gone (the
- * attribute is then left out), anything else as it is. */
-static void bard_href(const char *href, struct strbuf *out, const void *c)
+/* The URL of what a statamic:// link names, as Statamic's
+ * Data::find($ref)->url() gives it to Bard and Markdown in the API:
+ * "entry::id" (or a bare id) the entry's own url (not localized to the
+ * item's site), "asset::c::p" the asset's; false, appending nothing, for
+ * anything else, an unknown target, or one without a url. */
+static bool statamic_url(const char *ref, struct strbuf *out, const void *c)
 {
 	const struct augment_ctx *ctx = c;
-	if (strncmp(href, "statamic://", 11) != 0) {
-		strbuf_addstr(out, href);
-		return;
-	}
-	const char *target = href + 11;
-	if (strncmp(target, "entry::", 7) != 0 && strncmp(target, "asset::", 7) != 0)
-		return;
 	size_t at = out->len;
-	if (!link_target(ctx, target, out))
+	bool found = false;
+	if (strncmp(ref, "asset::", 7) == 0) {
+		found = link_target(ctx, ref, out);
+	} else {
+		const char *id = strncmp(ref, "entry::", 7) == 0 ? ref + 7 : ref;
+		const struct entry *e = site_index_entry(ctx->idx, id);
+		found = e && entry_url(ctx->idx, e, out);
+	}
+	if (!found)
 		strbuf_truncate(out, at);
+	return found;
+}
+
+/* The alt text of the asset "c::p", from its data; false when none. */
+static bool asset_alt(const char *id, struct strbuf *out, const void *c)
+{
+	struct linked_asset a;
+	if (!asset_target(c, id, &a))
+		return false;
+	value_t alt = value_map_getz(value_map_getz(a.file, "data"), "alt");
+	if (value_is_null(alt))
+		return false;
+	php_string(alt, out);
+	return true;
 }
 
 /* --- nested fields: replicator, grid, group --- */
@@ -937,9 +1094,12 @@ static bool named(const char *key, size_t len, const char *const *names)
  * each its stored value (or default) augmented; stored keys no field
  * names are left out, as are fields named in `own` (the keys the caller
  * writes itself). */
-static void nested_values(const struct augment_ctx *ctx, value_t items, value_t values,
+static void nested_values(const struct augment_ctx *outer, value_t items, value_t values,
                           const char *const *own, struct value_builder *out)
 {
+	struct augment_ctx inner = *outer;
+	const struct augment_ctx *ctx = &inner;
+	inner.nested = true;
 	struct value_iter it;
 	value_iter_init(&it, items);
 	while (value_iter_next(&it)) {
@@ -1058,8 +1218,8 @@ static void text_block(struct strbuf *html, struct value_builder *out)
 
 /* A Bard set node: through its set's fields, or its stored values and id
  * when its set defines none. */
-static void bard_set(const struct augment_ctx *ctx, value_t sets, value_t node,
-                     struct value_builder *out)
+static void bard_set_object(const struct augment_ctx *ctx, value_t sets, value_t node,
+                            struct value_builder *out)
 {
 	value_t attrs = value_map_getz(node, "attrs");
 	value_t values = value_map_getz(attrs, "values");
@@ -1085,51 +1245,63 @@ static void bard_set(const struct augment_ctx *ctx, value_t sets, value_t node,
 	vb_map_end(out);
 }
 
-/* Without sets: one HTML string. With sets: text blocks between the sets,
- * each set augmented (bard_set); disabled sets are dropped. Nothing stored
- * is null, or [] with sets; a saved-as-HTML value is delivered as it is. */
+/* Where bard_value's sets go as Bard renders them. */
+struct bard_sets {
+	const struct augment_ctx *ctx;
+	value_t sets; /* the field's sets config */
+	struct value_builder *out;
+};
+
+/* A set met while the Bard renders: the text before it as a block, then
+ * the set. A disabled one is not there at all (Statamic removes it before
+ * rendering, so the text around it stays one block). */
+static void bard_set(value_t set, struct strbuf *html, void *c)
+{
+	struct bard_sets *b = c;
+	if (value_type(value_map_getz(value_map_getz(set, "attrs"), "enabled")) == VALUE_FALSE)
+		return;
+	if (html->len)
+		text_block(html, b->out);
+	bard_set_object(b->ctx, b->sets, set, b->out);
+}
+
+/* Without sets: one HTML string. With sets: text blocks between the sets
+ * and the sets (bard_set). Nothing (null, []) is [] with sets and null
+ * without. A saved-as-HTML value (save_html, no sets) is delivered with
+ * its statamic:// URLs resolved; any other string as it is. */
 static void bard_value(const struct augment_ctx *ctx, value_t v, value_t field,
                        struct value_builder *out)
 {
 	struct strbuf html = STRBUF_INIT;
+	struct statamic_links links = {statamic_url, asset_alt, ctx};
 	value_t sets = value_map_getz(field, "sets");
 	bool has_sets = value_count(sets) > 0;
-	if (!php_truthy(v)) {
+	if (value_type(v) == VALUE_STRING && !has_sets &&
+	    php_truthy(value_map_getz(field, "save_html"))) {
+		size_t len;
+		const char *s = value_str(v, &len);
+		statamic_urls_resolve(s, len, &links, &html);
+		vb_str(out, strbuf_str(&html), html.len);
+	} else if (!php_truthy(v)) {
 		if (has_sets) {
 			vb_array_begin(out);
 			vb_array_end(out);
 		} else {
 			vb_null(out);
 		}
-		return;
-	}
-	if (value_type(v) == VALUE_STRING) {
+	} else if (value_type(v) == VALUE_STRING) {
 		vb_value(out, v);
-		return;
-	}
-	struct bard_links links = {bard_href, ctx};
-	if (!has_sets) {
-		bard_render(v, &links, &html);
-		vb_str(out, html.ptr ? html.ptr : "", html.len);
-		strbuf_release(&html);
-		return;
-	}
-	vb_array_begin(out);
-	struct value_iter it;
-	value_iter_init(&it, v);
-	while (value_iter_next(&it)) {
-		if (!bard_is_set(it.value)) {
-			bard_render(it.value, &links, &html);
-			continue;
-		}
+	} else if (!has_sets) {
+		bard_render(v, &links, NULL, NULL, &html);
+		vb_str(out, strbuf_str(&html), html.len);
+	} else {
+		struct bard_sets b = {ctx, sets, out};
+		vb_array_begin(out);
+		bard_render(v, &links, bard_set, &b, &html);
 		if (html.len)
 			text_block(&html, out);
-		if (value_type(value_map_getz(value_map_getz(it.value, "attrs"), "enabled")) != VALUE_FALSE)
-			bard_set(ctx, sets, it.value, out);
+		vb_array_end(out);
 	}
-	if (html.len)
-		text_block(&html, out);
-	vb_array_end(out);
 	strbuf_release(&html);
 }
 
@@ -1151,7 +1323,7 @@ static void typed_value(const struct augment_ctx *ctx, const char *type, value_t
                         struct value_builder *out)
 {
 	if (strcmp(type, "markdown") == 0)
-		markdown_value(v, field, out);
+		markdown_value(ctx, v, field, out);
 	else if (strcmp(type, "toggle") == 0)
 		vb_bool(out, truthy(v));
 	else if (strcmp(type, "integer") == 0)
@@ -1196,7 +1368,7 @@ void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, va
 {
 	if (value_is_missing(field)) {
 		if (strcmp(key, "content") == 0 && value_type(v) == VALUE_STRING)
-			markdown_value(v, field, out);
+			markdown_value(ctx, v, field, out);
 		else
 			vb_value(out, v);
 		return;
@@ -1204,7 +1376,10 @@ void augment_field(const struct augment_ctx *ctx, const char *key, value_t v, va
 	/* Nothing stored (or null): the field's default, augmented. */
 	if (value_is_null(v))
 		v = value_map_getz(field, "default");
-	typed_value(ctx, field_type(field), v, field, out);
+	/* Terms are seen through the collection, or not, by the field. */
+	struct augment_ctx local = *ctx;
+	local.through = is_type(field, "terms") ? seen_through(ctx, key, field) : NULL;
+	typed_value(&local, field_type(field), v, field, out);
 }
 
 void augment_item_field(const struct augment_ctx *ctx, const char *key, value_t v, value_t field,

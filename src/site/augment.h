@@ -40,6 +40,7 @@
 #ifndef CMS_API_AUGMENT_H
 #define CMS_API_AUGMENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/value.h"
@@ -56,6 +57,9 @@ struct augment_ctx {
 	const struct augment_tables *tables;
 	size_t site;               /* the site of the item augmented: relations localize to it */
 	const struct entry *entry; /* the entry augmented, or NULL (@child links need it) */
+	/* Set by augment_field itself (callers leave them zero): */
+	bool nested;               /* inside a set, row or group (Statamic's parentField) */
+	const struct collection_info *through; /* terms seen through this collection */
 };
 
 /* ctx for an item of the site named handle (the default site if none),
@@ -71,8 +75,21 @@ void augment_iso8601(long long secs, struct value_builder *out);
 void augment_url(const char *site_url, const char *uri, struct strbuf *out);
 
 /* Its permalink: a URL value below the request's base for a site whose
- * url is relative, the site's own absolute URL otherwise. */
+ * url is relative ("/" is the base itself, without a '/', as Statamic's
+ * URL::tidy leaves it), the site's own absolute URL otherwise. */
 void augment_permalink(const char *site_url, const char *uri, struct value_builder *out);
+
+/* The permalink of an entry that redirects to target (Routable::
+ * absoluteUrl): target as it is unless it starts with '/', else the site's
+ * absolute url, '/' and target, tidied (no "//", no '/' at its end). */
+void augment_redirect_permalink(const char *site_url, const char *target,
+                                struct value_builder *out);
+
+/* Statamic's URL::makeAbsolute of a URL of the site (a nav link's): an
+ * http(s) URL as it is, anything else ("/about", "#faqs") a URL value
+ * below the request's base, a '/' put before it and none left at its end
+ * ("#faqs" is http://host#faqs). */
+void augment_absolute(const char *url, struct value_builder *out);
 
 /* Appends the delivered form of the field key = v to out; field is its
  * blueprint config (missing when the blueprint has no such field). */

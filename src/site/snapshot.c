@@ -24,7 +24,7 @@
 #include "site/navpages.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 11
+#define SNAP_VERSION 12
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -69,7 +69,7 @@ struct rec_collection {
 enum { E_PUBLISHED = 1, E_HAS_DATE = 2 };
 
 struct rec_entry {
-	uint32_t id, path, slug, uri, collection, site, origin, parent, data;
+	uint32_t id, path, slug, uri, redirect, collection, site, origin, parent, data;
 	uint32_t blueprint, blueprint_title;
 	uint32_t title; /* blob offset of the data's title value, SNAP_NONE without one */
 	int32_t order, depth;
@@ -144,10 +144,11 @@ static void collect_keys(value_t map, char ***keys, size_t *n)
 }
 
 /* Keys the API computes for every entry; a blueprint field of the same
- * name adds no data key. */
+ * name adds no data key. (A `parent` field does: the API shows the key
+ * with the entry's page above it, query/entries.c.) */
 static bool computed_key(const char *key, size_t len)
 {
-	static const char *const names[] = {"id", "slug", "date", "parent"};
+	static const char *const names[] = {"id", "slug", "date"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strlen(names[i]) == len && memcmp(names[i], key, len) == 0)
 			return true;
@@ -558,7 +559,7 @@ static void write_entries(const struct site_index *idx, const struct augment_tab
 	for (size_t i = 0; i < idx->nentries; i++) {
 		const struct entry *e = &idx->entries[i];
 		struct rec_entry *r = &recs[i];
-		struct augment_ctx ctx = {idx, tables, e->site, e};
+		struct augment_ctx ctx = {.idx = idx, .tables = tables, .site = e->site, .entry = e};
 		resolved_data(&ctx, &fields, e, &data);
 		/* Statamic's fallback blueprint is the collection's singular. */
 		const struct blueprint *bp = entry_blueprint(idx, e);
@@ -573,6 +574,7 @@ static void write_entries(const struct site_index *idx, const struct augment_tab
 			.path = put_string(blob, e->path),
 			.slug = put_string(blob, e->slug),
 			.uri = put_string(blob, e->uri),
+			.redirect = put_string(blob, e->redirect),
 			.collection = (uint32_t)e->collection,
 			.site = (uint32_t)e->site,
 			.origin = entry_number_or_none(idx, e->origin),
@@ -732,7 +734,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 		                                   p->line, p->warning};
 	}
 	struct value_builder augmented = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, tables, 0, NULL};
+	struct augment_ctx ctx = {.idx = idx, .tables = tables};
 	augmented_extras(&ctx, &augmented);
 	uint64_t extras = put_value(&blob, vb_result(&augmented));
 	vb_release(&augmented);
@@ -863,6 +865,7 @@ static bool records_ok(const struct snapshot *s)
 		const struct rec_entry *r = &s->entries[i];
 		if (!offset_ok(s, r->id, false) || !offset_ok(s, r->path, false) ||
 		    !offset_ok(s, r->slug, true) || !offset_ok(s, r->uri, true) ||
+		    !offset_ok(s, r->redirect, true) ||
 		    !offset_ok(s, r->blueprint, false) || !offset_ok(s, r->blueprint_title, false) ||
 		    (r->title != SNAP_NONE && !value_ok(s, r->title)) ||
 		    r->collection >= h->ncollections || r->site >= h->nsites ||
@@ -1081,6 +1084,7 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.path = str_at(s, r->path),
 		.slug = str_at(s, r->slug),
 		.uri = str_at(s, r->uri),
+		.redirect = str_at(s, r->redirect),
 		.number = i,
 		.collection = r->collection,
 		.site = r->site,

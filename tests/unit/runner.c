@@ -208,6 +208,7 @@ int main(int argc, char **argv)
 	suite_corpora();
 	suite_snapshot();
 	suite_markdown();
+	suite_bard();
 	suite_watch();
 	suite_extras();
 	suite_augment();
@@ -220,6 +221,8 @@ int main(int argc, char **argv)
 	suite_cache();
 	suite_corpus_api();
 	suite_sha256();
+	suite_tags();
+	suite_journal();
 	suite_tokens();
 	suite_regex();
 	suite_hostile();
@@ -230,6 +233,7 @@ int main(int argc, char **argv)
 	suite_cache_plugin();
 	suite_cache_redis();
 	suite_fastpath();
+	suite_images();
 	suite_http_cache();
 	suite_renders();
 	suite_fcgi();
@@ -241,6 +245,8 @@ int main(int argc, char **argv)
 	suite_cache_entry();
 	suite_cache_file();
 	suite_queries();
+	suite_statamic();
+	suite_phparray();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

@@ -60,7 +60,7 @@ static void test_every_supported_type(void)
 		"\"specs\":[{\"weight\":12,\"id\":\"r1\"}],\"story\":[{\"type\":\"text\",\"text\":\"<p>Before<\\/p>\"},"
 		"{\"caption\":\"<p><em>wow<\\/em><\\/p>\\n\",\"id\":\"s1\",\"type\":\"gallery\"},{\"type\":\"text\","
 		"\"text\":\"<p>After<\\/p>\"}],\"summary\":\"<p>Short<\\/p>\",\"tags\":[{\"id\":\"tags::news\","
-		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/tags\\/news\","
+		"\"title\":\"News\",\"slug\":\"news\",\"url\":\"\\/blog\\/tags\\/news\",\"permalink\":\"http:\\/\\/h\\/blog\\/tags\\/news\","
 		"\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/tags\\/terms\\/news\"}],\"title\":\"Launch\"}");
 	free(json);
 }
@@ -117,13 +117,86 @@ static void test_blueprint_choice(void)
 	free(dir);
 }
 
+/* One entry's delivered data as JSON, from a site written in dir. */
+static char *temp_entry_json(const char *dir, const char *id)
+{
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(dir);
+	struct snapshot *s = unit_snapshot(&cfg);
+	config_free(&cfg);
+	char *json = unit_render(s, snap_entry_at(s, snap_entry_find(s, id)).data, 1767225600, NULL);
+	snapshot_close(s);
+	return json;
+}
+
+/* Set groups (v5) are told from flat sets by the first item, as
+ * Statamic's flattenedSetsConfig does, so a group named as one of its
+ * sets still finds the set's fields (amplitude-docs' glossary_set). */
+static void test_set_groups(void)
+{
+	char *dir = unit_tempdir();
+	unit_write_file(dir, "content/collections/docs.yaml", "title: Docs\n");
+	unit_write_file(dir, "content/collections/docs/a.md",
+	                "---\nid: a\nglossary:\n  - {id: g1, type: glossary_set, text: '*hi*'}\n"
+	                "  - {id: g2, type: event_set, text: '**yo**'}\n---\n");
+	unit_write_file(dir, "resources/blueprints/collections/docs/doc.yaml",
+	                "title: Doc\nfields:\n  - handle: glossary\n    field:\n      type: replicator\n"
+	                "      sets:\n        glossary_set:\n          sets:\n"
+	                "            glossary_set:\n              fields: [{handle: text, field: {type: markdown}}]\n"
+	                "            event_set:\n              fields: [{handle: text, field: {type: text}}]\n"
+	                "        more:\n          sets:\n"
+	                "            event_set:\n              fields: [{handle: text, field: {type: markdown}}]\n");
+	char *json = temp_entry_json(dir, "a");
+	/* the later group's event_set wins */
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"glossary\":[{\"text\":\"<p><em>hi<\\/em><\\/p>\\n\",\"id\":\"g1\","
+	                                    "\"type\":\"glossary_set\"},{\"text\":\"<p><strong>yo<\\/strong><\\/p>\\n\","));
+	if (!strstr(json, "<p><em>hi"))
+		fprintf(stderr, "\nset groups: %s\n", json);
+	free(json);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* A Bard's sets: the text between them in blocks; a disabled set is
+ * removed before the text is rendered (Statamic's removeDisabledSets),
+ * so the text around it stays one block; a save_html string has its
+ * statamic:// links resolved. */
+static void test_bard_sets(void)
+{
+	char *dir = unit_tempdir();
+	unit_write_file(dir, "content/collections/docs.yaml", "title: Docs\nroute: '/docs/{slug}'\n");
+	unit_write_file(dir, "content/collections/docs/a.md",
+	                "---\nid: a\nstory:\n"
+	                "  - {type: paragraph, content: [{type: text, text: one}]}\n"
+	                "  - {type: set, attrs: {id: s0, enabled: false, values: {type: quote, cite: x}}}\n"
+	                "  - {type: paragraph, content: [{type: text, text: two}]}\n"
+	                "  - {type: set, attrs: {id: s1, values: {type: quote, cite: Ada}}}\n"
+	                "saved: '<p><a href=\"statamic://entry::a\">me</a></p>'\n---\n");
+	unit_write_file(dir, "resources/blueprints/collections/docs/doc.yaml",
+	                "title: Doc\nfields:\n  - handle: story\n    field:\n      type: bard\n"
+	                "      sets:\n        main:\n          sets:\n            quote:\n"
+	                "              fields: [{handle: cite, field: {type: text}}]\n"
+	                "  - handle: saved\n    field: {type: bard, save_html: true}\n");
+	char *json = temp_entry_json(dir, "a");
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"story\":[{\"type\":\"text\",\"text\":\"<p>one<\\/p><p>two<\\/p>\"},"
+	                                    "{\"cite\":\"Ada\",\"id\":\"s1\",\"type\":\"quote\"}]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"saved\":\"<p><a href=\\\"\\/docs\\/a\\\">me<\\/a><\\/p>\""));
+	if (!strstr(json, "<p>one<\\/p><p>two") || !strstr(json, "\\/docs\\/a"))
+		fprintf(stderr, "\nbard sets: %s\n", json);
+	free(json);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 static void assert_bard(const char *yaml, const char *want)
 {
 	struct value_builder b = VALUE_BUILDER_INIT;
 	struct yaml_error err;
 	CU_ASSERT_EQUAL_FATAL(yaml_parse(yaml, strlen(yaml), 0, &b, &err), 0);
 	struct strbuf html = STRBUF_INIT;
-	bard_render(vb_result(&b), NULL, &html);
+	bard_render(vb_result(&b), NULL, NULL, NULL, &html);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&html), want);
 	if (strcmp(strbuf_str(&html), want) != 0)
 		fprintf(stderr, "\nbard got: %s\n    want: %s\n", strbuf_str(&html), want);
@@ -141,15 +214,29 @@ static void test_bard_html(void)
 	            "    - {type: hardBreak}\n"
 	            "    - {type: text, text: go, marks: [{type: link, attrs: {href: 'https://x.test/?a=1&b=2', target: _blank}}]}\n",
 	            "<h2>Hi</h2><p><strong><em>bold</em></strong><br>"
-	            "<a href=\"https://x.test/?a=1&amp;b=2\" target=\"_blank\">go</a></p>");
+	            "<a target=\"_blank\" href=\"https://x.test/?a=1&amp;b=2\">go</a></p>");
 	assert_bard("- type: orderedList\n  attrs: {order: 3}\n  content:\n"
 	            "    - {type: listItem, content: [{type: paragraph, content: [{type: text, text: x}]}]}\n"
 	            "- {type: codeBlock, attrs: {language: js}, content: [{type: text, text: 'a<b'}]}\n"
 	            "- {type: horizontalRule}\n"
 	            "- {type: image, attrs: {src: /i.png, alt: Pic}}\n"
 	            "- {type: paragraph}\n",
-	            "<ol start=\"3\"><li><p>x</p></li></ol><pre><code class=\"language-js\">a&lt;b</code></pre>"
+	            "<ol><li><p>x</p></li></ol><pre><code class=\"language-js\">a&lt;b</code></pre>"
 	            "<hr><img src=\"/i.png\" alt=\"Pic\"><p></p>");
+}
+
+/* v (its URL values below http://h) must be written as want. */
+static void assert_written(struct value_builder *v, const char *want)
+{
+	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
+	struct strbuf out = STRBUF_INIT;
+	struct jsonw w;
+	jsonw_init(&w, &out);
+	jsonw_set_env(&w, &env);
+	jsonw_value(&w, vb_result(v));
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), want);
+	strbuf_release(&out);
+	vb_release(v);
 }
 
 static void assert_urls(const char *site_url, const char *uri, const char *url, const char *permalink)
@@ -159,15 +246,7 @@ static void assert_urls(const char *site_url, const char *uri, const char *url, 
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&u), url);
 	struct value_builder p = VALUE_BUILDER_INIT;
 	augment_permalink(site_url, uri, &p);
-	struct jsonw_env env = {"http://h", "http://h/api", NULL, NULL};
-	struct strbuf out = STRBUF_INIT;
-	struct jsonw w;
-	jsonw_init(&w, &out);
-	jsonw_set_env(&w, &env);
-	jsonw_value(&w, vb_result(&p));
-	CU_ASSERT_STRING_EQUAL(strbuf_str(&out), permalink);
-	strbuf_release(&out);
-	vb_release(&p);
+	assert_written(&p, permalink);
 	strbuf_release(&u);
 }
 
@@ -182,6 +261,28 @@ static void test_urls_and_permalinks(void)
 	            "\"https:\\/\\/example.de\\/blog\\/x\"");
 	assert_urls("https://example.com/fr", "/", "/fr", "\"https:\\/\\/example.com\\/fr\"");
 	assert_urls("https://example.com", "/", "/", "\"https:\\/\\/example.com\"");
+	/* The home page's permalink is the base itself, as Statamic's tidy
+	 * URL has no '/' at its end. */
+	assert_urls("/", "/", "/", "\"http:\\/\\/h\"");
+}
+
+static void assert_absolute(const char *url, const char *want)
+{
+	struct value_builder v = VALUE_BUILDER_INIT;
+	augment_absolute(url, &v);
+	assert_written(&v, want);
+}
+
+/* A nav link's permalink, as Statamic's URL::makeAbsolute makes it. */
+static void test_absolute_links(void)
+{
+	assert_absolute("/about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("#faqs", "\"http:\\/\\/h#faqs\"");
+	assert_absolute("#", "\"http:\\/\\/h#\"");
+	assert_absolute("/", "\"http:\\/\\/h\"");
+	assert_absolute("/docs/?q=1", "\"http:\\/\\/h\\/docs?q=1\"");
+	assert_absolute("about", "\"http:\\/\\/h\\/about\"");
+	assert_absolute("https://example.com/x/", "\"https:\\/\\/example.com\\/x\\/\"");
 }
 
 /* An asset reference's api_url names the asset even when its name has a
@@ -345,12 +446,13 @@ static void test_relations(void)
 	assert_entry("home", "picks", "[{\"title\":\"Field Notes\",\"handle\":\"notes\"}]");
 	assert_entry("home", "friends", "[" CHILD "]");
 	assert_entry("home", "kinds", "[]");
+	/* The pages collection lists topics: its terms are seen through it. */
 	assert_entry("home", "topics",
-	             "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/topics\\/alpha\","
-	             "\"permalink\":\"http:\\/\\/h\\/topics\\/alpha\","
+	             "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/pages\\/topics\\/alpha\","
+	             "\"permalink\":\"http:\\/\\/h\\/pages\\/topics\\/alpha\","
 	             "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/alpha\"},"
-	             "{\"id\":\"topics::ghost\",\"title\":\"ghost\",\"slug\":\"ghost\",\"url\":\"\\/topics\\/ghost\","
-	             "\"permalink\":\"http:\\/\\/h\\/topics\\/ghost\","
+	             "{\"id\":\"topics::ghost\",\"title\":\"ghost\",\"slug\":\"ghost\",\"url\":\"\\/pages\\/topics\\/ghost\","
+	             "\"permalink\":\"http:\\/\\/h\\/pages\\/topics\\/ghost\","
 	             "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/ghost\"}]");
 	close_augment_site();
 }
@@ -481,7 +583,10 @@ void suite_augment(void)
 	unit_add_test(s, "empty fields", test_empty_fields);
 	unit_add_test(s, "blueprint choice", test_blueprint_choice);
 	unit_add_test(s, "bard to HTML", test_bard_html);
+	unit_add_test(s, "set groups", test_set_groups);
+	unit_add_test(s, "bard sets and saved HTML", test_bard_sets);
 	unit_add_test(s, "urls and permalinks", test_urls_and_permalinks);
+	unit_add_test(s, "absolute links", test_absolute_links);
 	unit_add_test(s, "asset reference urls", test_asset_reference_urls);
 	unit_add_test(s, "unset fields", test_unset_fields);
 	unit_add_test(s, "sets and rows", test_sets_and_rows);

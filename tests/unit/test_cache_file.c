@@ -276,8 +276,20 @@ static void test_budget_too_big(void)
 	files_close(&f);
 }
 
-/* One writer makes room at a time; another does not wait and stores
- * nothing this time. (The lock is the directory's flock.) */
+/* A lock of a generation's directory or counter file, held as another
+ * process would (its own open file): the file's descriptor. */
+static int hold(const struct files *f, uint64_t generation, const char *name, int how)
+{
+	char *path = name ? file_in(f, generation, name) : shared_responses_dir(&f->paths, generation);
+	int fd = open(path, O_RDONLY | (name ? 0 : O_DIRECTORY));
+	free(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(flock(fd, how), 0);
+	return fd;
+}
+
+/* One writer makes room at a time (the counter file's lock); another
+ * does not wait and stores nothing this time. */
 static void test_budget_while_another_makes_room(void)
 {
 	struct files f;
@@ -285,10 +297,7 @@ static void test_budget_while_another_makes_room(void)
 	char *forty = bytes_of(40, 'e');
 	CU_ASSERT_EQUAL(put(&f, 1, 1, forty, 100), 0);
 	CU_ASSERT_EQUAL(put(&f, 1, 2, forty, 100), 0);
-	char *dir = shared_responses_dir(&f.paths, 1);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(flock(fd, LOCK_EX), 0);
+	int fd = hold(&f, 1, ".bytes", LOCK_EX);
 	errno = 0;
 	CU_ASSERT_EQUAL(put(&f, 1, 3, forty, 100), -1);
 	CU_ASSERT_EQUAL(errno, EFBIG);
@@ -303,8 +312,77 @@ static void test_budget_while_another_makes_room(void)
 	CU_ASSERT_EQUAL(put(&f, 1, 3, forty, 100), 0);
 	CU_ASSERT_FALSE(holds(&f, 1, 1));
 	CU_ASSERT_TRUE(holds(&f, 1, 2));
-	free(dir);
 	free(forty);
+	files_close(&f);
+}
+
+/* While the directory is held exclusively (a recount), writers store
+ * nothing, room or not: a reservation made then would be lost. */
+static void test_budget_while_recounted(void)
+{
+	struct files f;
+	files_open(&f);
+	CU_ASSERT_EQUAL(put(&f, 1, 1, "a first answer", 100), 0);
+	int fd = hold(&f, 1, NULL, LOCK_EX);
+	errno = 0;
+	CU_ASSERT_EQUAL(put(&f, 1, 2, "another", 100), -1);
+	CU_ASSERT_EQUAL(errno, EFBIG);
+	CU_ASSERT_FALSE(holds(&f, 1, 2));
+	close(fd);
+	CU_ASSERT_EQUAL(put(&f, 1, 2, "another", 100), 0);
+	CU_ASSERT_EQUAL((long long)*f.budget.bytes, on_disk(&f, 1));
+	files_close(&f);
+}
+
+/*
+ * A reservation in flight (another writer holding the directory shared,
+ * its bytes counted, its file not written yet) outlives a writer that
+ * makes room: the count is set to what the files take only when no writer
+ * is in flight. Were it set then, the writer in flight would put its
+ * bytes on top of a count that no longer holds them, past max_size (the
+ * flaky "max_size = 1 (MiB) held" of t_faults).
+ */
+static void test_budget_keeps_reservations_in_flight(void)
+{
+	struct files f;
+	files_open(&f);
+	char *forty = bytes_of(40, 'e'), *fifty = bytes_of(50, 'f');
+	CU_ASSERT_EQUAL(put(&f, 1, 1, forty, 100), 0);
+	int fd = hold(&f, 1, NULL, LOCK_SH);
+	__atomic_add_fetch(f.budget.bytes, 50, __ATOMIC_RELAXED);
+	errno = 0;
+	CU_ASSERT_EQUAL(put(&f, 1, 2, forty, 100), -1);
+	CU_ASSERT_EQUAL(errno, EFBIG);
+	CU_ASSERT_EQUAL(*f.budget.bytes, 90);
+	/* The writer in flight writes its answer, and goes. */
+	char *path = entry_file(&f, 1, 3);
+	FILE *w = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	fputs(fifty, w);
+	fclose(w);
+	free(path);
+	close(fd);
+	CU_ASSERT_TRUE(on_disk(&f, 1) <= 100);
+	CU_ASSERT_EQUAL((long long)*f.budget.bytes, on_disk(&f, 1));
+	free(forty);
+	free(fifty);
+	files_close(&f);
+}
+
+/* An answer replaced is counted off once, by the writer whose rename
+ * took it: written again and again, the count is what the file takes. */
+static void test_budget_replaced_counted_once(void)
+{
+	struct files f;
+	files_open(&f);
+	char *forty = bytes_of(40, 'e'), *ten = bytes_of(10, 't');
+	for (int i = 0; i < 5; i++) {
+		CU_ASSERT_EQUAL(put(&f, 1, 7, i % 2 ? ten : forty, 100), 0);
+		CU_ASSERT_EQUAL((long long)*f.budget.bytes, on_disk(&f, 1));
+	}
+	CU_ASSERT_EQUAL(*f.budget.bytes, 40);
+	free(forty);
+	free(ten);
 	files_close(&f);
 }
 
@@ -660,6 +738,10 @@ void suite_cache_file(void)
 	unit_add_test(s, "budget holds", test_budget_holds);
 	unit_add_test(s, "budget: too big", test_budget_too_big);
 	unit_add_test(s, "budget: while another makes room", test_budget_while_another_makes_room);
+	unit_add_test(s, "budget: while recounted", test_budget_while_recounted);
+	unit_add_test(s, "budget: keeps reservations in flight",
+	              test_budget_keeps_reservations_in_flight);
+	unit_add_test(s, "budget: a replaced answer counted once", test_budget_replaced_counted_once);
 	unit_add_test(s, "budget: set right", test_budget_set_right);
 	unit_add_test(s, "budget: per generation", test_budget_per_generation);
 	unit_add_test(s, "prune by expiry", test_prune_by_expiry);

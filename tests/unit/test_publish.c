@@ -1,4 +1,5 @@
-/* Unit tests: lib/publish, the one way a file is put in place. */
+/* Unit tests: lib/publish, the one way a file is put in place, and
+ * lib/mapfile, shared files allocated before they are mapped. */
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
@@ -8,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/mapfile.h"
 #include "lib/publish.h"
 #include "lib/strbuf.h"
 #include "unit.h"
@@ -120,6 +123,49 @@ static void test_at_and_missing_directory(void)
 	free(dir);
 }
 
+/* A file made with a hole (ftruncate), or missing, is allocated in full
+ * before it is mapped; what it held stays. */
+static void test_mapfile_allocated(void)
+{
+	char *dir = unit_tempdir();
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/counters", dir);
+	int fd = open(path.ptr, O_RDWR | O_CREAT, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(pwrite(fd, "kept", 4, 0), 4);
+	CU_ASSERT_EQUAL(ftruncate(fd, 65536), 0);
+	struct stat st;
+	CU_ASSERT_EQUAL(fstat(fd, &st), 0);
+	CU_ASSERT_TRUE((long long)st.st_blocks * 512 < 65536); /* a hole */
+	char *map = mapfile_open(path.ptr, 65536, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(map);
+	CU_ASSERT_EQUAL(fstat(fd, &st), 0);
+	CU_ASSERT_TRUE((long long)st.st_blocks * 512 >= 65536);
+	CU_ASSERT_EQUAL(memcmp(map, "kept", 4), 0);
+	map[65535] = 'x';
+	munmap(map, 65536);
+	close(fd);
+	/* Missing: made when asked, else ENOENT. */
+	strbuf_addstr(&path, "-new");
+	errno = 0;
+	CU_ASSERT_PTR_NULL(mapfile_open(path.ptr, 64, false));
+	CU_ASSERT_EQUAL(errno, ENOENT);
+	map = mapfile_open(path.ptr, 64, true);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(map);
+	CU_ASSERT_EQUAL(stat(path.ptr, &st), 0);
+	CU_ASSERT_EQUAL(st.st_size, 64);
+	CU_ASSERT_TRUE(st.st_blocks > 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0600);
+	munmap(map, 64);
+	/* A directory is not a file to map. */
+	errno = 0;
+	CU_ASSERT_PTR_NULL(mapfile_open(dir, 64, false));
+	CU_ASSERT_NOT_EQUAL(errno, 0);
+	strbuf_release(&path);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_publish(void)
 {
 	CU_pSuite s = unit_add_suite("publish");
@@ -127,4 +173,5 @@ void suite_publish(void)
 	unit_add_test(s, "create: the first file wins, EEXIST", test_create_keeps_the_first);
 	unit_add_test(s, "a failed write changes nothing", test_failed_fill_changes_nothing);
 	unit_add_test(s, "at a directory; a missing one is ENOENT", test_at_and_missing_directory);
+	unit_add_test(s, "mapfile: allocated in full before it is mapped", test_mapfile_allocated);
 }

@@ -402,6 +402,10 @@ static void test_unusable_cache_dir(void)
 	config_free(&cfg);
 }
 
+/* Its hook is compiled in only with --enable-test-hooks: without it the
+ * test is neither registered nor built (an unused function would warn in
+ * the Debian package's build, which has no hooks). */
+#ifdef CMS_API_TEST_HOOKS
 /* An edit made just after the watcher's first scan is seen at once, not
  * at the next full scan 30 s later: the watches are set before the scan.
  * The watcher holds after its scan (a test hook) while the test edits. */
@@ -452,6 +456,179 @@ static void test_edit_after_first_scan(void)
 	unit_rmtree(dir);
 	free(dir);
 }
+#endif
+
+/* cfg for the site /srv/site with its cache in dir; config_free it. */
+static void config_with_cache_dir(struct config *cfg, const char *dir)
+{
+	config_init_defaults(cfg);
+	free(cfg->content_root);
+	free(cfg->cache_dir);
+	cfg->content_root = strdup("/srv/site");
+	cfg->cache_dir = strdup(dir);
+}
+
+/* In a child that cannot write dir: check names the directory, the user
+ * and the fix. */
+static void check_unwritable_dir_problem(const char *dir)
+{
+	struct config cfg;
+	char out[1024], user[64];
+	config_with_cache_dir(&cfg, dir);
+	shared_dir_problem(&cfg, out, sizeof out);
+	shared_user_name(user, sizeof user);
+	char want[512];
+	snprintf(want, sizeof want, "[cache] dir %s is not writable by the user %s (Permission denied)",
+	         dir, user);
+	_exit(strncmp(out, want, strlen(want)) == 0 && strstr(out, "chown -R www-data") ? 0 : 1);
+}
+
+/* What `cms-api check` says of a cache directory: nothing when a worker
+ * of this user could use it, else why not and what to do, without making
+ * it. */
+static void test_cache_dir_problems(void)
+{
+	char *dir = unit_tempdir();
+	char path[512], parent[512], out[1024];
+	struct config cfg;
+
+	config_with_cache_dir(&cfg, dir);
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	config_free(&cfg);
+
+	snprintf(parent, sizeof parent, "%s/absent", dir);
+	snprintf(path, sizeof path, "%s/absent/cache", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	char want[2048];
+	snprintf(want, sizeof want, "[cache] dir %s does not exist, nor does %s: workers cannot "
+	         "share an index or cache answers; make it the workers' user's, e.g. for www-data "
+	         "(Apache, Debian's lighttpd): install -d -o www-data -m 0700 %s", path, parent, path);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	CU_ASSERT_EQUAL(access(parent, F_OK), -1); /* nothing made */
+	config_free(&cfg);
+
+	/* Its parent is there and this user may write in it: a worker of
+	 * this user would make it, but root's workers are rarely root. */
+	snprintf(path, sizeof path, "%s/cache", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	if (geteuid() == 0) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "does not exist: the first worker makes it if its "
+		                                   "user may write in"));
+	} else {
+		CU_ASSERT_STRING_EQUAL(out, "");
+	}
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "file", "x"), 0);
+	snprintf(path, sizeof path, "%s/file", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "is not a directory"));
+	config_free(&cfg);
+
+	config_with_cache_dir(&cfg, "");
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[cache] dir is empty"));
+	config_free(&cfg);
+
+	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_unwritable_dir_problem), 0);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* The hooks' record of the files each move touched (moved_files), kept
+ * in a file: the hooks run in the watcher, a child of the test. */
+static const char *files_log;
+
+static void record_files(void *state, const struct config *cfg, const struct watch_file *files,
+                         size_t nfiles, uint64_t old_cache, uint64_t new_cache)
+{
+	(void)state;
+	(void)cfg;
+	(void)old_cache;
+	(void)new_cache;
+	FILE *f = fopen(files_log, "a");
+	if (!f)
+		return;
+	if (nfiles == 0)
+		fprintf(f, "unknown\n");
+	for (size_t i = 0; i < nfiles; i++)
+		fprintf(f, "%s %s %s\n", files[i].event, files[i].disk ? files[i].disk : "-",
+		        files[i].path);
+	fclose(f);
+}
+
+/* Up to 10 s for the log to hold want. */
+static bool files_logged(const char *want)
+{
+	for (int i = 0; i < 1000; i++) {
+		char *got = unit_read_file(files_log, "");
+		bool ok = strstr(got, want) != NULL;
+		free(got);
+		if (ok)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* The hooks learn which files a change touched: a save, a deletion, both
+ * halves of a rename, a file on an asset disk; a change found by a scan
+ * is one of unknown files. */
+static void test_moved_files(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	struct strbuf b = STRBUF_INIT, log = STRBUF_INIT;
+	strbuf_addf(&b, "%s/disk", dir);
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strbuf_detach(&b, NULL), NULL};
+	unit_write_file(dir, "disk/a.jpg", "jpg");
+	unit_write_file(dir, "site/content/collections/blog/b.md", "---\ntitle: B\n---\n");
+	unit_write_file(dir, "site/content/collections/blog/c.md", "---\ntitle: C\n---\n");
+	strbuf_addf(&log, "%s/files.log", dir);
+	files_log = log.ptr;
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	static const struct watch_hooks hooks = {.moved_files = record_files};
+	pid_t pid = fork();
+	if (pid == 0) {
+		watch_run(&cfg, -1, &hooks);
+		_exit(0);
+	}
+	/* The first scan makes the generation file (a move of unknown files):
+	 * the watches are set by then. */
+	CU_ASSERT_TRUE(files_logged("unknown\n"));
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: A\n---\n");
+	CU_ASSERT_TRUE(files_logged("EntrySaved - content/collections/blog/a.md\n"));
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	strbuf_addf(&from, "%s/site/content/collections/blog/c.md", dir);
+	strbuf_addf(&to, "%s/site/content/collections/blog/d.md", dir);
+	CU_ASSERT_EQUAL(rename(from.ptr, to.ptr), 0);
+	CU_ASSERT_TRUE(files_logged("EntryDeleted - content/collections/blog/c.md\n"
+	                            "EntrySaved - content/collections/blog/d.md\n"));
+	strbuf_reset(&from);
+	strbuf_addf(&from, "%s/site/content/collections/blog/b.md", dir);
+	CU_ASSERT_EQUAL(unlink(from.ptr), 0);
+	CU_ASSERT_TRUE(files_logged("EntryDeleted - content/collections/blog/b.md\n"));
+	unit_write_file(dir, "disk/a.jpg", "jpeg");
+	CU_ASSERT_TRUE(files_logged("AssetSaved assets a.jpg\n"));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	strbuf_release(&log);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
 
 void suite_watch(void)
 {
@@ -465,7 +642,9 @@ void suite_watch(void)
 	unit_add_test(s, "generation record", test_generation_record);
 	unit_add_test(s, "generation written in place", test_generation_written_in_place);
 	unit_add_test(s, "unusable cache directory", test_unusable_cache_dir);
+	unit_add_test(s, "the files a move touched", test_moved_files);
 #ifdef CMS_API_TEST_HOOKS
 	unit_add_test(s, "an edit just after the first scan", test_edit_after_first_scan);
 #endif
+	unit_add_test(s, "cache directory problems", test_cache_dir_problems);
 }
