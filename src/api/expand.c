@@ -23,6 +23,7 @@
 #include "api/entries.h"
 #include "api/items.h"
 #include "api/output.h"
+#include "api/tags.h"
 #include "lib/strbuf.h"
 
 /* The items written whole on the way down to here. */
@@ -141,6 +142,13 @@ static void related_whole(struct api_ctx *ctx, const struct include *inc, value_
 	if (!made) {
 		vb_value(out, ref);
 	} else {
+		/* Written whole, the item shows its own relations too: the
+		 * answer carries their tags as well as its own. */
+		if (kind == REF_ENTRY)
+			api_tag_entry(ctx, value_ref_target(ref));
+		else
+			api_tag_refs(ctx, ref);
+		api_tag_refs(ctx, vb_result(&whole));
 		struct chain here = {kind, id, chain};
 		expand_map(ctx, inc, vb_result(&whole), &here, &expanded);
 		const struct shape_def *shape = config_shape(ctx->cfg, shape_of(kind), handle);

@@ -18,6 +18,7 @@
 #include "api/api.h"
 #include "api/entries.h"
 #include "api/items.h"
+#include "api/tags.h"
 
 bool api_may_read(const struct api_ctx *ctx, enum resource_type t, const char *handle)
 {
@@ -95,6 +96,9 @@ static value_t related_value(void *c, value_t ref, const char *key,
 	struct api_ctx *ctx = c;
 	struct value_builder made = VALUE_BUILDER_INIT;
 	value_t v = VALUE_MISSING;
+	/* The answer depends on the related item whether it passes or not
+	 * (or can be read at all): an edit of it must purge the answer. */
+	api_tag_refs(ctx, ref);
 	switch (value_ref_kind(ref)) {
 	case REF_ENTRY: v = entry_value(ctx, ref, key, &made); break;
 	case REF_TERM: v = term_value(ctx, ref, key, &made); break;
