@@ -176,6 +176,24 @@ static void test_tags_of_change(void)
 	}
 }
 
+/* The header tags_header of app's answer to GET uri ("(none)" without
+ * one); closes app. */
+static char *answer_tags(struct app *app, const char *tags_header, const char *uri, int *status)
+{
+	struct response res;
+	response_init(&res);
+	struct request req;
+	request_from_uri(&req, "GET", uri);
+	unit_handle(app, &req, &res);
+	request_free(&req);
+	*status = res.status;
+	const char *h = response_header(&res, tags_header);
+	char *got = strdup(h ? h : "(none)");
+	response_free(&res);
+	app_close(app);
+	return got;
+}
+
 /* The tags header of GET uri on the fixture site with tags_header. */
 static char *tags_of(const char *tags_header, const char *uri, int *status)
 {
@@ -190,18 +208,7 @@ static char *tags_of(const char *tags_header, const char *uri, int *status)
 	cfg.edge_tags_header = strdup(tags_header);
 	struct app app;
 	app_open_with_config(&app, &cfg, APP_PRIVATE);
-	struct response res;
-	response_init(&res);
-	struct request req;
-	request_from_uri(&req, "GET", uri);
-	unit_handle(&app, &req, &res);
-	request_free(&req);
-	*status = res.status;
-	const char *h = response_header(&res, tags_header);
-	char *got = strdup(h ? h : "(none)");
-	response_free(&res);
-	app_close(&app);
-	return got;
+	return answer_tags(&app, tags_header, uri, status);
 }
 
 /* An answer names what it shows: the entry, its collection's list, what
@@ -262,17 +269,7 @@ static char *tags_with(const char *sections, const char *uri, int *status)
 	if (rc != 0)
 		fprintf(stderr, "%s\n", err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	struct response res;
-	response_init(&res);
-	struct request req;
-	request_from_uri(&req, "GET", uri);
-	unit_handle(&app, &req, &res);
-	request_free(&req);
-	*status = res.status;
-	const char *h = response_header(&res, "xkey");
-	char *got = strdup(h ? h : "(none)");
-	response_free(&res);
-	app_close(&app);
+	char *got = answer_tags(&app, "xkey", uri, status);
 	strbuf_release(&text);
 	strbuf_release(&path);
 	unit_rmtree(dir);
