@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app.h"
 #include "core/config.h"
 #include "http/error.h"
 #include "http/request.h"
+#include "http/response.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/strbuf.h"
@@ -481,6 +483,69 @@ static void test_cleanup(void)
 	CU_PASS("cleaned");
 }
 
+/* The OpenAPI document names what a list asks beyond Statamic (q= where
+ * the list searches, query_scope with the scopes meant for it, OR groups,
+ * include= and depth=, keep= on trees), and nothing of q= where the list
+ * does not search. */
+static void test_openapi_names_them(void)
+{
+	char *tmp = unit_tempdir();
+	struct strbuf ini = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&ini, "[api]\nenabled = true\nopenapi = true\n[content]\nroot = %s/site\n"
+	            "[cache]\nenabled = false\n[resources]\ncollections = true\n"
+	            "[resources.collections.blog]\nallowed_filters = title, tags.title\n"
+	            "search = title, content\n[resources.collections.docs]\n"
+	            "allowed_filters = title\n[scope.fresh]\nsort = -date\n"
+	            "resources = collections.blog\n",
+	            FIXTURES_DIR);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(tmp, "o.ini", ini.ptr), 0);
+	strbuf_addf(&path, "%s/o.ini", tmp);
+	char why[CONFIG_ERR_LEN] = "";
+	struct app app;
+	int rc = app_open(&app, path.ptr, APP_PRIVATE, why);
+	if (rc != 0)
+		fprintf(stderr, "%s\n", why);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct response res;
+	response_init(&res);
+	struct request req;
+	request_from_uri(&req, "GET", "/api/openapi.json");
+	unit_handle(&app, &req, &res);
+	request_free(&req);
+	CU_ASSERT_EQUAL(res.status, 200);
+	const char *doc = strbuf_str(&res.body);
+	/* Each operation's parameters, cut out of the document by path. */
+	const char *blog = strstr(doc, "\"\\/collections\\/blog\\/entries\":");
+	const char *docs = strstr(doc, "\"\\/collections\\/docs\\/entries\":");
+	const char *tree = strstr(doc, "\"\\/collections\\/pages\\/tree\":");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(blog);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(docs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tree);
+	char *blog_op = strndup(blog, (size_t)(strstr(blog, "\"head\"") - blog));
+	char *docs_op = strndup(docs, (size_t)(strstr(docs, "\"head\"") - docs));
+	char *tree_op = strndup(tree, (size_t)(strstr(tree, "\"head\"") - tree));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "#\\/components\\/parameters\\/search\""));
+	CU_ASSERT_PTR_NULL(strstr(docs_op, "#\\/components\\/parameters\\/search\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "\"name\":\"query_scope\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "Here: fresh."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(docs_op, "Here: none."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "\"or\":{\"type\":\"object\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "tags\\\\.title"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "#\\/components\\/parameters\\/include\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(blog_op, "#\\/components\\/parameters\\/depth\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(tree_op, "#\\/components\\/parameters\\/keep\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(doc, "\"search\":{\"name\":\"q\",\"in\":\"query\""));
+	free(blog_op);
+	free(docs_op);
+	free(tree_op);
+	response_free(&res);
+	app_close(&app);
+	strbuf_release(&ini);
+	strbuf_release(&path);
+	unit_rmtree(tmp);
+	free(tmp);
+}
+
 void suite_queries(void)
 {
 	CU_pSuite s = unit_add_suite("queries beyond Statamic");
@@ -490,5 +555,6 @@ void suite_queries(void)
 	unit_add_test(s, "search", test_search);
 	unit_add_test(s, "scopes in the INI", test_scopes_config);
 	unit_add_test(s, "shapes in the INI", test_shapes_config);
+	unit_add_test(s, "the OpenAPI document names them", test_openapi_names_them);
 	unit_add_test(s, "cleanup", test_cleanup);
 }
