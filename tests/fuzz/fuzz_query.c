@@ -68,6 +68,8 @@ static void try_search(const struct request *req)
 	if (search_find(ix, "entries/blog", q, &items, &n, err, sizeof err) != 0 || n > 3)
 		__builtin_trap(); /* words only: never a syntax error */
 	free(items);
+}
+
 /* The keys a sort is left with when ?withheld= (comma-separated) is
  * excluded_keys: those whose field is not withheld, in their order. */
 static void check_served(const struct request *req, const struct sort_spec *spec)
@@ -231,6 +233,8 @@ static void try_params(const struct request *req)
 	vb_release(&item);
 	filter_params_free(&p);
 	http_error_free(&e);
+}
+
 /* Whether filter_match_lowered, when it applies to f, says of the string
  * values what filter_match says of each. */
 static bool lowered_agrees(const struct filter *f, value_t values)
