@@ -61,6 +61,7 @@
 #include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "api/output.h"
 #include "lib/glide.h"
 #include "lib/php.h"
 #include "lib/strbuf.h"
@@ -75,6 +76,7 @@ struct asset_list {
 	const char *handle;
 	value_t *files; /* owned array of views into the snapshot */
 	size_t n;
+	const struct item_out *out; /* borrowed: what the request asks more of each asset */
 };
 
 /* One asset as its keys are computed. */
@@ -715,7 +717,10 @@ static void write_asset(const struct asset_list *l, struct jsonw *w, value_t fil
 	api_tag_asset(l->ctx, l->handle, value_str(value_map_getz(file, "path"), NULL));
 	struct value_builder item = VALUE_BUILDER_INIT;
 	build_asset(&a, &item);
-	entries_write_item(w, vb_result(&item), fields);
+	if (!l->out || api_output_plain(l->ctx, l->out, l->handle))
+		entries_write_item(w, vb_result(&item), fields);
+	else
+		api_output_write(l->ctx, l->out, l->handle, w, vb_result(&item));
 	vb_release(&item);
 }
 
@@ -760,8 +765,14 @@ int api_assets_index(struct api_ctx *ctx)
 {
 	struct asset_list l;
 	int status = open_container(ctx, &l, true);
-	if (status != 0)
+	struct item_out out;
+	if (status == 0)
+		status = api_output_read(ctx, SHAPE_ASSETS, &out);
+	if (status != 0) {
+		free(l.files);
 		return status;
+	}
+	l.out = &out;
 	struct listing_source src = {listed_value, write_listed, &l};
 	api_tag(ctx, TAG_ASSETS, value_str(value_map_getz(l.container, "disk"), NULL), NULL);
 	struct strbuf path = STRBUF_INIT;
@@ -769,6 +780,7 @@ int api_assets_index(struct api_ctx *ctx)
 	status = listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);
 	strbuf_release(&path);
 	free(l.files);
+	api_output_free(&out);
 	return status;
 }
 
@@ -781,13 +793,16 @@ int api_assets_show(struct api_ctx *ctx)
 	value_t file = assets_find_file(l.container, ctx->params[1]);
 	if (value_is_missing(file))
 		return api_not_found(ctx);
-	struct strlist fields;
-	listing_requested_fields(ctx->req, &fields);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_ASSETS, &out);
+	if (status != 0)
+		return status;
+	l.out = &out;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_asset(&l, &w, file, &fields);
+	write_asset(&l, &w, file, &out.fields);
 	api_end_data(&w);
-	strlist_free(&fields);
+	api_output_free(&out);
 	return 0;
 }
 
@@ -809,10 +824,49 @@ int api_asset_containers_show(struct api_ctx *ctx)
 	return api_extras_show(ctx, "assets", write_container_item);
 }
 
+/* --- an asset for the handlers of other kinds (items.h) --- */
+
+value_t api_asset_find(const struct api_ctx *ctx, const char *id, value_t *container)
+{
+	const char *sep = strstr(id, "::");
+	*container = VALUE_MISSING;
+	if (!sep)
+		return VALUE_MISSING;
+	char *handle = xstrndup(id, (size_t)(sep - id));
+	*container = snap_extras_find(ctx->snap, "assets", handle);
+	free(handle);
+	return value_is_missing(*container) ? VALUE_MISSING : assets_find_file(*container, sep + 2);
+}
+
+/* The one-asset view the item's keys are computed over. */
+static struct asset_list asset_list_of(struct api_ctx *ctx, value_t container)
+{
+	struct asset_list l = {ctx, container,
+	                       value_str(value_map_getz(container, "handle"), NULL), NULL, 0, NULL};
+	return l;
+}
+
+value_t api_asset_value(struct api_ctx *ctx, value_t container, value_t file, const char *key,
+                        struct value_builder *scratch)
+{
+	struct asset_list l = asset_list_of(ctx, container);
+	struct asset a = asset_of(&l, file);
+	return asset_value(&a, key, scratch);
+}
+
+void api_asset_build(struct api_ctx *ctx, value_t container, value_t file,
+                     struct value_builder *out)
+{
+	struct asset_list l = asset_list_of(ctx, container);
+	struct asset a = asset_of(&l, file);
+	build_asset(&a, out);
+}
+
+/* --- an asset for the sync feed (items.h) --- */
+
 void api_write_asset(struct api_ctx *ctx, struct jsonw *w, const char *container, value_t file)
 {
-	struct asset_list l = {ctx, snap_extras_find(ctx->snap, "assets", container), container,
-	                       NULL, 0};
+	struct asset_list l = asset_list_of(ctx, snap_extras_find(ctx->snap, "assets", container));
 	struct strlist whole = {NULL, 0};
 	write_asset(&l, w, file, &whole);
 }

@@ -12,7 +12,13 @@
  * may give with their {"message"} body, and the bearer scheme when a
  * token is required. The shapes of content (entries, terms, assets,
  * users, globals) are open objects: their keys are the site's fields, and
- * ?fields= narrows them to any of those.
+ * ?fields= narrows them to any of those, a [shape.*] section or the
+ * [shape] plug-in renames, drops or adds them, include= writes a related
+ * item whole where its short object was. What cms-api asks beyond
+ * Statamic's API is named too: OR groups (filter[or][N][...]) and
+ * filters through relations (an allowed dotted field), query_scope, q=
+ * where the list names fields to search, include= and depth=, and
+ * keep=ancestors on trees.
  *
  * The HTTP tests check every answer they get against the document of the
  * config that gave it (tests/http/openapi-check.py), so a shape or a
@@ -27,8 +33,10 @@
 #include "api/api.h"
 #include "api/endpoints.h"
 #include "lib/glide.h"
+#include "api/output.h"
 #include "lib/strbuf.h"
 #include "query/filter.h"
+#include "query/filterparams.h"
 
 /* The fixed schemas: the shapes of spec §4 and the error body of §5. */
 static const char fixed_schemas[] =
@@ -117,8 +125,8 @@ static const struct {
 	{"NotFound", "404", "Not found, or not enabled."},
 	{"MethodNotAllowed", "405", "OPTIONS that is not a CORS preflight (a preflight carries "
 	                            "Origin and Access-Control-Request-Method)."},
-	{"Unprocessable", "422", "A filter on a field that is not allowed, or an image that "
-	                         "cannot be made."},
+	{"Unprocessable", "422", "A filter on a field that is not allowed, a query scope the "
+	                         "config has not for the list, or an image that cannot be made."},
 	{"Gone", "410", "A sync_token older than [sync] generations, or from before a change of "
 	                "the whole site: sync again without one."},
 	{"TooManyRequests", "429", "The rate limit's budget is spent."},
@@ -200,7 +208,8 @@ static struct answer answer_of(enum endpoint_kind kind)
 	case EP_COLLECTION_TREE: return (struct answer){LIST, "TreeNode", true, true};
 	case EP_NAVS: return (struct answer){LIST, "Nav", false, false};
 	case EP_NAV: return (struct answer){ONE, "Nav", false, false};
-	case EP_NAV_TREE: return (struct answer){LIST, "TreeNode", false, true};
+	/* A navigation's filters apply with keep=ancestors (trees.c). */
+	case EP_NAV_TREE: return (struct answer){LIST, "TreeNode", true, true};
 	case EP_TAXONOMIES: return (struct answer){LIST, "Titled", false, false};
 	case EP_TAXONOMY: return (struct answer){ONE, "Titled", false, false};
 	case EP_TERMS: return (struct answer){PAGE, "Content", true, false};
@@ -305,6 +314,50 @@ static void filter_pattern(const struct strlist *fields, struct strbuf *out)
 	strbuf_addstr(out, "))?$");
 }
 
+/* The schema of filter[...]'s names: the pattern, and "or" at the top. */
+static void filter_names(struct jsonw *w, const char *pattern, bool top)
+{
+	jsonw_object_begin(w);
+	if (top) {
+		jsonw_keyz(w, "anyOf");
+		jsonw_array_begin(w);
+		jsonw_object_begin(w);
+	}
+	key_string(w, "pattern", pattern);
+	if (top) {
+		jsonw_object_end(w);
+		rawz(w, "{\"const\":\"or\"}");
+		jsonw_array_end(w);
+	}
+	jsonw_object_end(w);
+}
+
+/* {"or": the groups filter[or][N][name]=value makes, N a number}. */
+static void or_groups(struct jsonw *w, const char *pattern)
+{
+	struct strbuf number = STRBUF_INIT;
+	strbuf_addf(&number, "^[0-9]{1,%d}$", FILTER_GROUP_MAX_DIGITS);
+	jsonw_object_begin(w);
+	jsonw_keyz(w, "or");
+	jsonw_object_begin(w);
+	key_string(w, "type", "object");
+	jsonw_keyz(w, "propertyNames");
+	jsonw_object_begin(w);
+	key_string(w, "pattern", number.ptr);
+	jsonw_object_end(w);
+	jsonw_keyz(w, "additionalProperties");
+	jsonw_object_begin(w);
+	key_string(w, "type", "object");
+	jsonw_keyz(w, "propertyNames");
+	filter_names(w, pattern, false);
+	jsonw_keyz(w, "additionalProperties");
+	rawz(w, "{\"type\":\"string\"}");
+	jsonw_object_end(w);
+	jsonw_object_end(w);
+	jsonw_object_end(w);
+	strbuf_release(&number);
+}
+
 /* The fields ep's filters may name: its type's and handle's allow-list;
  * for a term's entries, those of the enabled collections (a term's list
  * allows what every collection of its entries allows: terms.c). False
@@ -343,7 +396,10 @@ static void filter_param(struct doc *d, const struct endpoint *ep)
 	strbuf_addstr(&desc, "filter[field:condition]=value; allowed fields:");
 	for (size_t i = 0; i < fields.len; i++)
 		strbuf_addf(&desc, "%s %s", i ? "," : "", fields.items[i]);
-	strbuf_addstr(&desc, ". Any other field is 422.");
+	strbuf_addstr(&desc, ". Any other field is 422. A dotted field (relation.key) reads the "
+	              "related items: one of them must pass. filter[or][N][field:condition]=value "
+	              "makes OR groups (N a number): an item passes every top-level filter and every "
+	              "filter of at least one group.");
 	struct jsonw *w = d->w;
 	jsonw_object_begin(w);
 	key_string(w, "name", "filter");
@@ -356,9 +412,9 @@ static void filter_param(struct doc *d, const struct endpoint *ep)
 	jsonw_object_begin(w);
 	key_string(w, "type", "object");
 	jsonw_keyz(w, "propertyNames");
-	jsonw_object_begin(w);
-	key_string(w, "pattern", pattern.ptr);
-	jsonw_object_end(w);
+	filter_names(w, pattern.ptr, true);
+	jsonw_keyz(w, "properties");
+	or_groups(w, pattern.ptr);
 	jsonw_keyz(w, "additionalProperties");
 	rawz(w, "{\"type\":\"string\"}");
 	jsonw_object_end(w);
@@ -399,6 +455,51 @@ static void image_params(struct doc *d)
 	jsonw_object_end(w);
 }
 
+/* Whether ep's items are content include= and depth= write relations of
+ * (api/output.h): entries, terms, assets, users, global sets, pages. */
+static bool takes_include(const struct answer *a)
+{
+	return a->item && (strcmp(a->item, "Content") == 0 || strcmp(a->item, "GlobalSet") == 0 ||
+	                   strcmp(a->item, "TreeNode") == 0);
+}
+
+/* query_scope=: on every paged list (listing.c apply_scopes), the
+ * [scope.*] sections meant for it named. */
+static void scope_param(struct doc *d, const struct endpoint *ep)
+{
+	enum resource_type type = ep->kind == EP_TERM_ENTRIES ? RES_COLLECTIONS : ep->type;
+	const char *handle = ep->kind == EP_TERM_ENTRIES || type == RES_USERS ? NULL : ep->handle;
+	struct strbuf desc = STRBUF_INIT;
+	strbuf_addstr(&desc, "Query scopes, comma-separated (or query_scope[name]=...): the "
+	              "filters and sort of [scope.name] sections joined to the request's; the "
+	              "request's sort wins. One the config has not for this list is 422. Here:");
+	size_t named = 0;
+	for (size_t i = 0; i < d->cfg->nscopes; i++)
+		if (scope_applies(&d->cfg->scopes[i], type, handle))
+			strbuf_addf(&desc, "%s %s", named++ ? "," : "", d->cfg->scopes[i].name);
+	strbuf_addstr(&desc, named ? "." : " none.");
+	struct jsonw *w = d->w;
+	jsonw_object_begin(w);
+	key_string(w, "name", "query_scope");
+	key_string(w, "in", "query");
+	key_string(w, "description", desc.ptr);
+	jsonw_keyz(w, "schema");
+	rawz(w, "{\"type\":\"string\"}");
+	jsonw_object_end(w);
+	strbuf_release(&desc);
+}
+
+/* Whether q= searches ep's list: a collection's or a taxonomy's that
+ * names fields to search (elsewhere q is ignored). */
+static bool searchable(const struct doc *d, const struct endpoint *ep)
+{
+	if (ep->kind == EP_ENTRIES)
+		return search_fields(d->cfg, RES_COLLECTIONS, ep->handle) != NULL;
+	if (ep->kind == EP_TERMS)
+		return search_fields(d->cfg, RES_TAXONOMIES, ep->handle) != NULL;
+	return false;
+}
+
 static void parameters(struct doc *d, const struct endpoint *ep, const struct answer *a)
 {
 	struct jsonw *w = d->w;
@@ -423,10 +524,20 @@ static void parameters(struct doc *d, const struct endpoint *ep, const struct an
 		ref(w, "parameters", "limit");
 		ref(w, "parameters", "page");
 	}
-	if (a->tree)
+	if (a->tree) {
 		ref(w, "parameters", "max_depth");
+		ref(w, "parameters", "keep");
+	}
+	if (takes_include(a)) {
+		ref(w, "parameters", "include");
+		ref(w, "parameters", "depth");
+	}
 	if (a->filters)
 		filter_param(d, ep);
+	if (a->filters && a->shape == PAGE)
+		scope_param(d, ep);
+	if (searchable(d, ep))
+		ref(w, "parameters", "search");
 	jsonw_array_end(w);
 }
 
@@ -607,6 +718,9 @@ static void site_param(struct doc *d)
 	jsonw_object_end(w);
 }
 
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x)
+
 /* The query parameters every document has, as components.parameters
  * (limit and site are made from the config: component_parameters). */
 static const struct {
@@ -643,6 +757,18 @@ static const struct {
 	 "The moment of the first page (links.next carries it)."},
 	{"after", "after", "{\"type\":\"string\"}",
 	 "The position after which the page starts (links.next carries it)."},
+	{"keep", "keep", "{\"const\":\"ancestors\"}",
+	 "The pages the filters keep and the pages on the way down to them, nothing else (a "
+	 "navigation's filters apply only with it)."},
+	{"include", "include", "{\"type\":\"string\"}",
+	 "Relations to write whole instead of as short objects, comma-separated; a dotted path "
+	 "goes on into the related item's own (include=author.avatar). A cycle stays short, and "
+	 "so does a related item the request could not read on its own."},
+	{"depth", "depth", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":" TEXT(INCLUDE_MAX_DEPTH) "}",
+	 "Every relation written whole, down to this many levels."},
+	{"search", "q", "{\"type\":\"string\"}",
+	 "Words the items must all hold in the fields the config names to search, best match "
+	 "first unless sort orders them; stemmed, accents folded, never read as search syntax."},
 };
 
 static void component_parameters(struct doc *d)

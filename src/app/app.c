@@ -19,6 +19,7 @@
 #include "http/http_cache.h"
 #include "lib/strbuf.h"
 #include "lib/url.h"
+#include "query/search.h"
 
 int app_open(struct app *app, const char *config_path, enum app_mode mode,
              char err[CONFIG_ERR_LEN])
@@ -53,6 +54,22 @@ void app_refresh(struct app *app)
 	take_news(app);
 }
 
+/* Loads the [shape] plugin, if one is named, at the first request (a
+ * `cms-api check` runs none: it loads the plug-in itself and reports
+ * what fails), after saying what one that crashed a worker before left
+ * behind. One that cannot start leaves the items as the INI shapes them,
+ * and says why. */
+static void load_shape_plugin(struct app *app)
+{
+	if (!app->cfg.shape_plugin_path || app->shape_tried)
+		return;
+	app->shape_tried = true;
+	shape_plugin_report_crashes(app->cfg.cache_dir);
+	char why[CONFIG_ERR_LEN];
+	if (shape_plugin_load(&app->cfg, true, &app->shape, why, sizeof why) != 0)
+		log_error("the shape plug-in cannot start: %s: items go out without it", why);
+}
+
 void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode)
 {
 	memset(app, 0, sizeof *app);
@@ -73,6 +90,8 @@ void app_close(struct app *app)
 	rate_limiter_free(&app->rate);
 	fastpath_free(&app->fastpath);
 	renders_free(&app->renders);
+	shape_plugin_unload(&app->shape);
+	search_index_close(app->search);
 	cache_free(&app->cache);
 	free(app->sync_journal);
 	guard_state_free(&app->guard);
@@ -239,6 +258,15 @@ static bool route_request(const struct app *app, const struct exchange *x, const
 	return false;
 }
 
+/* api_ctx's may_read: what a per-user token's abilities let the request
+ * read of another type's handle (a related item shown whole, or read by a
+ * filter). gate is the struct abilities. */
+static bool abilities_let_read(const void *gate, enum resource_type t, const char *handle)
+{
+	const struct abilities *a = gate;
+	return handle ? abilities_cover_handle(a, t, handle) : abilities_cover_type(a, t);
+}
+
 /* Runs the route's handler, with the request's environment (bases,
  * moment, reference writer) set once for every handler. Returns 0 when
  * it answered, else the status of its failure in x->error. */
@@ -255,6 +283,13 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
 	ctx->error = &x->error;
+	if (x->grant.id) {
+		ctx->may_read = abilities_let_read;
+		ctx->gate = &x->grant.abilities;
+	}
+	load_shape_plugin(app);
+	ctx->shape_plugin = app->shape.handle ? &app->shape : NULL;
+	ctx->search = &app->search;
 	ctx->tags = edge_tags_on(&app->cfg) ? &x->tags : NULL;
 	ctx->generation = app->follow.cache_current ? app->follow.cache_generation : 0;
 	ctx->sync_journal = app->follow.mode != FOLLOW_PRIVATE ? app->sync_journal : NULL;

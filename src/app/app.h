@@ -15,6 +15,7 @@
 #define CMS_API_APP_H
 
 #include "api/renders.h"
+#include "api/shape_plugin.h"
 #include "cache/cache.h"
 #include "cache/fastpath.h"
 #include "change/follow.h"
@@ -77,6 +78,9 @@ struct app {
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
 	struct renders renders;    /* owned: rendered entries of follow.snap (cleared as it is
 	                            * replaced) */
+	struct shape_plugin shape; /* owned: [shape] plugin, loaded (handle set) or not */
+	bool shape_tried;          /* its loading was tried (at the first request) */
+	struct search_index *search; /* owned: q='s index, opened at the first q= (api/search.c) */
 	char *sync_journal;        /* owned: the sync journal in the shared cache directory
 	                            * (edge/syncrecord.h), NULL while not sharing */
 };

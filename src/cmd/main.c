@@ -21,6 +21,8 @@
 #include "app/app.h"
 #include "cache/cache_admin.h"
 #include "cache/cache_plugin.h"
+#include "api/shape_plugin.h"
+#include "query/filter.h"
 #include "change/shared.h"
 #include "cmd/cli.h"
 #include "core/buildinfo.h"
@@ -260,11 +262,47 @@ static void check_icon_folders(const struct config *cfg, struct strbuf *report)
 	}
 }
 
+/* What the config's [scope.*] and [shape] sections ask of the workers:
+ * each scope's filters must parse (a request naming the scope would
+ * otherwise get their 400), and the shape plug-in must load and start
+ * ("file:line: [shape] plugin: why"). Returns the number of problems. */
+static size_t check_shapes(const struct config *cfg, struct strbuf *report)
+{
+	size_t problems = 0;
+	struct regex_budget budget;
+	regex_budget_init(&budget, 0);
+	for (size_t i = 0; i < cfg->nscopes; i++) {
+		const struct scope_def *s = &cfg->scopes[i];
+		for (size_t k = 0; k < s->nfilters; k++) {
+			struct filter f;
+			char err[FILTER_ERR_LEN];
+			if (filter_parse(s->filters[k].key, s->filters[k].value, 0, &budget, &f, err) != 0) {
+				strbuf_addf(report, "%s:%d: [scope.%s] %s\n", cfg->path, s->line, s->name, err);
+				problems++;
+			} else {
+				filter_free(&f);
+			}
+		}
+	}
+	if (!cfg->shape_plugin_path)
+		return problems;
+	struct shape_plugin p;
+	char error[CONFIG_ERR_LEN];
+	if (shape_plugin_load(cfg, false, &p, error, sizeof error) != 0) {
+		strbuf_addf(report, "%s:%d: [shape] plugin: %s\n", cfg->path, cfg->shape_plugin_line,
+		            error);
+		return problems + 1;
+	}
+	shape_plugin_unload(&p);
+	return problems;
+}
+
 static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
 	char *driver;
 	size_t problems = check_cache_driver(&app->cfg, &report, &driver);
+	problems += check_shapes(&app->cfg, &report);
 	problems += snapshot_report(app->follow.snap, app->cfg.content_root, &report);
 	/* The cache driver's own [cache] keys, which the config leaves to it. */
 	char cache_error[1024], cache_warning[1024];

@@ -425,6 +425,7 @@ static void free_rule(struct handle_rule *r)
 {
 	free(r->handle);
 	strlist_free(&r->filters);
+	strlist_free(&r->search);
 }
 
 static void free_resources(struct resource_rule *r)
@@ -512,6 +513,7 @@ void config_free(struct config *cfg)
 		free_resources(&cfg->resources[t]);
 	free_sites(cfg);
 	free_disks(cfg);
+	config_shapes_free(cfg);
 	free_webhooks(cfg);
 	icon_sets_free(cfg->icon_sets, cfg->nicon_sets);
 	memset(cfg, 0, sizeof *cfg);
@@ -631,7 +633,7 @@ static bool valid_handle(const char *s, const char *also)
 	return true;
 }
 
-static bool valid_name(const char *s)
+bool config_valid_name(const char *s)
 {
 	return valid_handle(s, "");
 }
@@ -667,7 +669,7 @@ static void open_section(struct parse_state *st, const char *name)
 			return;
 		}
 		if (*handle == '\0' || type == RES_USERS || type == RES_SITES || type == RES_SYNC ||
-		    (strcmp(handle, "*") != 0 && !valid_name(handle))) {
+		    (strcmp(handle, "*") != 0 && !config_valid_name(handle))) {
 			fail_at(st, "unknown section [%s]", name);
 			return;
 		}
@@ -689,7 +691,7 @@ static void open_section(struct parse_state *st, const char *name)
 		cfg->sites[cfg->nsites++].handle = xstrdup(name + 6);
 		return;
 	}
-	if (strncmp(name, "disks.", 6) == 0 && valid_name(name + 6)) {
+	if (strncmp(name, "disks.", 6) == 0 && config_valid_name(name + 6)) {
 		if (disk_named(cfg, name + 6)) {
 			fail_at(st, "section [%s] appears twice", name);
 			return;
@@ -699,7 +701,7 @@ static void open_section(struct parse_state *st, const char *name)
 		cfg->disks[cfg->ndisks++].name = xstrdup(name + 6);
 		return;
 	}
-	if (strncmp(name, "webhook.", 8) == 0 && valid_name(name + 8)) {
+	if (strncmp(name, "webhook.", 8) == 0 && config_valid_name(name + 8)) {
 		if (webhook_named(cfg, name + 8)) {
 			fail_at(st, "section [%s] appears twice", name);
 			return;
@@ -709,7 +711,11 @@ static void open_section(struct parse_state *st, const char *name)
 			xstrdup(name + 8), NULL, {NULL, 0}, xstrdup(""), st->line};
 		return;
 	}
-	if (!is_simple_section(name))
+	char why[CONFIG_ERR_LEN];
+	int ours = config_shapes_open(cfg, name, st->line, why);
+	if (ours < 0)
+		fail_at(st, "%s", why);
+	else if (ours == 0 && !is_simple_section(name))
 		fail_at(st, "unknown section [%s]", name);
 }
 
@@ -736,6 +742,8 @@ static char *read_line(char *str, int num, void *stream)
 				trimmed[--n] = '\0';
 			open_section(st, trimmed);
 		}
+	} else {
+		config_shapes_protect_line(st->section, str);
 	}
 	return str;
 }
@@ -990,6 +998,12 @@ static int handle_resource_key(struct parse_state *st, const char *section, cons
 		rule->enabled_set = true;
 		return 1;
 	}
+	if (strcmp(name, "search") == 0 && (type == RES_COLLECTIONS || type == RES_TAXONOMIES)) {
+		strlist_free(&rule->search);
+		strlist_split(&rule->search, value);
+		rule->search_set = true;
+		return 1;
+	}
 	if (strcmp(name, "allowed_filters") == 0) {
 		bool b;
 		rule->filters_set = true;
@@ -1160,6 +1174,18 @@ static bool first_time_seen(struct parse_state *st, const char *section, const c
 	return true;
 }
 
+/* A key of [scope.*], [shape] or [shape.*] (config_shapes.h): whether it
+ * was one. */
+static bool handle_shapes_key(struct parse_state *st, const char *section, const char *name,
+                              const char *value)
+{
+	char why[CONFIG_ERR_LEN];
+	int rc = config_shapes_key(st->cfg, section, name, value, st->line, why);
+	if (rc < 0)
+		fail_at(st, "%s", why);
+	return rc != 0;
+}
+
 static int handle_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_state *st = user;
@@ -1189,7 +1215,7 @@ static int handle_key(void *user, const char *section, const char *name, const c
 		handle_webhook_key(st, section, name, value);
 	else if (strcmp(section, "icons") == 0)
 		handle_icon_key(st, name, value);
-	else
+	else if (!handle_shapes_key(st, section, name, value))
 		handle_plain_key(st, section, name, value);
 	return 1;
 }
@@ -1666,4 +1692,16 @@ bool allowed_filters(const struct config *cfg, enum resource_type t, const char 
 		any = true;
 	}
 	return any;
+}
+
+const struct strlist *search_fields(const struct config *cfg, enum resource_type t,
+                                    const char *handle)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	const struct handle_rule *named = handle ? named_rule(r, handle) : NULL;
+	if (named && named->search_set)
+		return named->search.len ? &named->search : NULL;
+	if (r->wildcard && r->wildcard->search_set && r->wildcard->search.len)
+		return &r->wildcard->search;
+	return NULL;
 }

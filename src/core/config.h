@@ -47,6 +47,9 @@ struct handle_rule {
 	bool filters_set;    /* allowed_filters was given */
 	bool filters_off;    /* allowed_filters = false */
 	struct strlist filters;
+	struct strlist search; /* search = the fields q= searches (entries, terms); a
+	                      * named handle's replaces the wildcard's */
+	bool search_set;
 	int line;            /* where the section starts, for messages */
 };
 
@@ -93,6 +96,56 @@ struct icon_set {
 struct kv {
 	char *key, *value; /* owned */
 	int line;          /* where the file sets it, for the driver's messages */
+};
+
+/* One [scope.<name>] section: a query scope, the INI's answer to
+ * Statamic's query_scope classes, which a list request asks for with
+ * query_scope=<name>: filters joined to the request's (never checked
+ * against allowed_filters: the config wrote them), and a sort used when
+ * the request gives none. */
+struct scope_def {
+	char *name;              /* owned */
+	struct kv *filters;      /* owned: key "featured" or "title:contains" (what
+	                          * filter[...] holds), value as written */
+	size_t nfilters;
+	char *sort;              /* owned; NULL when it sets none */
+	struct strlist resources; /* where it may be asked: "collections",
+	                          * "collections.blog", "users", ...; none: every list */
+	int line;                /* where the section starts */
+};
+
+/* The kinds of item a [shape.<type>] section shapes. */
+enum shape_type {
+	SHAPE_ENTRIES, SHAPE_TERMS, SHAPE_GLOBALS, SHAPE_ASSETS, SHAPE_USERS, SHAPE_PAGES,
+	SHAPE_TYPE_COUNT
+};
+
+/* rename.<from> = <to> */
+struct shape_rename {
+	char *from, *to; /* owned */
+};
+
+/* keys.<field> = a, b: the keys kept of the field's object (a relation's
+ * related items, a map, or each map of a list) */
+struct shape_nested {
+	char *field;         /* owned */
+	struct strlist keys;
+};
+
+/* One [shape.<type>] or [shape.<type>.<handle>] section: how an item of
+ * that kind (of that collection, taxonomy, set, container, or tree) is
+ * written, before fields= selects from it. */
+struct shape_def {
+	enum shape_type type;
+	char *handle;            /* owned; NULL for the type's own section */
+	struct strlist keys;     /* keys = the keys kept, in that order */
+	bool keys_set;           /* none: every key, in the item's order */
+	struct strlist drop;     /* drop = keys removed */
+	struct shape_rename *renames; /* owned, in file order */
+	size_t nrenames;
+	struct shape_nested *nested;  /* owned */
+	size_t nnested;
+	int line;
 };
 
 /* CACHE_PLUGIN: driver = an absolute path to a shared object (cache_plugin.h). */
@@ -205,6 +258,16 @@ struct config {
 	/* [resources] and its sub-sections */
 	struct resource_rule resources[RES_TYPE_COUNT];
 
+	/* [scope.*], [shape.*] in file order, and [shape] (config_shapes.c) */
+	struct scope_def *scopes;
+	size_t nscopes;
+	struct shape_def *shapes;
+	size_t nshapes;
+	char *shape_plugin_path; /* owned: [shape] plugin, an absolute path; NULL: none */
+	int shape_plugin_line;
+	struct kv *shape_options; /* owned: every other [shape] key, for the plug-in */
+	size_t nshape_options;
+
 	/* [sites.*] in file order, [disks.*] */
 	struct site_def *sites;
 	size_t nsites;
@@ -283,6 +346,55 @@ bool allowed_filters(const struct config *cfg, enum resource_type t, const char 
 /* Deep copies of sets[0..n) (NULL when n is 0), and their release. */
 struct icon_set *icon_sets_copy(const struct icon_set *sets, size_t n);
 void icon_sets_free(struct icon_set *sets, size_t n);
+
+/* The [scope.<name>] section of that name, or NULL. */
+const struct scope_def *config_scope(const struct config *cfg, const char *name);
+/* Whether a scope may be asked for on a list of a type's handle (NULL:
+ * users, which have none). */
+bool scope_applies(const struct scope_def *s, enum resource_type t, const char *handle);
+/* The shape of items of a type and handle (NULL for users): the handle's
+ * own section, else the type's, else NULL. */
+const struct shape_def *config_shape(const struct config *cfg, enum shape_type t,
+                                     const char *handle);
+/* The fields q= searches on a collection's or taxonomy's list, or NULL
+ * when search is off there. */
+const struct strlist *search_fields(const struct config *cfg, enum resource_type t,
+                                    const char *handle);
+
+/* A handle or a section's name: letters, digits, '_' and '-', not empty. */
+bool config_valid_name(const char *s);
+
+/*
+ * config_shapes.c reads the sections that change what a list asks or how
+ * an item is written, for config_load (which feeds it the lines):
+ *   [scope.<name>]            filter[<field>[:<condition>]] = value, sort = ...,
+ *                             resources = collections.blog, users, ...
+ *   [shape.<type>[.<handle>]] keys = ..., drop = ..., rename.<key> = <new name>,
+ *                             keys.<field> = ... (type: entries, terms, globals,
+ *                             assets, users, pages)
+ *   [shape]                   plugin = /abs/path/shape.so, and the plug-in's own keys
+ * Messages come without the file and line, which config_load adds.
+ */
+/* A "[section]" line: returns 1 when the section is one of these (and
+ * opens it), 0 when it is not, -1 with a message in err. */
+int config_shapes_open(struct config *cfg, const char *section, int line,
+                       char err[CONFIG_ERR_LEN]);
+
+/* A key = value of a section: returns 1 when taken, 0 when the section
+ * is not one of these, -1 with a message in err. */
+int config_shapes_key(struct config *cfg, const char *section, const char *name,
+                      const char *value, int line, char err[CONFIG_ERR_LEN]);
+
+/*
+ * inih splits a line at its first ':' or '=', so "filter[title:contains] =
+ * x" would reach config_shapes_key as the key "filter[title". A scope's
+ * line goes through this first (section: the one it is in), which hides
+ * the colons of a filter[...] key from inih; config_shapes_key shows them
+ * again.
+ */
+void config_shapes_protect_line(const char *section, char *line);
+
+void config_shapes_free(struct config *cfg);
 
 /* Splits "a, b ,c" into trimmed, non-empty items appended to list. */
 void strlist_split(struct strlist *list, const char *csv);

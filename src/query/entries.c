@@ -350,6 +350,11 @@ static value_t entry_value(struct entries_query *q, const struct snap_entry *e, 
 	return field_value(q, e, &field);
 }
 
+value_t entries_value(struct entries_query *q, const struct snap_entry *e, const char *key)
+{
+	return entry_value(q, e, key);
+}
+
 /* --- items --- */
 
 static bool excluded(const struct config *cfg, const char *key)
@@ -471,6 +476,9 @@ void entries_filters_init(struct entry_filters *f)
 
 void entries_free_filters(struct entry_filters *f)
 {
+	for (size_t i = 0; i < f->nany; i++)
+		entries_free_filters(&f->any[i]);
+	free(f->any);
 	for (size_t i = 0; i < f->nfields; i++)
 		filter_free(&f->fields[i]);
 	free(f->fields);
@@ -537,6 +545,27 @@ int entries_add_filter(struct entries_query *q, struct entry_filters *f, const c
 	return 0;
 }
 
+int entries_add_params(struct entries_query *q, struct entry_filters *f,
+                       const struct filter_params *p, struct http_error *e)
+{
+	if (p->ngroups > 0) {
+		f->any = xcalloc(p->ngroups, sizeof *f->any);
+		f->nany = p->ngroups;
+		for (size_t g = 0; g < p->ngroups; g++)
+			entries_filters_init(&f->any[g]);
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const struct filter_param *one = &p->items[i];
+		struct entry_filters *to = one->group == FILTER_TOP ? f : &f->any[one->group];
+		int status = entries_add_filter(q, to, one->key, one->value, e);
+		if (status != 0)
+			return status;
+		if (!to->default_published)
+			f->default_published = false;
+	}
+	return 0;
+}
+
 /* Whether the entry names the term in the field called like the
  * taxonomy: the slugs it stores ("taxonomy::slug" when the field targets
  * several taxonomies), whether the field keeps them beside its term
@@ -576,16 +605,14 @@ static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
 	}
 }
 
-/* Whether e passes the field and taxonomy filters of f. */
-static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
-                        const struct snap_entry *e)
+/* Whether e passes the field and taxonomy filters of f itself, not
+ * those of its groups. */
+static bool own_pass(struct entries_query *q, const struct entry_filters *f,
+                     const struct snap_entry *e)
 {
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *one = &f->fields[i];
-		value_t v = field_value(q, e, &f->from[i]);
-		for (size_t p = 1; p < one->npath; p++)
-			v = value_map_getz(v, one->path[p]);
-		if (!filter_match(one, v))
+		if (!filter_match_path(one, field_value(q, e, &f->from[i]), 1, q->related))
 			return false;
 	}
 	/* in/any/all filters must all hold; the not filters exclude only an
@@ -604,12 +631,35 @@ static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
 	return nots == 0 || excluded_by < nots;
 }
 
+/* Whether e passes the field and taxonomy filters of f, and of one of its
+ * groups when it has any. */
+static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
+                        const struct snap_entry *e)
+{
+	if (!own_pass(q, f, e))
+		return false;
+	for (size_t g = 0; g < f->nany; g++)
+		if (own_pass(q, &f->any[g], e))
+			return true;
+	return f->nany == 0;
+}
+
+bool entries_pass_status(struct entries_query *q, const struct entry_filters *f,
+                         const struct snap_entry *e)
+{
+	return !f->default_published || entries_status(q, e) == ENTRY_PUBLISHED;
+}
+
+bool entries_pass_filters(struct entries_query *q, const struct entry_filters *f,
+                          const struct snap_entry *e)
+{
+	return fields_pass(q, f, e);
+}
+
 bool entries_pass(struct entries_query *q, const struct entry_filters *f,
                   const struct snap_entry *e)
 {
-	if (f->default_published && entries_status(q, e) != ENTRY_PUBLISHED)
-		return false;
-	return fields_pass(q, f, e);
+	return entries_pass_status(q, f, e) && fields_pass(q, f, e);
 }
 
 /* Whether filters on the title alone are all f has besides the status. */
@@ -618,7 +668,7 @@ static bool title_filters_only(const struct entry_filters *f)
 	for (size_t i = 0; i < f->nfields; i++)
 		if (f->from[i].source != FIELD_TITLE || f->fields[i].npath != 1)
 			return false;
-	return f->ntaxes == 0;
+	return f->ntaxes == 0 && f->nany == 0;
 }
 
 /* Entry n's status at the request's moment, from its brief. */
@@ -643,7 +693,7 @@ static bool numbered_pass(struct entries_query *q, const struct entry_filters *f
 {
 	if (f->default_published && numbered_status(q, n) != ENTRY_PUBLISHED)
 		return false;
-	if (f->nfields == 0 && f->ntaxes == 0)
+	if (f->nfields == 0 && f->ntaxes == 0 && f->nany == 0)
 		return true;
 	if (titles_only) {
 		value_t title = snap_entry_title(q->snap, n);

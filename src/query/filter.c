@@ -801,6 +801,53 @@ value_t filter_field_value(const struct filter *f, value_t map)
 	return v;
 }
 
+/* A reference to an item a relation_reader reads. */
+static bool names_item(value_t v)
+{
+	enum ref_kind kind = value_ref_kind(v);
+	return kind == REF_ENTRY || kind == REF_TERM || kind == REF_USER || kind == REF_ASSET;
+}
+
+/* Whether any of a relationship field's related items (a list, one
+ * reference, or null) passes at path[from..]. */
+static bool related_match(const struct filter *f, value_t related, size_t from,
+                          const struct relation_reader *rr)
+{
+	if (value_type(related) != VALUE_ARRAY)
+		return filter_match_path(f, related, from, rr);
+	if (value_count(related) == 0)
+		return filter_match_path(f, VALUE_MISSING, from, rr);
+	struct value_iter it;
+	value_iter_init(&it, related);
+	while (value_iter_next(&it) && !f->budget->spent)
+		if (filter_match_path(f, it.value, from, rr))
+			return true;
+	return false;
+}
+
+bool filter_match_path(const struct filter *f, value_t v, size_t from,
+                       const struct relation_reader *rr)
+{
+	if (from >= f->npath)
+		return filter_match(f, v);
+	switch (value_ref_kind(v)) {
+	case REF_FIELD:
+		return related_match(f, value_ref_object(v), from, rr);
+	case REF_OBJECT: /* a collection, a form, a link: its object is all there is */
+		return filter_match_path(f, value_map_getz(value_ref_object(v), f->path[from]),
+		                         from + 1, rr);
+	default:
+		break;
+	}
+	if (!names_item(v))
+		return filter_match_path(f, value_map_getz(v, f->path[from]), from + 1, rr);
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	value_t w = rr ? rr->value(rr->ctx, v, f->path[from], &scratch) : VALUE_MISSING;
+	bool m = filter_match_path(f, w, from + 1, rr);
+	vb_release(&scratch);
+	return m;
+}
+
 void filter_free(struct filter *f)
 {
 	free(f->param);

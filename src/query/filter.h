@@ -105,6 +105,32 @@ value_t filter_absolute(const struct jsonw_env *env, value_t v, struct value_bui
 /* The value of f's (possibly dotted) field in a map. */
 value_t filter_field_value(const struct filter *f, value_t map);
 
+/*
+ * How a filter reads the items a relation names, supplied by the layer
+ * that knows every kind of item (api/): value writes (or points at) the
+ * value of key on the item the reference ref names (an entry, a term, a
+ * user or an asset: value.h), as a filter of that item's own list reads
+ * it; missing when the item is not shown at the request's moment or has
+ * no such key. What it writes goes to scratch (reset first); what it
+ * points at lives in the snapshot.
+ */
+struct relation_reader {
+	value_t (*value)(void *ctx, value_t ref, const char *key,
+	                 struct value_builder *scratch);
+	void *ctx;
+};
+
+/*
+ * filter_match of the value at f's path[from..] below v, the value of
+ * path[0..from), stepping through relations: a relationship field stands
+ * for its related items, and the item passes when one of them does (with
+ * none related, the value read is missing); a reference's item is read
+ * through rr (NULL: it reads as missing). Maps are walked key by key, as
+ * filter_field_value walks them.
+ */
+bool filter_match_path(const struct filter *f, value_t v, size_t from,
+                       const struct relation_reader *rr);
+
 void filter_free(struct filter *f);
 
 /* The name of condition i, aliases included, in the order of the list

@@ -435,6 +435,16 @@ request() {
 	record_answer "$method" "$path"
 }
 
+# expect_data NAME PATH DATA: GET PATH is a 200 whose "data" is exactly DATA
+# (a list's links and meta are the pagination tests' business).
+expect_data() {
+	request GET "$2"
+	case "$BODY" in
+	"{\"data\":$3,\"links\":"* | "{\"data\":$3}") [ "$STATUS" = 200 ] && { pass; return; } ;;
+	esac
+	fail "$1: GET $2" "expected: 200 {\"data\":$3,...}" "got:      $STATUS $BODY"
+}
+
 # expect NAME METHOD PATH STATUS BODY [curl args...]
 expect() {
 	local name=$1 method=$2 path=$3 status=$4 body=$5

@@ -65,6 +65,28 @@ request GET '/api/img/assets/loaf.jpg?p=hero'
 expect_header "example: the hero's type" "Content-Type: image/webp"
 expect "example: an asset" GET '/api/assets/assets/logo.svg?fields=id,url,api_url,alt,width,height,mime_type' 200 \
 	"{\"data\":{\"id\":\"assets::logo.svg\",\"url\":\"\/assets\/logo.svg\",\"api_url\":\"$E\/assets\/assets\/logo.svg\",\"alt\":\"A round loaf with three scores\",\"width\":64,\"height\":64,\"mime_type\":\"image\/svg+xml\"}}"
+# What the example shows beyond Statamic's API (its cms-api.ini's last
+# sections): a shape, an OR group, a filter through a relation, an
+# include, a scope (with a filter of the request's own), a search, a
+# tree filter.
+BLOG=/api/collections/blog/entries
+expect_data "example: the recipes' shape" '/api/collections/recipes/entries?sort=title&limit=1' \
+	'[{"id":"686eac1f-fb77-465b-b671-658737df5c3b","title":"Cinnamon Buns","difficulty":"easy","minutes":30,"yield":"12 buns"}]'
+expect_data "example: an OR group" "$BLOG?fields=title&sort=title&filter[or][0][title:contains]=rye&filter[or][1][title:contains]=winter" \
+	'[{"title":"Rye Week"},{"title":"Three Loaves for Winter"}]'
+expect_data "example: a filter through a relation" "$BLOG?fields=title&sort=title&filter[tags.title]=Basics" \
+	'[{"title":"Keeping a Starter Alive"},{"title":"Laminating Croissant Dough"}]'
+expect_data "example: an include" "$BLOG/655a6977-12a3-4162-9aa4-78f3fa44e040?fields=title,tags.title,tags.description&include=tags" \
+	'{"title":"Rye Week","tags":[{"title":"Sourdough","description":"Naturally leavened bread and the starter behind it."},{"title":"Seasonal","description":"What is on the counter this time of year."}]}'
+expect_data "example: a scope" "$BLOG?fields=title&query_scope=seasonal" \
+	'[{"title":"The Spring Menu"},{"title":"Rye Week"},{"title":"Three Loaves for Winter"}]'
+expect_data "example: a scope and a filter" "$BLOG?fields=title&query_scope=seasonal&filter[author]=Tom%20Lindqvist" \
+	'[{"title":"The Spring Menu"},{"title":"Three Loaves for Winter"}]'
+expect_data "example: a search" "$BLOG?fields=title&q=rye%20bread" '[{"title":"Rye Week"}]'
+expect_data "example: a search and a filter" "$BLOG?fields=title&q=baking&filter[author]=Tom%20Lindqvist" \
+	'[{"title":"Three Loaves for Winter"}]'
+expect_data "example: a tree filter" '/api/collections/pages/tree?fields=title&filter[title:contains]=team&keep=ancestors' \
+	'[{"page":{"title":"About Us"},"depth":1,"children":[{"page":{"title":"Our Team"},"depth":2,"children":[]}]}]'
 # The filters the example allows (scripts/serve and README show one), and
 # one it does not.
 for q in 'recipes/entries?filter[difficulty]=easy&fields=title => Cinnamon Buns|Rye Crackers' \

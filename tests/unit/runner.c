@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 	suite_consttime();
 	suite_cache_entry();
 	suite_cache_file();
+	suite_queries();
 	suite_statamic();
 	suite_phparray();
 

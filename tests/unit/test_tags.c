@@ -3,10 +3,12 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "core/config.h"
 #include "lib/strbuf.h"
 #include "lib/tagset.h"
 #include "site/tags.h"
@@ -174,6 +176,24 @@ static void test_tags_of_change(void)
 	}
 }
 
+/* The header tags_header of app's answer to GET uri ("(none)" without
+ * one); closes app. */
+static char *answer_tags(struct app *app, const char *tags_header, const char *uri, int *status)
+{
+	struct response res;
+	response_init(&res);
+	struct request req;
+	request_from_uri(&req, "GET", uri);
+	unit_handle(app, &req, &res);
+	request_free(&req);
+	*status = res.status;
+	const char *h = response_header(&res, tags_header);
+	char *got = strdup(h ? h : "(none)");
+	response_free(&res);
+	app_close(app);
+	return got;
+}
+
 /* The tags header of GET uri on the fixture site with tags_header. */
 static char *tags_of(const char *tags_header, const char *uri, int *status)
 {
@@ -188,18 +208,7 @@ static char *tags_of(const char *tags_header, const char *uri, int *status)
 	cfg.edge_tags_header = strdup(tags_header);
 	struct app app;
 	app_open_with_config(&app, &cfg, APP_PRIVATE);
-	struct response res;
-	response_init(&res);
-	struct request req;
-	request_from_uri(&req, "GET", uri);
-	unit_handle(&app, &req, &res);
-	request_free(&req);
-	*status = res.status;
-	const char *h = response_header(&res, tags_header);
-	char *got = strdup(h ? h : "(none)");
-	response_free(&res);
-	app_close(&app);
-	return got;
+	return answer_tags(&app, tags_header, uri, status);
 }
 
 /* An answer names what it shows: the entry, its collection's list, what
@@ -242,6 +251,59 @@ static void test_answers_carry_tags(void)
 	free(related);
 }
 
+/* The xkey header of GET uri on the fixture site, configured by the INI
+ * sections given (tags on). */
+static char *tags_with(const char *sections, const char *uri, int *status)
+{
+	char *dir = unit_tempdir();
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&text, "[api]\nenabled = true\n[content]\nroot = %s/site\n"
+	            "[cache]\nenabled = false\n[edge]\ntags_header = xkey\n"
+	            "[resources]\ncollections = true\ntaxonomies = true\n%s",
+	            FIXTURES_DIR, sections);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "t.ini", text.ptr), 0);
+	strbuf_addf(&path, "%s/t.ini", dir);
+	char err[CONFIG_ERR_LEN] = "";
+	struct app app;
+	int rc = app_open(&app, path.ptr, APP_PRIVATE, err);
+	if (rc != 0)
+		fprintf(stderr, "%s\n", err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	char *got = answer_tags(&app, "xkey", uri, status);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	unit_rmtree(dir);
+	free(dir);
+	return got;
+}
+
+/* What a list read through a relation (a dotted filter, in an OR group
+ * too) is named among its tags, whether or not an item passed: an edit of
+ * it may change which items pass. */
+static void test_relations_carry_tags(void)
+{
+	int status;
+	char *hello = name("", TAG_ENTRY, "content/collections/blog/en/2024-01-10.hello-world.md",
+	                   NULL);
+	/* Launch relates to Hello World, whose title is not "Nope": nothing
+	 * passes, yet an edit of Hello World's title could change that. */
+	char *got = tags_with("[resources.collections.blog]\nallowed_filters = related.title\n",
+	                      "/api/collections/blog/entries?filter[related.title]=Nope", &status);
+	CU_ASSERT_EQUAL(status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, hello));
+	free(got);
+	/* The same through an OR group and through a term's key. */
+	got = tags_with("[resources.collections.blog]\nallowed_filters = related.title, tags.title\n",
+	                "/api/collections/blog/entries?filter[or][0][related.title]=Nope"
+	                "&filter[or][1][tags.title]=Nope",
+	                &status);
+	CU_ASSERT_EQUAL(status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, hello));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, " t.tags.news"));
+	free(got);
+	free(hello);
+}
+
 void suite_tags(void)
 {
 	CU_pSuite s = unit_add_suite("tags");
@@ -249,4 +311,5 @@ void suite_tags(void)
 	unit_add_test(s, "tag names", test_tag_names);
 	unit_add_test(s, "tags of a change", test_tags_of_change);
 	unit_add_test(s, "answers carry tags", test_answers_carry_tags);
+	unit_add_test(s, "what relations read carries tags", test_relations_carry_tags);
 }

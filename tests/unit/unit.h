@@ -59,6 +59,7 @@ void suite_guard(void);
 void suite_consttime(void);
 void suite_cache_entry(void);
 void suite_cache_file(void);
+void suite_queries(void);
 void suite_statamic(void);
 void suite_phparray(void);
 
