@@ -3,7 +3,10 @@
 # etc/, through tests/http/servers.sh), json-server, wrk, and the URLs of
 # each scenario. Sourced; defines functions only. The caller sets here,
 # top, work, procs, duration and connections, and may set WRK (the command
-# that runs wrk, e.g. "taskset -c 1 wrk" to keep it off the servers' core).
+# that runs wrk, e.g. "taskset -c 1 wrk" to keep it off the servers' core)
+# and RUN (the directory of the next server's own files: its configuration,
+# sockets, pid files and logs; $work when unset), so that several servers
+# can run at once, each from a RUN of its own.
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -101,25 +104,26 @@ INI
 }
 
 start_lighttpd() { # INI DOCROOT PORT
+	local run=${RUN:-$work}
 	# The fast path's snippet (when FASTPATH_DIR is set) comes first: its
 	# mod_magnet must be loaded before mod_fastcgi.
-	cat >"$work/lighttpd.conf" <<CONF
-$(lighttpd_fastpath_conf "$work" /api)
+	cat >"$run/lighttpd.conf" <<CONF
+$(lighttpd_fastpath_conf "$run" /api)
 server.modules += ( "mod_fastcgi" )
 server.document-root = "$2"
 server.bind = "127.0.0.1"
 server.port = $3
-server.errorlog = "$work/lighttpd-error.log"
+server.errorlog = "$run/lighttpd-error.log"
 mimetype.assign = ( ".json" => "application/json" )
 fastcgi.server = ( "/api" => ((
-	"socket" => "$work/cms-api.sock",
+	"socket" => "$run/cms-api.sock",
 	"bin-path" => "$top/build/cms-api",
 	"bin-environment" => ( "CMS_API_CONFIG" => "$1" ),
 	"max-procs" => $procs,
 	"check-local" => "disable",
 )))
 CONF
-	lighttpd -D -f "$work/lighttpd.conf" &
+	lighttpd -D -f "$run/lighttpd.conf" &
 	front_pid=$!
 }
 
@@ -132,13 +136,13 @@ nginx_processes() {
 }
 
 start_nginx() { # INI DOCROOT PORT
-	local dir="$work/nginx" user=
+	local run=${RUN:-$work} dir=${RUN:-$work}/nginx user=
 	mkdir -p "$dir"
 	[ "$(id -u)" = 0 ] && user=nobody
-	front_workers="$work/spawn-fcgi.pid"
-	spawn_workers "$work/cms-api.sock" "$procs" "$front_workers" "$user" "" "$top/build/cms-api" \
+	front_workers="$run/spawn-fcgi.pid"
+	spawn_workers "$run/cms-api.sock" "$procs" "$front_workers" "$user" "" "$top/build/cms-api" \
 		CMS_API_CONFIG="$1" >/dev/null
-	nginx_conf "$dir" "$3" "$2" "$work/cms-api.sock" /api "$(nginx_processes)" "$user" >"$dir/nginx.conf"
+	nginx_conf "$dir" "$3" "$2" "$run/cms-api.sock" /api "$(nginx_processes)" "$user" >"$dir/nginx.conf"
 	start_nginx_in "$dir"
 	front_pid=$!
 }
@@ -146,7 +150,7 @@ start_nginx() { # INI DOCROOT PORT
 # Apache as Debian runs it: as root, its children (and so the workers) as
 # an unprivileged user, who then needs the site, the cache and the log.
 start_apache() { # INI DOCROOT PORT
-	local dir="$work/apache" user=
+	local dir=${RUN:-$work}/apache user=
 	mkdir -p "$dir"
 	if [ "$(id -u)" = 0 ]; then
 		user=nobody

@@ -17,11 +17,16 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "lib/jsonw.h"
+#include "query/filter.h"
 #include "query/regex.h"
 #include "site/snapshot.h"
 #include "site/status.h"
 
 struct renders;
+struct search_index;
+struct search_source;
+struct shape_plugin;
+struct tagset;
 
 #define API_MAX_PARAMS 4
 
@@ -43,12 +48,29 @@ struct api_ctx {
 	struct status_span *span; /* while an entry is rendered for the cache: narrowed by
 	                       * every status read at `now` (api_entry_status), else NULL */
 	struct http_error *error; /* borrowed: why the request failed (api_fail) */
+	/* What the request may read besides what the config enables (a
+	 * per-user token's abilities): a related item is shown whole, or read
+	 * by a filter, only where both let it. NULL: the config alone. */
+	bool (*may_read)(const void *gate, enum resource_type t, const char *handle);
+	const void *gate;
+	struct shape_plugin *shape_plugin; /* the worker's [shape] plugin, or NULL */
+	struct search_index **search; /* the worker's q= index (opened at the first q=), or
+	                               * NULL: a request's own */
+	struct tagset *tags;  /* borrowed: the answer's cache tags (api/tags.h), or NULL when
+	                       * [edge] tags_header is off */
+	uint64_t generation;  /* the cache signature snap goes with (generation.h), 0 when
+	                       * none does: the sync feed's token */
+	const char *sync_journal; /* borrowed: the sync journal's path (site/journal.h), or
+	                       * NULL without a shared cache directory */
 };
 
 /* 0: ctx->res holds the answer; else the status of the failure in
  * ctx->error. */
 typedef int (*api_handler)(struct api_ctx *ctx);
 
+int api_index(struct api_ctx *ctx);
+int api_openapi(struct api_ctx *ctx);
+int api_images_show(struct api_ctx *ctx);
 int api_ping(struct api_ctx *ctx);
 int api_sites_index(struct api_ctx *ctx);
 int api_collections_index(struct api_ctx *ctx);
@@ -74,6 +96,7 @@ int api_asset_containers_index(struct api_ctx *ctx);
 int api_asset_containers_show(struct api_ctx *ctx);
 int api_assets_index(struct api_ctx *ctx);
 int api_assets_show(struct api_ctx *ctx);
+int api_sync(struct api_ctx *ctx);
 
 /* Puts the failure of status, with the message fmt formats (printf), in
  * ctx->error and returns status: `return api_fail(ctx, 400, ...)`. */
@@ -113,9 +136,39 @@ void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type 
  * names; returns 0, or 404 when there is none. */
 int api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer write);
 
+/* Whether the request may read items of a type's handle (NULL: users,
+ * sites): the config enables it, and ctx->may_read lets it. */
+bool api_may_read(const struct api_ctx *ctx, enum resource_type t, const char *handle);
+
+/* api/relations.c: how a filter of this request reads the items its
+ * relations name (query/filter.h): an entry only while it is published
+ * and readable, a term, a user or an asset only when readable
+ * (api_may_read). ctx must outlive what it is handed to. */
+struct relation_reader api_relation_reader(struct api_ctx *ctx);
+/* The site a related term is read in: ?site= when it names one, else the
+ * default site. */
+uint32_t api_request_site(const struct api_ctx *ctx);
+
 /* The reference writer of the request's environment (api/render.c): a
  * related entry only while it is published at ctx->now, its short object
  * without the config's excluded_keys. ctx is the struct api_ctx. */
 bool api_write_ref(struct jsonw *w, value_t ref, const void *ctx);
+
+/* v with every reference in it made what api_write_ref writes for it: a
+ * relationship field its delivered value, a reference its short object
+ * (without excluded_keys), null where it is not shown, and left out of a
+ * list then. URLs stay URL values. Appended to out. */
+void api_resolve_refs(const struct api_ctx *ctx, value_t v, struct value_builder *out);
+
+/* q= on a list (api/search.c): when the request asks none (or only
+ * blanks), or the config names no field to search on the list (type and
+ * handle), 0 and *ranked NULL. Else the items of src (numbered base +
+ * 0..src->n-1) matching q, among the *n candidates items (all of them when
+ * items is NULL), best first, in *ranked (owned by the caller), *n their
+ * count, and 0; 500 when the index fails. list names the list in the
+ * index ("entries/blog"): the same name, the same items. */
+int api_search(struct api_ctx *ctx, enum resource_type type, const char *handle, const char *list,
+               const struct search_source *src, uint32_t base, const uint32_t *items, size_t *n,
+               uint32_t **ranked);
 
 #endif

@@ -29,14 +29,16 @@
  * orientation and ratio are those of images, svg and videos only,
  * duration and its kin those of audio and video, rounded, and
  * duration_minutes "62:5" (seconds unpadded, as PHP concatenates them).
+ * orientation and ratio compare and divide as PHP does, numeric strings
+ * (a .meta's width: '237') as numbers, and a file without dimensions is
+ * "square" (null === null), as in Statamic.
  *
  * Where the values part from Statamic's, on purpose:
  *   - size_kilobytes and the others are the size rounded to two places;
  *     Statamic casts number_format()'s "1,205.63" to a float, which reads
  *     1.0 once a size has thousands;
- *   - orientation is null, not "square", when the width and height are
- *     unknown; duration is null when unknown, and so is playtime (PHP's
- *     date() would print the clock's minutes and seconds);
+ *   - duration is null when unknown, and so is playtime (PHP's date()
+ *     would print the clock's minutes and seconds);
  *   - api_url percent-encodes each segment of the path (rawurlencode),
  *     where Laravel leaves '#', '?' and '%' bare and breaks the URL;
  *   - the container's api_url is its URL here (Statamic's is a TODO null);
@@ -48,14 +50,20 @@
 #include "autoconfig.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "api/output.h"
+#include "lib/glide.h"
+#include "lib/php.h"
 #include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/augment.h"
@@ -68,6 +76,7 @@ struct asset_list {
 	const char *handle;
 	value_t *files; /* owned array of views into the snapshot */
 	size_t n;
+	const struct item_out *out; /* borrowed: what the request asks more of each asset */
 };
 
 /* One asset as its keys are computed. */
@@ -375,31 +384,102 @@ static void write_width(const struct asset *a, struct value_builder *b)
 	vb_value(b, dimension(a, "width"));
 }
 
+/* A width or a height as PHP holds it: null, a number, or a string (the
+ * .meta may quote a number: width: '237'). */
+static bool is_nullish(value_t v)
+{
+	return value_is_missing(v) || value_is_null(v);
+}
+
+/* The sign of a - b. */
+static int sign_of(double d)
+{
+	return (d > 0) - (d < 0);
+}
+
+/* PHP 8's a <=> b for the values a dimension can take: numbers and
+ * numeric strings by value, null against a number as false against its
+ * truth, null against a string as "" against it, anything else as
+ * strings. */
+static int php_compare(value_t a, value_t b)
+{
+	double x, y;
+	if (is_nullish(a) && is_nullish(b))
+		return 0;
+	if (is_nullish(a) != is_nullish(b) && (is_number(a) || is_number(b)))
+		return is_nullish(a) ? -php_truthy(b) : php_truthy(a);
+	if (php_numeric(a, &x) && php_numeric(b, &y))
+		return sign_of(x - y);
+	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	php_string(a, &sa);
+	php_string(b, &sb);
+	int order = strcmp(strbuf_str(&sa), strbuf_str(&sb));
+	strbuf_release(&sa);
+	strbuf_release(&sb);
+	return sign_of(order);
+}
+
+/* PHP's ===: the same type and the same value. */
+static bool php_identical(value_t a, value_t b)
+{
+	if (is_nullish(a) || is_nullish(b))
+		return is_nullish(a) && is_nullish(b);
+	if (value_type(a) != value_type(b))
+		return false;
+	if (value_type(a) == VALUE_STRING)
+		return strcmp(value_str(a, NULL), value_str(b, NULL)) == 0;
+	return is_number(a) && value_double(a) == value_double(b);
+}
+
+/* Asset::orientation word for word: height > width is portrait, < is
+ * landscape, === is square (so a file without dimensions, null and null,
+ * is square), anything else (a number against a string) null. */
 static void write_orientation(const struct asset *a, struct value_builder *b)
 {
 	value_t w = dimension(a, "width"), h = dimension(a, "height");
-	if (!is_number(w) || !is_number(h))
-		vb_null(b);
-	else if (value_double(h) > value_double(w))
+	int order = php_compare(h, w);
+	if (order > 0)
 		vb_strz(b, "portrait");
-	else if (value_double(h) < value_double(w))
+	else if (order < 0)
 		vb_strz(b, "landscape");
-	else
+	else if (php_identical(h, w))
 		vb_strz(b, "square");
+	else
+		vb_null(b);
 }
 
-/* width / height as PHP divides: an int when both are and it comes out
- * whole. */
+/* A number PHP's arithmetic reads as an int: an int, or a numeric string
+ * written as one ("237"). */
+static bool int_like(value_t v, int64_t *out)
+{
+	if (value_type(v) == VALUE_INT) {
+		*out = value_int(v);
+		return true;
+	}
+	size_t len;
+	const char *s = value_str(v, &len);
+	if (value_type(v) != VALUE_STRING || !php_is_numeric(s, len) || strpbrk(s, ".eE"))
+		return false;
+	*out = strtoll(s, NULL, 10);
+	return true;
+}
+
+/* width / height as PHP divides (numeric strings as numbers, null as 0):
+ * an int when both are ints and it comes out whole; null without
+ * dimensions, for a zero height, and for a value that is no number. */
 static void write_ratio(const struct asset *a, struct value_builder *b)
 {
 	value_t w = dimension(a, "width"), h = dimension(a, "height");
-	if (!is_number(w) || !is_number(h) || value_double(h) == 0)
+	double x = 0, y;
+	int64_t iw = 0, ih;
+	if (!media_has_dimensions(a->ext) || !php_numeric(h, &y) || y == 0 ||
+	    (!is_nullish(w) && !php_numeric(w, &x)))
 		vb_null(b);
-	else if (value_type(w) == VALUE_INT && value_type(h) == VALUE_INT && value_int(h) > 0 &&
-	         value_int(w) % value_int(h) == 0)
-		vb_int(b, value_int(w) / value_int(h));
+	else if ((is_nullish(w) || int_like(w, &iw)) && int_like(h, &ih) &&
+	         (ih != -1 || iw != INT64_MIN) && iw % ih == 0)
+		vb_int(b, iw / ih);
 	else
-		vb_double(b, value_double(w) / value_double(h));
+		vb_double(b, x / y);
 }
 
 static void write_mime_type(const struct asset *a, struct value_builder *b)
@@ -562,6 +642,33 @@ static value_t asset_value(const struct asset *a, const char *key, struct value_
 	return vb_result(scratch);
 }
 
+/* "presets": {name: URL} of an image when [images] has presets (api/images.h):
+ * where the page gets each size. Not Statamic's: only with presets. */
+static void write_presets(const struct asset *a, struct value_builder *out)
+{
+	const char *text = a->l->ctx->cfg->images_presets;
+	struct glide_presets presets;
+	char err[GLIDE_ERR_LEN];
+	if (!text || !*text || !media_is_image(a->ext) || media_is_svg(a->ext) ||
+	    in_data(a, "presets") || excluded(a, "presets", 7) ||
+	    glide_presets_parse(text, &presets, err) != 0)
+		return;
+	struct strbuf api = STRBUF_INIT, url = STRBUF_INIT;
+	assets_api_path(a->l->handle, a->path, &api); /* "assets/{c}/{path}" */
+	vb_keyz(out, "presets");
+	vb_map_begin(out);
+	for (size_t i = 0; i < presets.n; i++) {
+		strbuf_reset(&url);
+		strbuf_addf(&url, "img/%s?p=%s", api.ptr + strlen("assets/"), presets.items[i].name);
+		vb_keyz(out, presets.items[i].name);
+		vb_url(out, URL_API, url.ptr, url.len);
+	}
+	vb_map_end(out);
+	glide_presets_free(&presets);
+	strbuf_release(&api);
+	strbuf_release(&url);
+}
+
 /* The whole item (without the excluded keys) as a map. */
 static void build_asset(const struct asset *a, struct value_builder *out)
 {
@@ -599,6 +706,7 @@ static void build_asset(const struct asset *a, struct value_builder *out)
 		vb_keyz(out, "alt");
 		vb_null(out);
 	}
+	write_presets(a, out);
 	vb_map_end(out);
 }
 
@@ -606,9 +714,13 @@ static void write_asset(const struct asset_list *l, struct jsonw *w, value_t fil
                         const struct strlist *fields)
 {
 	struct asset a = asset_of(l, file);
+	api_tag_asset(l->ctx, l->handle, value_str(value_map_getz(file, "path"), NULL));
 	struct value_builder item = VALUE_BUILDER_INIT;
 	build_asset(&a, &item);
-	entries_write_item(w, vb_result(&item), fields);
+	if (!l->out || api_output_plain(l->ctx, l->out, l->handle))
+		entries_write_item(w, vb_result(&item), fields);
+	else
+		api_output_write(l->ctx, l->out, l->handle, w, vb_result(&item));
 	vb_release(&item);
 }
 
@@ -653,14 +765,22 @@ int api_assets_index(struct api_ctx *ctx)
 {
 	struct asset_list l;
 	int status = open_container(ctx, &l, true);
-	if (status != 0)
+	struct item_out out;
+	if (status == 0)
+		status = api_output_read(ctx, SHAPE_ASSETS, &out);
+	if (status != 0) {
+		free(l.files);
 		return status;
+	}
+	l.out = &out;
 	struct listing_source src = {listed_value, write_listed, &l};
+	api_tag(ctx, TAG_ASSETS, value_str(value_map_getz(l.container, "disk"), NULL), NULL);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "assets/%s", l.handle);
 	status = listing_answer_all(ctx, RES_ASSETS, l.handle, &src, l.n, path.ptr);
 	strbuf_release(&path);
 	free(l.files);
+	api_output_free(&out);
 	return status;
 }
 
@@ -673,13 +793,16 @@ int api_assets_show(struct api_ctx *ctx)
 	value_t file = assets_find_file(l.container, ctx->params[1]);
 	if (value_is_missing(file))
 		return api_not_found(ctx);
-	struct strlist fields;
-	listing_requested_fields(ctx->req, &fields);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_ASSETS, &out);
+	if (status != 0)
+		return status;
+	l.out = &out;
 	struct jsonw w;
 	api_begin_data(ctx, &w);
-	write_asset(&l, &w, file, &fields);
+	write_asset(&l, &w, file, &out.fields);
 	api_end_data(&w);
-	strlist_free(&fields);
+	api_output_free(&out);
 	return 0;
 }
 
@@ -699,4 +822,51 @@ int api_asset_containers_index(struct api_ctx *ctx)
 int api_asset_containers_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "assets", write_container_item);
+}
+
+/* --- an asset for the handlers of other kinds (items.h) --- */
+
+value_t api_asset_find(const struct api_ctx *ctx, const char *id, value_t *container)
+{
+	const char *sep = strstr(id, "::");
+	*container = VALUE_MISSING;
+	if (!sep)
+		return VALUE_MISSING;
+	char *handle = xstrndup(id, (size_t)(sep - id));
+	*container = snap_extras_find(ctx->snap, "assets", handle);
+	free(handle);
+	return value_is_missing(*container) ? VALUE_MISSING : assets_find_file(*container, sep + 2);
+}
+
+/* The one-asset view the item's keys are computed over. */
+static struct asset_list asset_list_of(struct api_ctx *ctx, value_t container)
+{
+	struct asset_list l = {ctx, container,
+	                       value_str(value_map_getz(container, "handle"), NULL), NULL, 0, NULL};
+	return l;
+}
+
+value_t api_asset_value(struct api_ctx *ctx, value_t container, value_t file, const char *key,
+                        struct value_builder *scratch)
+{
+	struct asset_list l = asset_list_of(ctx, container);
+	struct asset a = asset_of(&l, file);
+	return asset_value(&a, key, scratch);
+}
+
+void api_asset_build(struct api_ctx *ctx, value_t container, value_t file,
+                     struct value_builder *out)
+{
+	struct asset_list l = asset_list_of(ctx, container);
+	struct asset a = asset_of(&l, file);
+	build_asset(&a, out);
+}
+
+/* --- an asset for the sync feed (items.h) --- */
+
+void api_write_asset(struct api_ctx *ctx, struct jsonw *w, const char *container, value_t file)
+{
+	struct asset_list l = asset_list_of(ctx, snap_extras_find(ctx->snap, "assets", container));
+	struct strlist whole = {NULL, 0};
+	write_asset(&l, w, file, &whole);
 }

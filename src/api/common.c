@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include "api/api.h"
+#include "api/tags.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -71,12 +72,16 @@ void api_extras_index(struct api_ctx *ctx, const char *kind, enum resource_type 
 {
 	struct jsonw w;
 	api_begin_data(ctx, &w);
+	api_tag_extras_list(ctx, kind);
 	jsonw_array_begin(&w);
 	struct value_iter it;
 	value_iter_init(&it, snap_extras(ctx->snap, kind));
-	while (value_iter_next(&it))
-		if (handle_enabled(ctx->cfg, type, value_str(value_map_getz(it.value, "handle"), NULL)))
+	while (value_iter_next(&it)) {
+		if (handle_enabled(ctx->cfg, type, value_str(value_map_getz(it.value, "handle"), NULL))) {
+			api_tag_extra(ctx, kind, it.value);
 			write(&w, it.value);
+		}
+	}
 	jsonw_array_end(&w);
 	api_end_data(&w);
 }
@@ -88,6 +93,7 @@ int api_extras_show(struct api_ctx *ctx, const char *kind, api_extra_writer writ
 		return api_not_found(ctx);
 	struct jsonw w;
 	api_begin_data(ctx, &w);
+	api_tag_extra(ctx, kind, item);
 	write(&w, item);
 	api_end_data(&w);
 	return 0;

@@ -11,10 +11,13 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
 #include "api/entries.h"
 #include "api/listing.h"
 #include "api/renders.h"
+#include "api/tags.h"
 #include "lib/strbuf.h"
+#include "query/search.h"
 #include "query/sort.h"
 
 /* --- writing entries --- */
@@ -78,12 +81,33 @@ static const struct render *render_entry(struct entries_req *r, uint32_t n)
 	return done;
 }
 
+/* Entry n through what the request asks more of it (api/output.h):
+ * whether it asks anything. */
+static bool write_output(struct entries_req *r, struct jsonw *w, uint32_t n)
+{
+	struct api_ctx *ctx = r->ctx;
+	if (!r->out)
+		return false;
+	struct snap_entry e = snap_entry_at(ctx->snap, n);
+	const char *handle = snap_collection_at(ctx->snap, e.collection).handle;
+	if (api_output_plain(ctx, r->out, handle))
+		return false;
+	struct value_builder item = VALUE_BUILDER_INIT;
+	entries_build_item(&r->q, &e, VALUE_MISSING, &item);
+	api_output_write(ctx, r->out, handle, w, vb_result(&item));
+	vb_release(&item);
+	return true;
+}
+
 /* Entry n whole or its fields: a whole entry is copied from the worker's
  * rendered entries (rendered first when none holds at this moment). */
 static void write_numbered_entry(struct entries_req *r, struct jsonw *w, uint32_t n,
                                  const struct strlist *fields)
 {
+	if (write_output(r, w, n))
+		return;
 	struct renders *renders = r->ctx->renders;
+	api_tag_entry(r->ctx, n);
 	if (fields->len == 0 && renders && !r->ctx->span) {
 		const struct render *done = renders_find(renders, n, r->q.now);
 		renders_write(renders, w, done ? done : render_entry(r, n));
@@ -106,6 +130,9 @@ void entries_attach(struct api_ctx *ctx, struct entries_req *r, uint32_t collect
 	r->ctx = ctx;
 	entries_query_init(&r->q, ctx->snap, collection, ctx->now, ctx->cfg, &ctx->regex_budget,
 	                   &ctx->env);
+	r->related = api_relation_reader(ctx);
+	r->q.related = &r->related;
+	r->out = NULL;
 }
 
 int entries_open(struct api_ctx *ctx, struct entries_req *r, const char *handle)
@@ -139,20 +166,11 @@ int entries_check_filters(struct entries_req *r, bool on, const struct strlist *
 	return listing_check_filters(r->ctx, on, allowed);
 }
 
-int entries_read_filters(struct entries_req *r, struct entry_filters *f)
+int entries_read_filters(struct entries_req *r, const struct filter_params *p,
+                         struct entry_filters *f)
 {
-	const struct request *req = r->ctx->req;
 	entries_filters_init(f);
-	for (size_t i = 0; i < req->nparams; i++) {
-		char *key = listing_filter_key(req->params[i].name);
-		if (!key)
-			continue;
-		int status = entries_add_filter(&r->q, f, key, req->params[i].value, r->ctx->error);
-		free(key);
-		if (status != 0)
-			return status;
-	}
-	return 0;
+	return entries_add_params(&r->q, f, p, r->ctx->error);
 }
 
 /* Filters, sorts and writes one page of the candidate entries (the whole
@@ -160,16 +178,24 @@ int entries_read_filters(struct entries_req *r, struct entry_filters *f)
  * the API root) in links and meta. */
 int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path)
 {
+	api_tag(r->ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct api_ctx *ctx = r->ctx;
 	struct entry_filters filters = {0};
+	struct list_query lq = {{NULL, 0, 0}, NULL};
+	struct item_out out = {0};
 	long limit, page;
 	int status = listing_read_paging(ctx, &limit, &page);
 	if (status == 0)
-		status = entries_read_filters(r, &filters);
+		status = api_output_read(ctx, SHAPE_ENTRIES, &out);
+	r->out = &out;
+	if (status == 0)
+		status = listing_read_query(ctx, RES_COLLECTIONS, r->q.collection.handle, &lq);
+	if (status == 0)
+		status = entries_read_filters(r, &lq.filters, &filters);
 	if (status == 0) {
 		struct sort_spec sort;
 		struct entries_page chosen;
-		sort_parse(request_param(ctx->req, "sort"), &sort);
+		sort_parse(lq.sort, &sort);
 		entries_query_page(&r->q, &filters, &sort, items, n, limit, page, &chosen);
 		status = listing_check_budget(ctx);
 		if (status == 0)
@@ -179,6 +205,32 @@ int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *p
 		sort_free(&sort);
 	}
 	entries_free_filters(&filters);
+	listing_query_free(&lq);
+	api_output_free(&out);
+	r->out = NULL;
+	return status;
+}
+
+/* The collection's entry number base + item, as q= reads it. */
+static value_t search_value(void *self, uint32_t item, const char *key,
+                            struct value_builder *scratch)
+{
+	struct entries_req *r = self;
+	(void)scratch;
+	struct snap_entry e = snap_entry_at(r->ctx->snap, r->q.collection.first_entry + item);
+	return entries_value(&r->q, &e, key);
+}
+
+/* q= on the collection (api_search), among items (NULL: every entry). */
+static int search_entries(struct entries_req *r, const uint32_t *items, size_t *n,
+                          uint32_t **ranked)
+{
+	struct search_source src = {r->q.collection.nentries, search_value, r};
+	struct strbuf list = STRBUF_INIT;
+	strbuf_addf(&list, "entries/%s", r->q.collection.handle);
+	int status = api_search(r->ctx, RES_COLLECTIONS, r->q.collection.handle, list.ptr, &src,
+	                        r->q.collection.first_entry, items, n, ranked);
+	strbuf_release(&list);
 	return status;
 }
 
@@ -206,10 +258,14 @@ int api_entries_index(struct api_ctx *ctx)
 					items[n++] = number;
 			}
 		}
+		uint32_t *ranked;
+		status = search_entries(&r, items, &n, &ranked);
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "collections/%s/entries", r.q.collection.handle);
-		status = entries_list(&r, items, n, path.ptr);
+		if (status == 0)
+			status = entries_list(&r, ranked ? ranked : items, n, path.ptr);
 		strbuf_release(&path);
+		free(ranked);
 		free(items);
 	}
 	entries_close(&r);
@@ -227,18 +283,22 @@ static uint32_t first_site(const struct entries_req *r)
 	return n == SNAP_NONE ? 0 : n;
 }
 
-/* An id first; else a slug, in ?site= or the collection's first site. */
+/* An id first; else a slug, in ?site= or the collection's first site.
+ * With ?site=, an id of another site's entry comes after a slug of that
+ * site: it does not hide the entry the slug names there. */
 static uint32_t find_entry(struct entries_req *r, const char *key)
 {
 	const struct snapshot *s = r->ctx->snap;
 	uint32_t n = snap_entry_find(s, key);
-	if (n != SNAP_NONE && snap_entry_at(s, n).collection == r->q.collection_number)
-		return n;
+	if (n != SNAP_NONE && snap_entry_at(s, n).collection != r->q.collection_number)
+		n = SNAP_NONE;
 	const char *site = request_param(r->ctx->req, "site");
 	uint32_t want = site ? snap_site_find(s, site) : first_site(r);
-	if (want == SNAP_NONE)
-		return SNAP_NONE;
-	return snap_entry_find_slug(s, r->q.collection_number, want, key);
+	if (n != SNAP_NONE && (!site || snap_entry_at(s, n).site == want))
+		return n;
+	uint32_t by_slug = want == SNAP_NONE ? SNAP_NONE
+	                                     : snap_entry_find_slug(s, r->q.collection_number, want, key);
+	return by_slug != SNAP_NONE ? by_slug : n;
 }
 
 int api_entries_show(struct api_ctx *ctx)
@@ -256,13 +316,25 @@ int api_entries_show(struct api_ctx *ctx)
 		entries_close(&r);
 		return api_not_found(ctx);
 	}
-	struct strlist fields;
-	listing_requested_fields(ctx->req, &fields);
-	struct jsonw w;
-	api_begin_data(ctx, &w);
-	write_numbered_entry(&r, &w, n, &fields);
-	api_end_data(&w);
-	strlist_free(&fields);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_ENTRIES, &out);
+	if (status == 0) {
+		r.out = &out;
+		struct jsonw w;
+		api_begin_data(ctx, &w);
+		write_numbered_entry(&r, &w, n, &out.fields);
+		api_end_data(&w);
+		api_output_free(&out);
+	}
 	entries_close(&r);
-	return 0;
+	return status;
+}
+
+void api_write_entry(struct api_ctx *ctx, struct jsonw *w, uint32_t n)
+{
+	struct entries_req r;
+	struct strlist whole = {NULL, 0};
+	entries_attach(ctx, &r, snap_entry_at(ctx->snap, n).collection);
+	write_numbered_entry(&r, w, n, &whole);
+	entries_close(&r);
 }

@@ -8,6 +8,7 @@
 #define CMS_API_API_ENTRIES_H
 
 #include "api/api.h"
+#include "api/output.h"
 #include "query/entries.h"
 
 /* One request's view of a collection: the query, and the request that
@@ -15,6 +16,9 @@
 struct entries_req {
 	struct api_ctx *ctx;
 	struct entries_query q;
+	struct relation_reader related; /* what q.related points at */
+	const struct item_out *out;     /* borrowed: what the request asks of each entry it
+	                                 * writes (api/output.h), NULL: nothing more */
 };
 
 /* Opens the collection handle for one request (the router's gate has
@@ -35,17 +39,20 @@ enum entry_status api_entry_status(const struct api_ctx *ctx, const struct snap_
 int entries_check_allowed(struct entries_req *r);
 /* The same against a given allow-list (on false: filtering is off). */
 int entries_check_filters(struct entries_req *r, bool on, const struct strlist *allowed);
-int entries_read_filters(struct entries_req *r, struct entry_filters *f);
+/* The filters of a list query (api/listing.h) into f; returns 0, or 400
+ * for an unknown condition or a bad regex. */
+int entries_read_filters(struct entries_req *r, const struct filter_params *p,
+                         struct entry_filters *f);
 
 /* Writes item whole, or only the fields asked for (in their order, null
  * when absent). */
 void entries_write_item(struct jsonw *w, value_t item, const struct strlist *fields);
 
-/* Filters (with the default published-only one), sorts and answers one
- * page of the candidate entry numbers (reordered in place), or of the
- * whole collection's when items is NULL; path is the list's URL below the
- * API root. Returns 0, or the status of the error the parameters call
- * for. */
+/* Filters (with the default published-only one and the query scopes
+ * asked for), sorts and answers one page of the candidate entry numbers
+ * (reordered in place), or of the whole collection's when items is NULL;
+ * path is the list's URL below the API root. Returns 0, or the status of
+ * the error the parameters call for. */
 int entries_list(struct entries_req *r, uint32_t *items, size_t n, const char *path);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "api/api.h"
+#include "query/filterparams.h"
 
 struct listing_source {
 	/* The item's value of key as a filter or a sort sees it: a value that
@@ -45,14 +46,29 @@ int listing_check_bounds(const struct config *cfg, const struct request *req,
  * returns 0, or 400 naming the parameter when one is malformed. */
 int listing_read_paging(struct api_ctx *ctx, long *limit, long *page);
 
-/* "filter[KEY]" -> KEY (newly allocated), NULL for any other name. */
-char *listing_filter_key(const char *name);
-
 /* Returns 422 "Forbidden filter(s): a, b" (query order, repeats kept)
- * when a filter names a field the allow-list lacks, or any field when
- * filtering is off (on == false); else returns 0. The field of
- * filter[a.b:c] is a; of filter[taxonomy:t:c] it is taxonomy:t. */
+ * when a filter (of an OR group too: query/filterparams.h) names a field
+ * the allow-list lacks, or any field when filtering is off (on ==
+ * false); 400 for a malformed group; else 0. The field of filter[a.b:c]
+ * is a.b, as written; of filter[taxonomy:t:c] it is taxonomy:t. */
 int listing_check_filters(struct api_ctx *ctx, bool on, const struct strlist *allowed);
+
+/* What a list request asks of its items besides paging: its filters (its
+ * OR groups' too) with those of the query scopes it names (config.h
+ * scope_def), and its sort, else the first of its scopes' that has one. */
+struct list_query {
+	struct filter_params filters; /* owned */
+	const char *sort;             /* borrowed from the request or the config; NULL: none */
+};
+
+/* Reads the list query of a list of a type's handle (NULL for users):
+ * returns 0, or 400 for a malformed filter group, 422 "Forbidden query
+ * scope(s): a, b" for scopes the config lacks or keeps from this list
+ * (out then holds nothing). Call it after the filter allow-list: its 422
+ * comes first. */
+int listing_read_query(struct api_ctx *ctx, enum resource_type type, const char *handle,
+                       struct list_query *out);
+void listing_query_free(struct list_query *q);
 
 /* Returns 400 naming the filter when the request's regex budget ran out
  * (the list it was choosing from is not whole), else 0. */
@@ -74,13 +90,22 @@ void listing_write_page(struct api_ctx *ctx, const uint32_t *items, size_t n, lo
 
 /*
  * The whole list request over the candidates (reordered in place):
- * paging, every filter[...] (already allowed by the caller), sort, one
+ * paging, the filters of q (already allowed by the caller), its sort, one
  * page. filter[site] reads the item's "site" key as the source gives it.
  * Returns 0 (answered), or the status of the error the parameters call
  * for.
  */
-int listing_answer(struct api_ctx *ctx, const struct listing_source *src, uint32_t *items,
-                   size_t n, const char *path);
+int listing_answer(struct api_ctx *ctx, const struct listing_source *src,
+                   const struct list_query *q, uint32_t *items, size_t n, const char *path);
+
+/* Filters asked of items that are not in a list (a navigation's pages),
+ * each a map of its keys: open reads those of p (already allowed) and
+ * returns 0, or 400 for a bad one; pass says whether a map passes. */
+struct listing_filters;
+int listing_filters_open(struct api_ctx *ctx, const struct filter_params *p,
+                         struct listing_filters **out);
+bool listing_filters_pass(struct api_ctx *ctx, const struct listing_filters *f, value_t map);
+void listing_filters_close(struct listing_filters *f);
 
 /* The same over all n items of src (numbered 0..n-1), after the filter
  * allow-list of type and handle (handle NULL for users): 422 for a

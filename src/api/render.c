@@ -23,6 +23,13 @@ static bool shown(const struct api_ctx *ctx, value_t ref)
 	return api_entry_status(ctx, &e) == ENTRY_PUBLISHED;
 }
 
+/* A reference to an item (not a whole relationship field). */
+static bool names_item_ref(value_t v)
+{
+	enum ref_kind kind = value_ref_kind(v);
+	return kind != 0 && kind != REF_FIELD;
+}
+
 static bool kept(const struct api_ctx *ctx, const char *key, size_t len)
 {
 	return !strlist_contains_counted(&ctx->cfg->excluded_keys, key, len);
@@ -31,6 +38,11 @@ static bool kept(const struct api_ctx *ctx, const char *key, size_t len)
 bool api_write_ref(struct jsonw *w, value_t ref, const void *c)
 {
 	const struct api_ctx *ctx = c;
+	if (value_ref_kind(ref) == REF_FIELD) {
+		/* A relationship field: its delivered form, references and all. */
+		jsonw_value(w, value_ref_object(ref));
+		return true;
+	}
 	if (!shown(ctx, ref))
 		return false;
 	value_t object = snap_ref_object(ctx->snap, ref);
@@ -55,4 +67,62 @@ bool api_write_ref(struct jsonw *w, value_t ref, const void *c)
 	}
 	jsonw_object_end(w);
 	return true;
+}
+
+/* The value at v with every reference resolved (resolve_value). */
+static void resolve_into(const struct api_ctx *ctx, value_t v, struct value_builder *out);
+
+/* A map's or a list's items resolved; a hidden reference in a list is
+ * left out, as the writer leaves it out. */
+static void resolve_container(const struct api_ctx *ctx, value_t v, struct value_builder *out)
+{
+	bool map = value_type(v) == VALUE_MAP;
+	struct value_iter it;
+	map ? vb_map_begin(out) : vb_array_begin(out);
+	value_iter_init(&it, v);
+	while (value_iter_next(&it)) {
+		bool hidden_ref = names_item_ref(it.value) && !shown(ctx, it.value);
+		if (!map && hidden_ref)
+			continue;
+		if (map)
+			vb_key(out, it.key, it.key_len);
+		resolve_into(ctx, it.value, out);
+	}
+	map ? vb_map_end(out) : vb_array_end(out);
+}
+
+static void resolve_into(const struct api_ctx *ctx, value_t v, struct value_builder *out)
+{
+	enum ref_kind kind = value_ref_kind(v);
+	if (kind == REF_FIELD) {
+		resolve_into(ctx, snap_ref_object(ctx->snap, v), out);
+		return;
+	}
+	if (kind != 0) {
+		if (!shown(ctx, v)) {
+			vb_null(out);
+			return;
+		}
+		value_t object = snap_ref_object(ctx->snap, v);
+		struct value_iter it;
+		vb_map_begin(out);
+		value_iter_init(&it, object);
+		while (value_iter_next(&it)) {
+			if (!kept(ctx, it.key, it.key_len))
+				continue;
+			vb_key(out, it.key, it.key_len);
+			resolve_into(ctx, it.value, out);
+		}
+		vb_map_end(out);
+		return;
+	}
+	if (value_type(v) == VALUE_MAP || value_type(v) == VALUE_ARRAY)
+		resolve_container(ctx, v, out);
+	else
+		vb_value(out, v);
+}
+
+void api_resolve_refs(const struct api_ctx *ctx, value_t v, struct value_builder *out)
+{
+	resolve_into(ctx, v, out);
 }

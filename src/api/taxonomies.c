@@ -18,8 +18,12 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
+#include "api/items.h"
 #include "api/listing.h"
+#include "api/output.h"
 #include "lib/strbuf.h"
 #include "site/augment.h"
 
@@ -37,6 +41,7 @@ struct term_list {
 	const char *handle;
 	value_t *terms; /* owned array of views into the snapshot */
 	size_t n;
+	const struct item_out *out; /* borrowed: what the request asks more of each term, or NULL */
 };
 
 static bool is_computed(const char *key)
@@ -183,6 +188,25 @@ static void computed_value(const struct term_list *l, value_t term, const char *
 	strbuf_release(&s);
 }
 
+/* The template a term renders with, when it has the key and leaves it
+ * null (LocalizedTerm::template()): its taxonomy's term_template, else
+ * "{taxonomy}.show". */
+static value_t term_template(const struct term_list *l, value_t own,
+                             struct value_builder *scratch)
+{
+	if (!value_is_null(own))
+		return own;
+	value_t set = value_map_getz(value_map_getz(l->taxonomy, "settings"), "term_template");
+	if (value_type(set) == VALUE_STRING)
+		return set;
+	struct strbuf t = STRBUF_INIT;
+	strbuf_addf(&t, "%s.show", l->handle);
+	vb_reset(scratch);
+	vb_str(scratch, t.ptr, t.len);
+	strbuf_release(&t);
+	return vb_result(scratch);
+}
+
 /* The term's value of key, computed or its data's; missing for the keys
  * never shown and those it lacks. */
 static value_t term_value(const struct term_list *l, value_t term, const char *key,
@@ -190,6 +214,10 @@ static value_t term_value(const struct term_list *l, value_t term, const char *k
 {
 	if (never_shown(key, strlen(key)))
 		return VALUE_MISSING;
+	if (strcmp(key, "template") == 0) {
+		value_t own = value_map_getz(value_map_getz(term, "data"), key);
+		return value_is_missing(own) ? own : term_template(l, own, scratch);
+	}
 	if (!is_computed(key))
 		return value_map_getz(value_map_getz(term, "data"), key);
 	vb_reset(scratch);
@@ -232,27 +260,53 @@ static char **item_keys(const struct term_list *l, value_t data, size_t *n)
 	return keys;
 }
 
+/* The whole term: its keys sorted, each once, without the never-shown
+ * and the excluded ones. */
+static void build_term(const struct term_list *l, value_t term, struct value_builder *out)
+{
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	size_t n;
+	char **keys = item_keys(l, value_map_getz(term, "data"), &n);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		vb_keyz(out, keys[i]);
+		vb_value(out, term_value(l, term, keys[i], &scratch));
+		free(keys[i]);
+	}
+	vb_map_end(out);
+	free(keys);
+	vb_release(&scratch);
+}
+
 static void write_term(const struct term_list *l, struct jsonw *w, value_t term,
                        const struct strlist *fields)
 {
+	api_tag(l->ctx, TAG_TERM, l->handle, term_string(term, "file_slug"));
+	api_tag_refs(l->ctx, value_map_getz(term, "data"));
+	if (l->out && !api_output_plain(l->ctx, l->out, l->handle)) {
+		struct value_builder item = VALUE_BUILDER_INIT;
+		build_term(l, term, &item);
+		api_output_write(l->ctx, l->out, l->handle, w, vb_result(&item));
+		vb_release(&item);
+		return;
+	}
+	if (!fields->len) {
+		struct value_builder item = VALUE_BUILDER_INIT;
+		build_term(l, term, &item);
+		jsonw_value(w, vb_result(&item));
+		vb_release(&item);
+		return;
+	}
 	struct value_builder scratch = VALUE_BUILDER_INIT;
 	jsonw_object_begin(w);
-	if (fields->len) {
-		for (size_t i = 0; i < fields->len; i++) {
-			if (never_shown(fields->items[i], strlen(fields->items[i])))
-				continue;
-			jsonw_keyz(w, fields->items[i]);
-			jsonw_value(w, term_value(l, term, fields->items[i], &scratch));
-		}
-	} else {
-		size_t n;
-		char **keys = item_keys(l, value_map_getz(term, "data"), &n);
-		for (size_t i = 0; i < n; i++) {
-			jsonw_keyz(w, keys[i]);
-			jsonw_value(w, term_value(l, term, keys[i], &scratch));
-			free(keys[i]);
-		}
-		free(keys);
+	for (size_t i = 0; i < fields->len; i++) {
+		const char *key = fields->items[i];
+		if (never_shown(key, strlen(key)))
+			continue;
+		/* An excluded key asked for by name is null, as an entry's. */
+		bool excluded = strlist_contains(&l->ctx->cfg->excluded_keys, key);
+		jsonw_keyz(w, key);
+		jsonw_value(w, excluded ? VALUE_MISSING : term_value(l, term, key, &scratch));
 	}
 	jsonw_object_end(w);
 	vb_release(&scratch);
@@ -313,11 +367,18 @@ int api_terms_index(struct api_ctx *ctx)
 		status = open_terms(ctx, &l, site);
 	if (status != 0)
 		return status;
-	struct listing_source src = {listed_value, write_listed, &l};
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
-	status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
-	strbuf_release(&path);
+	struct item_out out;
+	status = api_output_read(ctx, SHAPE_TERMS, &out);
+	if (status == 0) {
+		l.out = &out;
+		struct listing_source src = {listed_value, write_listed, &l};
+		api_tag(ctx, TAG_TERMS, l.handle, NULL);
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "taxonomies/%s/terms", l.handle);
+		status = listing_answer_all(ctx, RES_TAXONOMIES, l.handle, &src, l.n, path.ptr);
+		strbuf_release(&path);
+		api_output_free(&out);
+	}
 	free(l.terms);
 	return status;
 }
@@ -352,16 +413,18 @@ int api_terms_show(struct api_ctx *ctx)
 	if (status != 0)
 		return status;
 	value_t term = find_term(&l, ctx->params[1], site);
-	if (value_is_missing(term)) {
+	struct item_out out;
+	if (value_is_missing(term))
 		status = api_not_found(ctx);
-	} else {
-		struct strlist fields;
-		listing_requested_fields(ctx->req, &fields);
+	else
+		status = api_output_read(ctx, SHAPE_TERMS, &out);
+	if (status == 0) {
+		l.out = &out;
 		struct jsonw w;
 		api_begin_data(ctx, &w);
-		write_term(&l, &w, term, &fields);
+		write_term(&l, &w, term, &out.fields);
 		api_end_data(&w);
-		strlist_free(&fields);
+		api_output_free(&out);
 	}
 	free(l.terms);
 	return status;
@@ -383,4 +446,66 @@ int api_taxonomies_index(struct api_ctx *ctx)
 int api_taxonomies_show(struct api_ctx *ctx)
 {
 	return api_extras_show(ctx, "taxonomies", write_taxonomy);
+}
+
+/* --- a term for the handlers of other kinds (items.h) --- */
+
+static struct term_list term_list_of(struct api_ctx *ctx, const char *taxonomy)
+{
+	struct term_list l = {ctx, snap_extras_find(ctx->snap, "taxonomies", taxonomy), taxonomy,
+	                      NULL, 0, NULL};
+	return l;
+}
+
+value_t api_term_find(const struct api_ctx *ctx, const char *id, uint32_t site,
+                      const char **taxonomy)
+{
+	const char *sep = strstr(id, "::");
+	if (!sep)
+		return VALUE_MISSING;
+	char *handle = xstrndup(id, (size_t)(sep - id));
+	value_t tax = snap_extras_find(ctx->snap, "taxonomies", handle);
+	free(handle);
+	*taxonomy = value_str(value_map_getz(tax, "handle"), NULL);
+	const char *want = snap_site_at(ctx->snap, site < snap_site_count(ctx->snap) ? site : 0).handle;
+	const char *first_site = snap_site_at(ctx->snap, 0).handle;
+	value_t in_site = VALUE_MISSING, in_first = VALUE_MISSING, any = VALUE_MISSING;
+	struct value_iter it;
+	value_iter_init(&it, value_map_getz(tax, "terms"));
+	while (value_iter_next(&it)) {
+		if (strcmp(term_string(it.value, "file_slug"), sep + 2) != 0 &&
+		    strcmp(term_string(it.value, "slug"), sep + 2) != 0)
+			continue;
+		const char *in = term_string(it.value, "site");
+		if (strcmp(in, want) == 0 && value_is_missing(in_site))
+			in_site = it.value;
+		if (strcmp(in, first_site) == 0 && value_is_missing(in_first))
+			in_first = it.value;
+		if (value_is_missing(any))
+			any = it.value;
+	}
+	return !value_is_missing(in_site) ? in_site : !value_is_missing(in_first) ? in_first : any;
+}
+
+value_t api_term_value(struct api_ctx *ctx, const char *taxonomy, value_t term, const char *key,
+                       struct value_builder *scratch)
+{
+	struct term_list l = term_list_of(ctx, taxonomy);
+	return term_value(&l, term, key, scratch);
+}
+
+void api_term_build(struct api_ctx *ctx, const char *taxonomy, value_t term,
+                    struct value_builder *out)
+{
+	struct term_list l = term_list_of(ctx, taxonomy);
+	build_term(&l, term, out);
+}
+
+/* --- a term for the sync feed (items.h) --- */
+
+void api_write_term(struct api_ctx *ctx, struct jsonw *w, const char *taxonomy, value_t term)
+{
+	struct term_list l = term_list_of(ctx, taxonomy);
+	struct strlist whole = {NULL, 0};
+	write_term(&l, w, term, &whole);
 }

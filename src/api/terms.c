@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "lib/strbuf.h"
 
@@ -90,6 +91,13 @@ int api_term_entries(struct api_ctx *ctx)
 		free(items);
 		return api_not_found(ctx);
 	}
+	/* A term no entry names lists nothing: never NULL, which would ask
+	 * entries_list for a whole collection. */
+	if (!items)
+		items = xmalloc(sizeof *items);
+	/* An entry of any collection may take the term. */
+	for (uint32_t c = 0; c < snap_collection_count(ctx->snap); c++)
+		api_tag(ctx, TAG_ENTRIES, snap_collection_at(ctx->snap, c).handle, NULL);
 	struct entries_req r;
 	entries_attach(ctx, &r, n > 0 ? snap_entry_at(ctx->snap, items[0]).collection : 0);
 	struct strlist allowed;

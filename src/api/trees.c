@@ -12,9 +12,13 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/entries.h"
 #include "api/listing.h"
+#include "api/output.h"
 #include "lib/strbuf.h"
+#include "site/augment.h"
 
 /* Deeper levels are cut (their pages shown without children): the JSON
  * writer's nesting, three containers a level, stays within its limit. */
@@ -24,7 +28,12 @@ struct tree_req {
 	struct api_ctx *ctx;
 	uint32_t site;
 	long max_depth;          /* 0: unlimited */
-	struct strlist fields;
+	bool ancestors;          /* keep=ancestors: a page a filter keeps keeps its ancestors */
+	struct listing_filters *nav_filters; /* owned: a navigation's, with keep=ancestors */
+	struct nav_kept *kept;   /* owned: the navigation items decided, by address */
+	size_t nkept;
+	struct item_out out;     /* what the request asks of each page: fields, ... */
+	const char *handle;      /* the collection's or navigation's: its pages' shape */
 };
 
 /* True when depth is as deep as the tree goes: its children are []. */
@@ -34,12 +43,14 @@ static bool at_depth_limit(const struct tree_req *t, int depth)
 }
 
 /* ?site= (default: the first site) and ?max_depth= (a positive whole
- * number); returns 0, or 404 for an unknown site, 400 for a bad depth
- * (t then holds nothing to free). */
-static int read_tree_params(struct api_ctx *ctx, struct tree_req *t)
+ * number), and what is asked of each page (api/output.h); returns 0, or
+ * 404 for an unknown site, 400 for a bad depth (t then holds nothing to
+ * free). */
+static int read_tree_params(struct api_ctx *ctx, const char *handle, struct tree_req *t)
 {
 	memset(t, 0, sizeof *t);
 	t->ctx = ctx;
+	t->handle = handle;
 	const char *site = request_param(ctx->req, "site");
 	t->site = site ? snap_site_find(ctx->snap, site) : 0;
 	if (t->site == SNAP_NONE)
@@ -54,8 +65,12 @@ static int read_tree_params(struct api_ctx *ctx, struct tree_req *t)
 			                depth);
 		t->max_depth = v;
 	}
-	listing_requested_fields(ctx->req, &t->fields);
-	return 0;
+	const char *keep = request_param(ctx->req, "keep");
+	if (keep && strcmp(keep, "ancestors") != 0)
+		return api_fail(ctx, 400, "The keep parameter must be \"ancestors\", not \"%.200s\".",
+		                keep);
+	t->ancestors = keep != NULL;
+	return api_output_read(ctx, SHAPE_PAGES, &t->out);
 }
 
 static void begin_node(struct jsonw *w)
@@ -68,6 +83,50 @@ static void empty_children(struct jsonw *w)
 {
 	jsonw_array_begin(w);
 	jsonw_array_end(w);
+}
+
+/* PHP's (array) cast: null is [], a list or a map stays, anything else
+ * is a list of it. */
+static void as_array(value_t v, struct value_builder *out)
+{
+	if (value_type(v) == VALUE_ARRAY || value_type(v) == VALUE_MAP) {
+		vb_value(out, v);
+		return;
+	}
+	vb_array_begin(out);
+	if (!value_is_null(v))
+		vb_value(out, v);
+	vb_array_end(out);
+}
+
+/*
+ * Writes a page as a tree shows it, with the request's fields: Statamic's
+ * page asks for no relations, so each relationship field (a REF_FIELD,
+ * value.h) is its stored value as a list rather than the objects an item's
+ * own endpoint shows, and `parent` is not an API key of a page.
+ */
+static void write_page(struct tree_req *t, struct jsonw *w, value_t item)
+{
+	struct value_builder page = VALUE_BUILDER_INIT;
+	struct value_iter it;
+	vb_map_begin(&page);
+	value_iter_init(&it, item);
+	while (value_iter_next(&it)) {
+		if (it.key_len == 6 && memcmp(it.key, "parent", 6) == 0)
+			continue;
+		vb_key(&page, it.key, it.key_len);
+		if (value_ref_kind(it.value) == REF_FIELD)
+			as_array(value_ref_raw(it.value), &page);
+		else
+			vb_value(&page, it.value);
+	}
+	vb_map_end(&page);
+	begin_node(w);
+	if (api_output_plain(t->ctx, &t->out, t->handle))
+		entries_write_item(w, vb_result(&page), &t->out.fields);
+	else
+		api_output_write(t->ctx, &t->out, t->handle, w, vb_result(&page));
+	vb_release(&page);
 }
 
 /* --- collection trees --- */
@@ -158,6 +217,34 @@ static void choose_level(struct collection_tree *ct, uint32_t slot, int depth)
 	}
 }
 
+/*
+ * keep=ancestors: a page shows when the filters keep it or it leads down
+ * to one they keep (within max_depth), so that every page kept comes with
+ * the path from the top to it and nothing else. A page the default status
+ * filter leaves out (a draft) still leaves out all below it: a draft
+ * never shows as anyone's ancestor. Returns whether any page of the level
+ * shows.
+ */
+static bool choose_with_ancestors(struct collection_tree *ct, uint32_t slot, int depth)
+{
+	const struct snapshot *s = ct->t->ctx->snap;
+	struct entries_query *q = &ct->r->q;
+	bool any = false;
+	for (uint32_t k = ct->children.first[slot]; k < ct->children.first[slot + 1]; k++) {
+		if (ct->t->ctx->regex_budget.spent)
+			return any;
+		struct snap_entry e = snap_entry_at(s, ct->children.kids[k]);
+		ct->shown[k] = false;
+		if (!entries_pass_status(q, ct->filters, &e))
+			continue;
+		bool below = !at_depth_limit(ct->t, depth) &&
+		             choose_with_ancestors(ct, e.number - ct->children.base, depth + 1);
+		ct->shown[k] = below || entries_pass_filters(q, ct->filters, &e);
+		any |= ct->shown[k];
+	}
+	return any;
+}
+
 static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t slot, int depth)
 {
 	const struct snapshot *s = ct->t->ctx->snap;
@@ -171,9 +258,10 @@ static void write_level(struct collection_tree *ct, struct jsonw *w, uint32_t sl
 		vb_keyz(&extras, "entry_id");
 		vb_strz(&extras, e.id);
 		vb_map_end(&extras);
+		ct->r->q.tree_page = true;
 		entries_build_item(&ct->r->q, &e, vb_result(&extras), &item);
-		begin_node(w);
-		entries_write_item(w, vb_result(&item), &ct->t->fields);
+		api_tag_entry(ct->t->ctx, e.number);
+		write_page(ct->t, w, vb_result(&item));
 		jsonw_keyz(w, "depth");
 		jsonw_int(w, depth);
 		jsonw_keyz(w, "children");
@@ -211,7 +299,10 @@ static int write_collection_tree(struct api_ctx *ctx, struct tree_req *t, struct
 	struct collection_tree ct = {t, r, filters, {NULL, NULL, 0, 0}, NULL};
 	tree_children_build(&ct.children, ctx->snap, &r->q.collection, t->site);
 	ct.shown = xcalloc((size_t)ct.children.n + 1, sizeof *ct.shown);
-	choose_level(&ct, ct.children.n, 1);
+	if (t->ancestors)
+		choose_with_ancestors(&ct, ct.children.n, 1);
+	else
+		choose_level(&ct, ct.children.n, 1);
 	int status = listing_check_budget(ctx);
 	if (status == 0) {
 		struct jsonw w;
@@ -230,13 +321,18 @@ static int answer_collection_tree(struct api_ctx *ctx, struct entries_req *r, st
 {
 	if (!collection_in_site(ctx, &r->q.collection, t->site))
 		return api_not_found(ctx);
+	api_tag(ctx, TAG_ENTRIES, r->q.collection.handle, NULL);
 	struct entry_filters filters = {0};
+	struct filter_params params = {NULL, 0, 0};
 	int status = entries_check_allowed(r);
 	if (status == 0)
-		status = entries_read_filters(r, &filters);
+		status = filter_params_read(ctx->req, &params, ctx->error);
+	if (status == 0)
+		status = entries_read_filters(r, &params, &filters);
 	if (status == 0)
 		status = write_collection_tree(ctx, t, r, &filters);
 	entries_free_filters(&filters);
+	filter_params_free(&params);
 	return status;
 }
 
@@ -250,10 +346,10 @@ int api_collection_tree(struct api_ctx *ctx)
 	if (!r.q.collection.structured)
 		status = api_not_found(ctx);
 	else
-		status = read_tree_params(ctx, &t);
+		status = read_tree_params(ctx, r.q.collection.handle, &t);
 	if (status == 0) {
 		status = answer_collection_tree(ctx, &r, &t);
-		strlist_free(&t.fields);
+		api_output_free(&t.out);
 	}
 	entries_close(&r);
 	return status;
@@ -355,8 +451,8 @@ static void link_page(const struct config *cfg, value_t item, struct value_build
 	vb_keyz(&computed, "uri");
 	vb_value(&computed, url);
 	vb_keyz(&computed, "permalink");
-	if (u[0] == '/') /* site-relative: made absolute per request */
-		vb_url(&computed, URL_SITE, u, url_len);
+	if (url_len) /* "/about", "#faqs": below the request's base */
+		augment_absolute(u, &computed);
 	else
 		vb_value(&computed, url);
 	vb_map_end(&computed);
@@ -401,11 +497,93 @@ static bool entry_page(struct tree_req *t, value_t item, struct value_builder *o
 	if (shown) {
 		struct value_builder extras = VALUE_BUILDER_INIT;
 		item_extras(item, e.id, &extras);
+		r.q.tree_page = true;
 		entries_build_item(&r.q, &e, vb_result(&extras), out);
+		api_tag_entry(t->ctx, n);
 		vb_release(&extras);
 	}
 	entries_close(&r);
 	return shown;
+}
+
+/* The page of a navigation item into page; false when it has none (an
+ * entry missing or not published). */
+static bool nav_page(struct tree_req *t, value_t item, struct value_builder *page)
+{
+	if (!value_is_missing(value_map_getz(item, "entry")))
+		return entry_page(t, item, page);
+	link_page(t->ctx->cfg, item, page);
+	return true;
+}
+
+/* --- navigation trees with keep=ancestors --- */
+
+/* Whether the navigation item at `item` shows. */
+struct nav_kept {
+	const unsigned char *item;
+	bool shown;
+};
+
+static int compare_kept(const void *a, const void *b)
+{
+	const struct nav_kept *x = a, *y = b;
+	return (x->item > y->item) - (x->item < y->item);
+}
+
+/* Decides every item of a level as choose_with_ancestors does, before
+ * anything is written; returns whether one of them shows. */
+static bool nav_decide(struct tree_req *t, value_t items, int depth)
+{
+	bool any = false;
+	struct value_iter it;
+	value_iter_init(&it, items);
+	while (value_iter_next(&it) && !t->ctx->regex_budget.spent) {
+		struct value_builder page = VALUE_BUILDER_INIT;
+		bool shown = false;
+		if (nav_page(t, it.value, &page)) {
+			bool below = !at_depth_limit(t, depth) &&
+			             nav_decide(t, value_map_getz(it.value, "children"), depth + 1);
+			shown = below || listing_filters_pass(t->ctx, t->nav_filters, vb_result(&page));
+		}
+		vb_release(&page);
+		t->kept = xrealloc(t->kept, (t->nkept + 1) * sizeof *t->kept);
+		t->kept[t->nkept++] = (struct nav_kept){it.value.p, shown};
+		any |= shown;
+	}
+	return any;
+}
+
+static bool nav_shown(const struct tree_req *t, value_t item)
+{
+	if (!t->nav_filters)
+		return true;
+	struct nav_kept key = {item.p, false};
+	const struct nav_kept *found = bsearch(&key, t->kept, t->nkept, sizeof *t->kept, compare_kept);
+	return found && found->shown;
+}
+
+/* keep=ancestors on a navigation: its filters, checked against the
+ * navigation's allow-list ([resources.navs.<nav>] allowed_filters), and
+ * every item decided. Returns 0, or 422 / 400 as a list's filters do. */
+static int nav_filters_decide(struct tree_req *t, value_t tree)
+{
+	struct api_ctx *ctx = t->ctx;
+	struct strlist allowed;
+	bool on = allowed_filters(ctx->cfg, RES_NAVS, t->handle, &allowed);
+	struct filter_params params = {NULL, 0, 0};
+	int status = listing_check_filters(ctx, on, &allowed);
+	if (status == 0)
+		status = filter_params_read(ctx->req, &params, ctx->error);
+	if (status == 0)
+		status = listing_filters_open(ctx, &params, &t->nav_filters);
+	if (status == 0) {
+		nav_decide(t, tree, 1);
+		qsort(t->kept, t->nkept, sizeof *t->kept, compare_kept);
+		status = listing_check_budget(ctx);
+	}
+	filter_params_free(&params);
+	strlist_free(&allowed);
+	return status;
 }
 
 static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, int depth)
@@ -415,10 +593,8 @@ static void write_nav_level(struct tree_req *t, struct jsonw *w, value_t items, 
 	value_iter_init(&it, items);
 	while (value_iter_next(&it)) {
 		struct value_builder page = VALUE_BUILDER_INIT;
-		bool linked = !value_is_missing(value_map_getz(it.value, "entry"));
-		if (linked ? entry_page(t, it.value, &page) : (link_page(t->ctx->cfg, it.value, &page), true)) {
-			begin_node(w);
-			entries_write_item(w, vb_result(&page), &t->fields);
+		if (nav_shown(t, it.value) && nav_page(t, it.value, &page)) {
+			write_page(t, w, vb_result(&page));
 			jsonw_keyz(w, "depth");
 			jsonw_int(w, depth);
 			jsonw_keyz(w, "children");
@@ -439,19 +615,31 @@ int api_navs_tree(struct api_ctx *ctx)
 	value_t nav = snap_extras_find(ctx->snap, "navs", ctx->params[0]);
 	if (value_is_missing(nav))
 		return api_not_found(ctx);
+	api_tag_extra(ctx, "navs", nav);
 	struct tree_req t;
-	int status = read_tree_params(ctx, &t);
+	int status = read_tree_params(ctx, ctx->params[0], &t);
 	if (status != 0)
 		return status;
 	value_t tree = value_map_getz(value_map_getz(nav, "trees"), snap_site_at(ctx->snap, t.site).handle);
-	if (value_is_missing(tree)) {
+	if (value_is_missing(tree))
 		status = api_not_found(ctx);
-	} else {
+	/* Statamic reads no filter on a navigation; keep=ancestors does. */
+	else if (t.ancestors)
+		status = nav_filters_decide(&t, tree);
+	if (status == 0) {
 		struct jsonw w;
 		api_begin_data(ctx, &w);
 		write_nav_level(&t, &w, tree, 1);
 		api_end_data(&w);
 	}
-	strlist_free(&t.fields);
+	listing_filters_close(t.nav_filters);
+	free(t.kept);
+	api_output_free(&t.out);
 	return status;
+}
+
+void api_write_nav(struct api_ctx *ctx, struct jsonw *w, value_t nav)
+{
+	api_tag_extra(ctx, "navs", nav);
+	write_nav(w, nav);
 }

@@ -16,7 +16,10 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/items.h"
+#include "api/tags.h"
 #include "api/listing.h"
+#include "api/output.h"
 #include "lib/php.h"
 #include "lib/strbuf.h"
 
@@ -28,6 +31,7 @@ struct user_list {
 	struct api_ctx *ctx;
 	value_t *users; /* owned array of views into the snapshot */
 	size_t n;
+	const struct item_out *out; /* borrowed: what the request asks more of each user */
 };
 
 static bool is_user_key(const char *key)
@@ -84,9 +88,16 @@ static void shown_keys(const struct api_ctx *ctx, const struct strlist *fields,
 	out->len = kept;
 }
 
-static void write_user(const struct api_ctx *ctx, struct jsonw *w, value_t user,
-                       const struct strlist *fields)
+static void write_user(struct api_ctx *ctx, const struct item_out *out, struct jsonw *w,
+                       value_t user, const struct strlist *fields)
 {
+	if (!api_output_plain(ctx, out, NULL)) {
+		struct value_builder item = VALUE_BUILDER_INIT;
+		api_user_build(ctx, user, &item);
+		api_output_write(ctx, out, NULL, w, vb_result(&item));
+		vb_release(&item);
+		return;
+	}
 	struct strlist keys;
 	shown_keys(ctx, fields, &keys);
 	struct value_builder scratch = VALUE_BUILDER_INIT;
@@ -112,7 +123,7 @@ static value_t listed_value(void *self, uint32_t item, const char *key,
 static void write_listed(void *self, struct jsonw *w, uint32_t item, const struct strlist *fields)
 {
 	const struct user_list *l = self;
-	write_user(l->ctx, w, l->users[item], fields);
+	write_user(l->ctx, l->out, w, l->users[item], fields);
 }
 
 static void open_users(struct api_ctx *ctx, struct user_list *l)
@@ -129,11 +140,18 @@ static void open_users(struct api_ctx *ctx, struct user_list *l)
 
 int api_users_index(struct api_ctx *ctx)
 {
+	struct item_out out;
+	int status = api_output_read(ctx, SHAPE_USERS, &out);
+	if (status != 0)
+		return status;
 	struct user_list l;
 	open_users(ctx, &l);
+	l.out = &out;
+	api_tag(ctx, TAG_USERS, NULL, NULL);
 	struct listing_source src = {listed_value, write_listed, &l};
-	int status = listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
+	status = listing_answer_all(ctx, RES_USERS, NULL, &src, l.n, "users");
 	free(l.users);
+	api_output_free(&out);
 	return status;
 }
 
@@ -141,6 +159,7 @@ int api_users_show(struct api_ctx *ctx)
 {
 	struct user_list l;
 	open_users(ctx, &l);
+	api_tag(ctx, TAG_USERS, NULL, NULL);
 	struct strbuf id = STRBUF_INIT;
 	value_t found = VALUE_MISSING;
 	for (size_t i = 0; i < l.n && value_is_missing(found); i++) {
@@ -148,19 +167,54 @@ int api_users_show(struct api_ctx *ctx)
 		if (strcmp(strbuf_str(&id), ctx->params[0]) == 0)
 			found = l.users[i];
 	}
-	int status = 0;
-	if (value_is_missing(found)) {
-		status = api_not_found(ctx);
-	} else {
-		struct strlist fields;
-		listing_requested_fields(ctx->req, &fields);
+	struct item_out out;
+	int status = value_is_missing(found) ? api_not_found(ctx)
+	                                     : api_output_read(ctx, SHAPE_USERS, &out);
+	if (status == 0) {
 		struct jsonw w;
 		api_begin_data(ctx, &w);
-		write_user(ctx, &w, found, &fields);
+		write_user(ctx, &out, &w, found, &out.fields);
 		api_end_data(&w);
-		strlist_free(&fields);
+		api_output_free(&out);
 	}
 	strbuf_release(&id);
 	free(l.users);
 	return status;
+}
+
+/* --- a user for the handlers of other kinds (items.h) --- */
+
+value_t api_user_find(const struct api_ctx *ctx, const char *id)
+{
+	struct strbuf text = STRBUF_INIT;
+	value_t found = VALUE_MISSING;
+	struct value_iter it;
+	value_iter_init(&it, snap_extras(ctx->snap, "users"));
+	while (value_is_missing(found) && value_iter_next(&it)) {
+		id_text(it.value, &text);
+		if (strcmp(strbuf_str(&text), id) == 0)
+			found = it.value;
+	}
+	strbuf_release(&text);
+	return found;
+}
+
+value_t api_user_value(value_t user, const char *key, struct value_builder *scratch)
+{
+	return user_value(user, key, scratch);
+}
+
+void api_user_build(const struct api_ctx *ctx, value_t user, struct value_builder *out)
+{
+	struct strlist none = {NULL, 0}, keys;
+	shown_keys(ctx, &none, &keys);
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	vb_map_begin(out);
+	for (size_t i = 0; i < keys.len; i++) {
+		vb_keyz(out, keys.items[i]);
+		vb_value(out, user_value(user, keys.items[i], &scratch));
+	}
+	vb_map_end(out);
+	vb_release(&scratch);
+	strlist_free(&keys);
 }

@@ -9,13 +9,17 @@
 
 #include "api/api.h"
 #include "api/listing.h"
+#include "app/hooks.h"
 #include "app/router.h"
-#include "cache/upkeep.h"
 #include "core/log.h"
+#include "edge/syncrecord.h"
+#include "edge/tagheader.h"
 #include "guard/guard.h"
+#include "http/cors.h"
 #include "http/http_cache.h"
 #include "lib/strbuf.h"
 #include "lib/url.h"
+#include "query/search.h"
 
 int app_open(struct app *app, const char *config_path, enum app_mode mode,
              char err[CONFIG_ERR_LEN])
@@ -39,6 +43,8 @@ static void take_news(struct app *app)
 	if (news & FOLLOW_SHARING) {
 		cache_free(&app->cache); /* a worker back to sharing had one before */
 		cache_init(&app->cache, &app->cfg, &app->follow.paths);
+		free(app->sync_journal);
+		app->sync_journal = sync_journal_path(&app->follow.paths);
 	}
 }
 
@@ -46,6 +52,22 @@ void app_refresh(struct app *app)
 {
 	follow_refresh(&app->follow);
 	take_news(app);
+}
+
+/* Loads the [shape] plugin, if one is named, at the first request (a
+ * `cms-api check` runs none: it loads the plug-in itself and reports
+ * what fails), after saying what one that crashed a worker before left
+ * behind. One that cannot start leaves the items as the INI shapes them,
+ * and says why. */
+static void load_shape_plugin(struct app *app)
+{
+	if (!app->cfg.shape_plugin_path || app->shape_tried)
+		return;
+	app->shape_tried = true;
+	shape_plugin_report_crashes(app->cfg.cache_dir);
+	char why[CONFIG_ERR_LEN];
+	if (shape_plugin_load(&app->cfg, true, &app->shape, why, sizeof why) != 0)
+		log_error("the shape plug-in cannot start: %s: items go out without it", why);
 }
 
 void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mode)
@@ -59,7 +81,7 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 	rate_limiter_init(&app->rate, &app->cfg, mode != APP_PRIVATE);
 	if (mode != APP_PRIVATE)
 		fastpath_init(&app->fastpath, &app->cfg);
-	follow_open(&app->follow, &app->cfg, (enum follow_mode)mode, &cache_upkeep_hooks);
+	follow_open(&app->follow, &app->cfg, (enum follow_mode)mode, &app_watch_hooks);
 	take_news(app);
 }
 
@@ -68,7 +90,10 @@ void app_close(struct app *app)
 	rate_limiter_free(&app->rate);
 	fastpath_free(&app->fastpath);
 	renders_free(&app->renders);
+	shape_plugin_unload(&app->shape);
+	search_index_close(app->search);
 	cache_free(&app->cache);
+	free(app->sync_journal);
 	guard_state_free(&app->guard);
 	follow_close(&app->follow);
 	config_free(&app->cfg);
@@ -80,6 +105,7 @@ void exchange_init(struct exchange *x)
 	memset(x, 0, sizeof *x);
 	token_grant_init(&x->grant);
 	x->error = (struct http_error)HTTP_ERROR_INIT;
+	x->tags = (struct tagset)TAGSET_INIT;
 }
 
 void exchange_begin(struct exchange *x, const struct request *req, struct response *res)
@@ -97,6 +123,7 @@ void exchange_free(struct exchange *x)
 	cache_ask_release(&x->ask);
 	token_grant_free(&x->grant);
 	http_error_free(&x->error);
+	tagset_free(&x->tags);
 	memset(x, 0, sizeof *x);
 }
 
@@ -231,6 +258,15 @@ static bool route_request(const struct app *app, const struct exchange *x, const
 	return false;
 }
 
+/* api_ctx's may_read: what a per-user token's abilities let the request
+ * read of another type's handle (a related item shown whole, or read by a
+ * filter). gate is the struct abilities. */
+static bool abilities_let_read(const void *gate, enum resource_type t, const char *handle)
+{
+	const struct abilities *a = gate;
+	return handle ? abilities_cover_handle(a, t, handle) : abilities_cover_type(a, t);
+}
+
 /* Runs the route's handler, with the request's environment (bases,
  * moment, reference writer) set once for every handler. Returns 0 when
  * it answered, else the status of its failure in x->error. */
@@ -247,6 +283,16 @@ static int run_handler(struct app *app, struct exchange *x, struct routed *r, co
 	ctx->env = (struct jsonw_env){base, api_base, api_write_ref, ctx};
 	ctx->renders = &app->renders;
 	ctx->error = &x->error;
+	if (x->grant.id) {
+		ctx->may_read = abilities_let_read;
+		ctx->gate = &x->grant.abilities;
+	}
+	load_shape_plugin(app);
+	ctx->shape_plugin = app->shape.handle ? &app->shape : NULL;
+	ctx->search = &app->search;
+	ctx->tags = edge_tags_on(&app->cfg) ? &x->tags : NULL;
+	ctx->generation = app->follow.cache_current ? app->follow.cache_generation : 0;
+	ctx->sync_journal = app->follow.mode != FOLLOW_PRIVATE ? app->sync_journal : NULL;
 	regex_budget_init(&ctx->regex_budget, (unsigned long long)app->cfg.regex_budget);
 	int status = r->route->handler(ctx);
 	if (status == 0 && !response_answered(x->res)) {
@@ -356,6 +402,54 @@ static int answer(struct app *app, struct exchange *x, const char *rest, const c
 	return status;
 }
 
+/* The 204 of a CORS preflight (http/cors.h), once the rate limit let it
+ * through (counted by address: a preflight carries no token); else the
+ * status of the refusal in x->error. */
+static int preflight(struct app *app, struct exchange *x, struct rate_verdict *verdict)
+{
+	rate_limiter_hit(&app->rate, x->req, NULL, (long long)time(NULL), verdict);
+	int status = rate_verdict_refusal(verdict, &x->error);
+	if (status == 0)
+		cors_answer_preflight(&app->cfg, x->req, x->res);
+	return status;
+}
+
+/*
+ * The token check and the rate limit around it (ratelimit.h): where a
+ * token is needed, an address whose budget is spent gets its 429 before
+ * any token of its is checked, and a request the guard refuses counts
+ * against its address, so that guessing a token costs a request each
+ * time; one it passes is counted under its verified token (by = token) or
+ * its address, after the method check (a 405 is not counted). Returns 0,
+ * or the status of the refusal in x->error; verdict says what the answer
+ * carries.
+ */
+static int guard_and_count(struct app *app, struct exchange *x, struct rate_verdict *verdict)
+{
+	const struct request *req = x->req;
+	long long now = (long long)time(NULL);
+	if (guard_token_required(&app->cfg)) {
+		rate_limiter_look(&app->rate, req, now, verdict);
+		int spent = rate_verdict_refusal(verdict, &x->error);
+		if (spent != 0)
+			return spent;
+	}
+	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
+	                         now, &x->grant, &x->error);
+	if (status != 0) {
+		rate_limiter_hit(&app->rate, req, NULL, now, verdict);
+		/* Spent meanwhile by another worker: the 429, as if looked later. */
+		int spent = rate_verdict_refusal(verdict, &x->error);
+		return spent != 0 ? spent : status;
+	}
+	if (!method_allowed(req->method))
+		return http_error_set(&x->error, 405, "Method Not Allowed.");
+	/* Counted before the cache: a cached answer costs the client the
+	 * same. */
+	rate_limiter_hit(&app->rate, req, &x->grant, now, verdict);
+	return rate_verdict_refusal(verdict, &x->error);
+}
+
 /* The answer itself, before the rate limit's headers and what HTTP caching
  * adds to it: each check of DESIGN.md's pipeline in turn, the first that
  * refuses the request ending it. Returns 0 when x->res holds the answer,
@@ -374,16 +468,11 @@ static int respond(struct app *app, struct exchange *x, struct rate_verdict *ver
 	/* Absolute URLs and the cache key are made from the Host header. */
 	if (!request_host_valid(req->host))
 		return http_error_set(&x->error, 400, "The Host header is not a host name.");
-	int status = guard_token(&app->guard, &app->cfg, app->follow.snap, app->follow.serial, req,
-	                         (long long)time(NULL), &x->grant, &x->error);
-	if (status != 0)
-		return status;
-	if (!method_allowed(req->method))
-		return http_error_set(&x->error, 405, "Method Not Allowed.");
-	/* Counted before the cache: a cached answer costs the client the
-	 * same. */
-	rate_limiter_hit(&app->rate, req, (long long)time(NULL), verdict);
-	status = rate_verdict_refusal(verdict, &x->error);
+	/* A preflight carries no token (browsers send none): answered before
+	 * the guard, counted once, the content never read. */
+	if (cors_is_preflight(&app->cfg, req))
+		return preflight(app, x, verdict);
+	int status = guard_and_count(app, x, verdict);
 	if (status != 0)
 		return status;
 	return answer(app, x, rest, mount);
@@ -418,12 +507,17 @@ void app_handle(struct app *app, struct exchange *x)
 	x->put_pending = false;
 	http_error_clear(&x->error);
 	response_reset(x->res);
+	edge_tags_begin(&app->cfg, &x->tags);
 	struct rate_verdict verdict;
 	if (respond(app, x, &verdict) != 0)
 		app_answer_error(x->res, &x->error);
+	/* A hit brings the tags it was stored with. */
+	if (x->cache_use != APP_CACHE_HIT)
+		edge_tags_answer(&app->cfg, &x->tags, x->res);
 	/* The limit's headers go on whatever the answer turned out to be. */
 	rate_verdict_headers(&verdict, x->res);
 	struct http_cache_policy policy;
 	http_policy(app, x, &policy);
 	http_cache_answer(&policy, x->req, x->res);
+	cors_add_headers(&app->cfg, x->req, x->res);
 }

@@ -1,6 +1,8 @@
 /*
  * app: one cms-api instance, a loaded config plus the site index, and the
- * request pipeline of DESIGN.md: enabled? route prefix, token guard,
+ * request pipeline of DESIGN.md: enabled? route prefix, Host, the token
+ * guard with the rate limit around it (a spent address is refused before
+ * its token is checked, a refused token counts against its address),
  * method, rate limit, route and its two gates (what the config enables,
  * what a per-user token may read), response cache, handler; then what
  * every answer tells HTTP caches (http_cache.h: ETag, 304, Cache-Control,
@@ -13,6 +15,7 @@
 #define CMS_API_APP_H
 
 #include "api/renders.h"
+#include "api/shape_plugin.h"
 #include "cache/cache.h"
 #include "cache/fastpath.h"
 #include "change/follow.h"
@@ -23,6 +26,7 @@
 #include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "lib/tagset.h"
 
 /* How an app gets its site index (change/follow.h). */
 enum app_mode {
@@ -55,6 +59,7 @@ struct exchange {
 	struct token_grant grant;      /* owned: the per-user token it carried (id 0: none) */
 	struct http_error error;       /* owned: why it failed, when it did (status 0: it did
 	                                * not); app_handle answers it */
+	struct tagset tags;            /* owned: the answer's cache tags ([edge] tags_header) */
 };
 
 void exchange_init(struct exchange *x);
@@ -73,6 +78,11 @@ struct app {
 	struct fastpath fastpath;  /* owned: the static fast path, on in the shared modes */
 	struct renders renders;    /* owned: rendered entries of follow.snap (cleared as it is
 	                            * replaced) */
+	struct shape_plugin shape; /* owned: [shape] plugin, loaded (handle set) or not */
+	bool shape_tried;          /* its loading was tried (at the first request) */
+	struct search_index *search; /* owned: q='s index, opened at the first q= (api/search.c) */
+	char *sync_journal;        /* owned: the sync journal in the shared cache directory
+	                            * (edge/syncrecord.h), NULL while not sharing */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,

@@ -10,7 +10,9 @@
 
 /* Most specific first is not needed: patterns never overlap. */
 static const struct route routes[] = {
+	{"", api_index, ROUTE_OPEN, -1, ROUTE_OPEN},
 	{"ping", api_ping, ROUTE_OPEN, -1, ROUTE_OPEN},
+	{"openapi.json", api_openapi, ROUTE_OPEN, -1, ROUTE_OPEN},
 	{"sites", api_sites_index, RES_SITES, -1, ROUTE_OPEN},
 	{"collections", api_collections_index, RES_COLLECTIONS, -1, ROUTE_OPEN},
 	{"collections/{}", api_collections_show, RES_COLLECTIONS, 0, ROUTE_OPEN},
@@ -37,6 +39,9 @@ static const struct route routes[] = {
 	{"assets/{}", api_assets_index, RES_ASSETS, 0, ROUTE_OPEN},
 	/* The asset's path inside its container, '/' and all. */
 	{"assets/{}/{*}", api_assets_show, RES_ASSETS, 0, ROUTE_OPEN},
+	/* An image of an asset at another size (api/images.h). */
+	{"img/{}/{*}", api_images_show, RES_ASSETS, 0, ROUTE_OPEN},
+	{"sync", api_sync, RES_SYNC, -1, ROUTE_OPEN},
 };
 
 /* A segment of a path inside a container: never one that climbs out or

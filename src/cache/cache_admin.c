@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 #include <time.h>
 
 #include "cache/cache.h"
@@ -54,39 +52,6 @@ static int check_redis(const struct config *cfg, char *error, size_t error_size,
 	return 0;
 }
 
-/* Why the folder dir cannot hold the cache's files, or NULL when it can,
- * or when it is not there yet (the package, or the workers, make it). */
-static const char *dir_unusable(const char *dir, char *why, size_t size)
-{
-	struct stat st;
-	if (stat(dir, &st) != 0)
-		return errno == ENOENT ? NULL : strerror(errno);
-	if (!S_ISDIR(st.st_mode))
-		return "it is not a directory";
-	if (access(dir, W_OK | X_OK) != 0) {
-		snprintf(why, size, "it cannot be written (%s)", strerror(errno));
-		return why;
-	}
-	struct statvfs vfs;
-	if (statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0)
-		return "its file system is full";
-	return NULL;
-}
-
-/* The file driver's folder: where it cannot be written, every worker
- * answers uncached, from an index of its own. */
-static void check_cache_dir(const struct config *cfg, char *warning, size_t warning_size)
-{
-	char why[256];
-	if (!cfg->cache_dir || !*cfg->cache_dir)
-		return; /* the defaults name one: only a config made in code has none */
-	const char *problem = dir_unusable(cfg->cache_dir, why, sizeof why);
-	if (problem)
-		snprintf(warning, warning_size, "%s: warning: [cache] dir %s: %s: answers will go out "
-		         "uncached, each worker reading the site itself", file_of(cfg), cfg->cache_dir,
-		         problem);
-}
-
 int cache_admin_check(const struct config *cfg, char *error, size_t error_size, char *warning,
                       size_t warning_size)
 {
@@ -95,8 +60,6 @@ int cache_admin_check(const struct config *cfg, char *error, size_t error_size, 
 		return 0;
 	if (cfg->cache_driver == CACHE_REDIS)
 		return check_redis(cfg, error, error_size, warning, warning_size);
-	if (cfg->cache_driver == CACHE_FILE)
-		check_cache_dir(cfg, warning, warning_size);
 	/* A plug-in is loaded by check itself (main.c), which names the line. */
 	return 0;
 }

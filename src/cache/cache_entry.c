@@ -36,10 +36,12 @@
  * client's request (a hit gets the hitting client's; app.c adds them
  * after), and http_cache.h sets the HTTP caching ones on every answer
  * (Cache-Control's max-age counts down; the ETag and Content-Encoding
- * name the form the answer goes out in). */
+ * name the form the answer goes out in), and the CORS ones depend on the
+ * request's Origin (http/cors.h). */
 static bool per_request_header(const char *name)
 {
 	return strncasecmp(name, "X-RateLimit-", strlen("X-RateLimit-")) == 0 ||
+	       strncasecmp(name, "Access-Control-", strlen("Access-Control-")) == 0 ||
 	       strcasecmp(name, "Retry-After") == 0 || strcasecmp(name, "ETag") == 0 ||
 	       strcasecmp(name, "Cache-Control") == 0 || strcasecmp(name, "Vary") == 0 ||
 	       strcasecmp(name, "Content-Encoding") == 0;

@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include "cache/cache_options.h"
-
-typedef const struct cms_api_cache_driver *(*driver_entry_fn)(void);
+#include "lib/plugin.h"
 
 static void say(char *error, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -26,19 +25,6 @@ static void say(char *error, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* dlerror's message without the object's path it usually starts with:
- * the caller's message names the object already. */
-static const char *dl_reason(const char *path)
-{
-	const char *why = dlerror();
-	size_t n = strlen(path);
-	if (!why)
-		return "no reason given";
-	if (strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
-		return why + n + 2;
-	return why;
-}
-
 /* The first required part the table lacks, or NULL. */
 static const char *missing_part(const struct cms_api_cache_driver *d)
 {
@@ -49,29 +35,12 @@ static const char *missing_part(const struct cms_api_cache_driver *d)
 static const struct cms_api_cache_driver *find_table(void *handle, const char *path, char *error,
                                                      size_t size)
 {
-	dlerror();
-	void *sym = dlsym(handle, CMS_API_CACHE_DRIVER_SYMBOL);
-	dlerror();
-	if (!sym) {
-		say(error, size, "%s is not a cms-api cache driver: it exports no %s()", path,
-		    CMS_API_CACHE_DRIVER_SYMBOL);
+	static const struct plugin_kind kind = {"cache driver", CMS_API_CACHE_DRIVER_SYMBOL,
+	                                        CMS_API_CACHE_DRIVER_ABI_VERSION,
+	                                        "<cms-api/cache-driver.h>"};
+	const struct cms_api_cache_driver *d = plugin_table(&kind, handle, path, error, size);
+	if (!d)
 		return NULL;
-	}
-	/* POSIX: what dlsym finds for a function converts to a pointer to it. */
-	driver_entry_fn entry = (driver_entry_fn)sym;
-	const struct cms_api_cache_driver *d = entry();
-	if (!d) {
-		say(error, size, "%s: %s() gave no driver table", path, CMS_API_CACHE_DRIVER_SYMBOL);
-		return NULL;
-	}
-	/* abi_version is first in every version of the table: nothing else
-	 * is read from a table of another version. */
-	if (d->abi_version != CMS_API_CACHE_DRIVER_ABI_VERSION) {
-		say(error, size, "%s is a cache driver of ABI version %d, but this cms-api loads "
-		    "ABI version %d only: rebuild it against this cms-api's <cms-api/cache-driver.h>",
-		    path, d->abi_version, CMS_API_CACHE_DRIVER_ABI_VERSION);
-		return NULL;
-	}
 	const char *missing = missing_part(d);
 	if (missing) {
 		say(error, size, "%s: the driver's table has no %s", path, missing);
@@ -106,13 +75,9 @@ int cache_plugin_load(const struct config *cfg, struct cache_plugin *p, char *er
 		    path ? path : "(none)");
 		return -1;
 	}
-	/* RTLD_NOW: an undefined symbol fails here, not at the first request.
-	 * RTLD_LOCAL: the driver's symbols never stand in for cms-api's. */
-	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		say(error, error_size, "cannot load %s: %s", path, dl_reason(path));
+	void *handle = plugin_open(path, error, error_size);
+	if (!handle)
 		return -1;
-	}
 	const struct cms_api_cache_driver *d = find_table(handle, path, error, error_size);
 	void *state = d ? init_driver(d, cfg, error, error_size) : NULL;
 	if (!state) {

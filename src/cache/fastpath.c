@@ -204,13 +204,23 @@ static int open_generation_dir(const struct fastpath *fp, uint64_t generation)
 	return fd;
 }
 
-/* Opens (making it, 0755, when missing) the directory name below at. */
+/* Opens (making it, 0755, when missing) the directory name below at; -1
+ * with errno set when it cannot. A directory made here that cannot be
+ * given its mode is removed again, so that the next answer retries
+ * rather than publishing where the web server may not read. */
 static int open_subdir(int at, const char *name)
 {
-	if (mkdirat(at, name, 0755) == 0)
-		fchmodat(at, name, 0755, 0); /* readable by the web server whatever the umask */
-	else if (errno != EEXIST)
+	if (mkdirat(at, name, 0755) == 0) {
+		/* readable by the web server whatever the umask */
+		if (fchmodat(at, name, 0755, 0) != 0) {
+			int saved = errno;
+			unlinkat(at, name, AT_REMOVEDIR);
+			errno = saved;
+			return -1;
+		}
+	} else if (errno != EEXIST) {
 		return -1;
+	}
 	return openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
@@ -245,21 +255,49 @@ out:
 	return rc;
 }
 
+const char *fastpath_suffix(const char *content_type)
+{
+	static const struct {
+		const char *type, *suffix;
+	} types[] = {
+		{"application/json", "json"}, {"image/jpeg", "jpg"},  {"image/png", "png"},
+		{"image/gif", "gif"},         {"image/webp", "webp"}, {"image/avif", "avif"},
+	};
+	for (size_t i = 0; content_type && i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(content_type, types[i].type) == 0)
+			return types[i].suffix;
+	return NULL;
+}
+
+/* The noted name with the suffix of res's type in place of ".json", into
+ * out; false for a type that has none. */
+static bool name_for_type(const struct fastpath *fp, const struct response *res,
+                          struct strbuf *out)
+{
+	const char *suffix = fastpath_suffix(response_header(res, "Content-Type"));
+	if (!suffix)
+		return false;
+	strbuf_add(out, fp->name.ptr, fp->name.len - strlen("json"));
+	strbuf_addstr(out, suffix);
+	return true;
+}
+
 void fastpath_publish(struct fastpath *fp, uint64_t generation, const struct response *res,
                       bool replace)
 {
 	if (!fp->dir || fp->name.len == 0 || res->state != RESPONSE_ANSWERED ||
 	    res->status != 200 || response_header(res, "Content-Encoding"))
 		return;
-	int at = open_generation_dir(fp, generation);
-	if (at < 0)
-		return;
+	struct strbuf name = STRBUF_INIT;
+	int at = name_for_type(fp, res, &name) ? open_generation_dir(fp, generation) : -1;
 	/* ENOENT: the watcher swapped and removed this directory meanwhile,
 	 * which is what keeps an older answer unreachable. */
-	if (publish_at(at, fp->name.ptr, &res->body, replace) != 0 && errno != ENOENT)
-		log_every_minute(LOG_LEVEL_WARNING, "cannot publish %s in %s: %s", fp->name.ptr,
+	if (at >= 0 && publish_at(at, name.ptr, &res->body, replace) != 0 && errno != ENOENT)
+		log_every_minute(LOG_LEVEL_WARNING, "cannot publish %s in %s: %s", name.ptr,
 		                 fp->dir, strerror(errno));
-	close(at);
+	if (at >= 0)
+		close(at);
+	strbuf_release(&name);
 }
 
 /* --- the watcher's side ---------------------------------------------------- */
@@ -347,7 +385,8 @@ static void remove_others(const char *dir, const char *keep)
 }
 
 /* Makes a fresh directory for generation, points <dir>/current at it (a
- * new link renamed over the old one) and removes the others. */
+ * new link renamed over the old one) and removes the others; -1 with
+ * errno set when a step fails. */
 static int swap_in(const char *dir, const struct gen_dir *want)
 {
 	char name[DIR_NAME_LEN], tmp[64];
@@ -359,7 +398,10 @@ static int swap_in(const char *dir, const struct gen_dir *want)
 	int rc = -1;
 	if (mkdirat(at, name, 0755) != 0 && errno != EEXIST)
 		goto out;
-	fchmodat(at, name, 0755, 0);
+	/* current must lead the web server to readable files: a directory
+	 * that cannot be made 0755 is not swapped in (swap_to logs why). */
+	if (fchmodat(at, name, 0755, 0) != 0)
+		goto out;
 	unlinkat(at, tmp, 0);
 	if (symlinkat(name, at, tmp) != 0)
 		goto out;

@@ -1,8 +1,9 @@
 /*
  * fastpath: the static fast path ([cache] public_dir). A cached 200 to a
  * GET is also published as a plain file that the web server answers
- * repeats with by itself, without a FastCGI round trip (etc/: nginx
- * try_files, Apache mod_rewrite's -f test, lighttpd mod_magnet).
+ * repeats with by itself, without a FastCGI round trip (etc/: an nginx
+ * rewrite with error_page, Apache mod_rewrite's -f test, lighttpd
+ * mod_magnet).
  *
  * The file's name is the request's path and raw query exactly as the
  * client sent them (REQUEST_URI), so the web server can make the same
@@ -18,7 +19,11 @@
  * Statamic's static cache, /api/a_b and /api/a?b would share a file). The
  * ".json" suffix gives the type, and keeps a file from ever having the
  * name of a directory (/api/collections and /api/collections/blog both
- * work). Only names that every server derives alike are published
+ * work). An answer of another type is published under the suffix of its
+ * type instead (fastpath_suffix): an image of api/images.h,
+ * /api/img/assets/a.jpg?p=thumb, as .../img/assets/a.jpg@p=thumb.jpg, so
+ * that a web server serves it with its own type, from the suffix; a type
+ * without a suffix there is never published. Only names that every server derives alike are published
  * (fastpath_file_name); anything else simply goes through FastCGI.
  *
  * Generations: the files live in a directory per cache generation and
@@ -106,11 +111,15 @@ bool fastpath_file_name(const char *path, const char *query, struct strbuf *out)
  * published, else none. */
 void fastpath_note(struct fastpath *fp, const struct request *req);
 
+/* The suffix an answer of content_type is published under ("json",
+ * "jpg", "png", "gif", "webp", "avif"), or NULL: not published. */
+const char *fastpath_suffix(const char *content_type);
+
 /*
  * Publishes res, an answer the response cache holds for the request last
  * noted, under cache generation generation: only a 200 without
- * Content-Encoding, only when <public_dir>/current names this generation
- * and config. With replace false an existing file is kept (a hit that the
+ * Content-Encoding, of a type with a suffix, only when
+ * <public_dir>/current names this generation and config. With replace false an existing file is kept (a hit that the
  * web server did not answer itself: the file was missing).
  */
 void fastpath_publish(struct fastpath *fp, uint64_t generation, const struct response *res,

@@ -315,14 +315,25 @@ void follow_refresh(struct follow *f)
 		refresh_fallen_back(f);
 }
 
+/* Logged once, when the worker starts: what goes without the directory,
+ * and who must be able to write it (make install does not make it). */
 static void fall_back(struct follow *f, int err)
 {
+	const char *dir = f->cfg->cache_dir;
+	char user[64];
+	shared_user_name(user, sizeof user);
 	f->mode = FOLLOW_PRIVATE;
-	log_warning("cache directory %s is not usable (%s): this worker answers uncached from an "
-	            "index of its own, looks for changes to the site itself, and tries the "
-	            "directory again every 2 seconds",
-	            f->cfg->cache_dir && *f->cfg->cache_dir ? f->cfg->cache_dir : "(none set)",
-	            strerror(err));
+	if (!dir || !*dir)
+		log_warning("no [cache] dir is set: answers are not cached, and this worker reads the "
+		            "whole site itself and looks for changes itself; set one that %s, the user "
+		            "this worker runs as, may write", user);
+	else
+		log_warning("cache directory %s is not usable (%s) for %s, the user this worker runs "
+		            "as: answers are not cached, and this worker reads the whole site itself "
+		            "and looks for changes itself; make it that user's (install -d -o %s -m "
+		            "0700 %s) or set [cache] dir to one it may write (cms-api check, run as %s, "
+		            "says more). The directory is tried again every 2 seconds",
+		            dir, strerror(err), user, user, dir, user);
 	f->next_share_try = now_ns() + 2 * SECOND_NS;
 	f->next_site_scan = now_ns() + SECOND_NS;
 }

@@ -6,9 +6,22 @@
 #ifndef CMS_API_HOOKS_H
 #define CMS_API_HOOKS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/config.h"
+
+/* One file a change touched, as the watcher saw it. */
+struct watch_file {
+	const char *event; /* Statamic's event for it ("EntrySaved", "AssetDeleted"), ignored
+	                    * by [cache] ignored_events or not */
+	const char *disk;  /* the [disks.<name>] it is on, or NULL: a file of the site */
+	const char *path;  /* relative to the site root, or to the disk's root */
+};
+
+/* The most files a change is told file by file; a bigger one (a deploy,
+ * a git checkout) is told as a change of unknown files. */
+#define WATCH_MAX_FILES 4096
 
 /*
  * Every member may be NULL. The hooks run in the process that watches or
@@ -31,6 +44,17 @@ struct watch_hooks {
 	 * when several files changed). */
 	void (*moved)(void *state, const struct config *cfg, const char *event, const char *path,
 	              uint64_t old_cache, uint64_t new_cache);
+	/* The same move, right after moved, told file by file: the nfiles
+	 * files the change touched, in the order seen (a file may come more
+	 * than once: its last event holds), a rename as its two halves; or
+	 * none (nfiles 0) when which files changed is not known (a stat scan
+	 * found the change, a publication not made by the watcher, or it
+	 * touched more than WATCH_MAX_FILES). moved and moved_files are
+	 * called once per publication that moves the cache generation, the
+	 * index lock held, so in the order of publication. Pointers are
+	 * valid during the call only. */
+	void (*moved_files)(void *state, const struct config *cfg, const struct watch_file *files,
+	                    size_t nfiles, uint64_t old_cache, uint64_t new_cache);
 	/* After every pass of the watch loop (at least once a second), when
 	 * the generation file may have moved. */
 	void (*pass)(void *state, const struct config *cfg);

@@ -210,6 +210,45 @@ static void not_the_sites(struct generation *g)
 	g->signature ^= mark;
 }
 
+void indexer_file_path(const struct config *cfg, const struct watch_file *f, struct strbuf *out)
+{
+	const char *root = cfg->content_root;
+	for (size_t i = 0; f->disk && i < cfg->ndisks; i++)
+		if (strcmp(cfg->disks[i].name, f->disk) == 0)
+			root = cfg->disks[i].root;
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/%s", root, f->path);
+}
+
+/* Tells the hooks that the cache generation moved, and which files moved
+ * it: those of ch that this publication read, not the held ones, which
+ * are told with the publication that reads them (so what the hooks are
+ * told, the sync journal among them, is what was published). None are
+ * known when ch does not know them. */
+static void tell_moved(struct indexer *x, const struct indexer_change *ch,
+                       const struct strmap *held, uint64_t old_cache, uint64_t new_cache)
+{
+	const struct watch_hooks *hk = x->hooks;
+	if (!hk)
+		return;
+	if (hk->moved)
+		hk->moved(x->hook_state, x->cfg, ch->event ? ch->event : "ContentSaved", ch->path,
+		          old_cache, new_cache);
+	if (!hk->moved_files)
+		return;
+	struct watch_file *told = ch->files ? xmalloc((ch->nfiles + 1) * sizeof *told) : NULL;
+	size_t n = 0;
+	struct strbuf abs = STRBUF_INIT;
+	for (size_t i = 0; ch->files && i < ch->nfiles; i++) {
+		indexer_file_path(x->cfg, &ch->files[i], &abs);
+		if (!held->n || !strmap_get(held, abs.ptr))
+			told[n++] = ch->files[i];
+	}
+	strbuf_release(&abs);
+	hk->moved_files(x->hook_state, x->cfg, told, n, old_cache, new_cache);
+	free(told);
+}
+
 /* The publication itself, the index lock held. 1, 0 when files kept
  * changing while the site was read, -1. */
 static int publish_locked(struct indexer *x, const struct indexer_change *ch, uint64_t signature,
@@ -243,9 +282,8 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	remove_old(x, &before, had, last);
 	snapshot_close(last);
 	uint64_t old_cache = had ? before.cache_signature : 0;
-	if (g.cache_signature != old_cache && x->hooks && x->hooks->moved)
-		x->hooks->moved(x->hook_state, x->cfg, ch->event ? ch->event : "ContentSaved",
-		                ch->path, old_cache, g.cache_signature);
+	if (g.cache_signature != old_cache)
+		tell_moved(x, ch, h->held, old_cache, g.cache_signature);
 	return 1;
 }
 
@@ -300,7 +338,7 @@ int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_
 	if (fd < 0)
 		return -1;
 	uint64_t signature = content_signature(x->cfg);
-	static const struct indexer_change whole = {true, "ContentSaved", NULL};
+	static const struct indexer_change whole = {true, "ContentSaved", NULL, NULL, 0};
 	struct holding h = {held, check, arg};
 	int rc = published(x, signature) ? 0 : publish_locked(x, &whole, signature, &h);
 	close(fd);

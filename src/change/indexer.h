@@ -29,6 +29,7 @@
 #define CMS_API_INDEXER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "change/hooks.h"
@@ -63,7 +64,14 @@ struct indexer_change {
 	bool cache;        /* the cache generation moves (not every event was ignored) */
 	const char *event; /* Statamic's name of the first such change (NULL: ContentSaved) */
 	const char *path;  /* its file, relative to the site root, when it is the only one */
+	/* Every file the change touched, for the hooks (moved_files), or
+	 * NULL when which files changed is not known. */
+	const struct watch_file *files;
+	size_t nfiles;
 };
+
+/* The absolute path of the file f names, in out (emptied first). */
+void indexer_file_path(const struct config *cfg, const struct watch_file *f, struct strbuf *out);
 
 /* Builds the snapshot of the site as it is now and publishes it as the
  * next generation. Returns 1, or -1 when nothing could be published

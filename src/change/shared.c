@@ -7,11 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -60,6 +63,89 @@ int shared_paths_init(struct shared_paths *p, const struct config *cfg)
 	p->watch_lock = joinf(p->dir, "watch", site, ".lock");
 	p->index_lock = joinf(p->dir, "index", site, ".lock");
 	return 0;
+}
+
+void shared_user_name(char *out, size_t size)
+{
+	struct passwd *pw = getpwuid(geteuid());
+	if (pw && pw->pw_name)
+		snprintf(out, size, "%s", pw->pw_name);
+	else
+		snprintf(out, size, "uid %ld", (long)geteuid());
+}
+
+/* The directory above dir (dir itself ends in no '/'), in out. */
+static void parent_of(const char *dir, char *out, size_t size)
+{
+	const char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(out, size, ".");
+	else if (slash == dir)
+		snprintf(out, size, "/");
+	else
+		snprintf(out, size, "%.*s", (int)(slash - dir), dir);
+}
+
+/* The advice that ends every problem: the directory, made for whoever
+ * runs the workers. */
+#define MAKE_IT "make it the workers' user's, e.g. for www-data (Apache, Debian's lighttpd): " \
+	"install -d -o www-data -m 0700 %s"
+
+/* The problem of a cache directory that is not there (see the header). */
+static void missing_dir_problem(const char *dir, char *out, size_t size)
+{
+	char parent[PATH_MAX], user[64];
+	parent_of(dir, parent, sizeof parent);
+	shared_user_name(user, sizeof user);
+	struct stat st;
+	if (stat(parent, &st) != 0)
+		snprintf(out, size, "[cache] dir %s does not exist, nor does %s: workers cannot share "
+		         "an index or cache answers; " MAKE_IT, dir, parent, dir);
+	else if (access(parent, W_OK | X_OK) != 0)
+		snprintf(out, size, "[cache] dir %s does not exist, and the user %s cannot make it "
+		         "in %s: workers cannot share an index or cache answers; " MAKE_IT, dir, user,
+		         parent, dir);
+	else if (geteuid() == 0)
+		snprintf(out, size, "[cache] dir %s does not exist: the first worker makes it if its "
+		         "user may write in %s (root may, www-data may not); else workers cannot share "
+		         "an index or cache answers; " MAKE_IT, dir, parent, dir);
+	else
+		*out = '\0'; /* a worker running as this user makes it */
+}
+
+void shared_dir_problem(const struct config *cfg, char *out, size_t size)
+{
+	const char *dir = cfg->cache_dir;
+	char user[64];
+	struct stat st;
+	struct statvfs vfs;
+	*out = '\0';
+	if (!dir || !*dir) {
+		snprintf(out, size, "[cache] dir is empty: workers cannot share an index or cache "
+		         "answers; each reads the whole site itself");
+		return;
+	}
+	if (stat(dir, &st) != 0) {
+		if (errno == ENOENT)
+			missing_dir_problem(dir, out, size);
+		else
+			snprintf(out, size, "[cache] dir %s cannot be looked at (%s)", dir,
+			         strerror(errno));
+		return;
+	}
+	shared_user_name(user, sizeof user);
+	if (!S_ISDIR(st.st_mode))
+		snprintf(out, size, "[cache] dir %s is not a directory: workers cannot share an index "
+		         "or cache answers", dir);
+	else if (access(dir, W_OK | X_OK) != 0)
+		snprintf(out, size, "[cache] dir %s is not writable by the user %s (%s): workers "
+		         "running as %s answer uncached, each reading the whole site itself; give it "
+		         "to the workers' user (chown -R www-data %s, for workers running as "
+		         "www-data)", dir, user, strerror(errno), user, dir);
+	else if (statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0)
+		snprintf(out, size, "[cache] dir %s: its file system is full: answers go out "
+		         "uncached, and each worker reads the whole site itself, until there is room",
+		         dir);
 }
 
 void shared_paths_free(struct shared_paths *p)

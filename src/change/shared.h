@@ -14,6 +14,7 @@
 #ifndef CMS_API_SHARED_H
 #define CMS_API_SHARED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/config.h"
@@ -32,6 +33,17 @@ struct shared_paths {
  * used (missing parent, not writable, none configured). */
 int shared_paths_init(struct shared_paths *paths, const struct config *cfg);
 void shared_paths_free(struct shared_paths *paths);
+
+/* The name of the user this process runs as ("uid N" when it has none),
+ * for messages about who may use the cache directory. */
+void shared_user_name(char *out, size_t size);
+
+/* What would keep a worker running as this process's user from using
+ * cfg's cache directory, found without making it: "" when nothing would,
+ * else a sentence naming the directory, why, and what to do, for
+ * `cms-api check` (a missing directory is named even when this user could
+ * make it: check often runs as root, the workers as www-data). */
+void shared_dir_problem(const struct config *cfg, char *out, size_t size);
 
 /* The rate limit's table file of cfg's site in its cache directory
  * (whether or not the directory can be used), or NULL when none is

@@ -31,7 +31,7 @@ bool signature_visible(const char *name, bool disk)
 static void sign_tree(const char *abs, const char *rel, bool disk, uint64_t *sum, int depth)
 {
 	DIR *d = opendir(abs);
-	if (!d || depth > 32) {
+	if (!d || depth > SIGNATURE_MAX_DEPTH) {
 		if (d)
 			closedir(d);
 		return;
@@ -75,6 +75,15 @@ uint64_t content_signature(const struct config *cfg)
 		strbuf_addf(&rel, "disk:%s", cfg->disks[i].name);
 		if (cfg->disks[i].root)
 			sign_tree(cfg->disks[i].root, rel.ptr, true, &sum, 0);
+		strbuf_release(&rel);
+	}
+	/* The icon folders of [icons], read when the snapshot is written:
+	 * their own files alone (an icon's name holds no '/'), which a tree
+	 * signed from SIGNATURE_MAX_DEPTH is. */
+	for (size_t i = 0; i < cfg->nicon_sets; i++) {
+		struct strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "icons:%s", cfg->icon_sets[i].name);
+		sign_tree(cfg->icon_sets[i].folder, rel.ptr, false, &sum, SIGNATURE_MAX_DEPTH);
 		strbuf_release(&rel);
 	}
 	return sum;

@@ -133,12 +133,13 @@ int watch_scan_once(const struct config *cfg)
 
 /* What a watch descriptor watches: a folder below the site root, or
  * below an asset disk's root (whose changes are AssetSaved and
- * AssetDeleted). */
+ * AssetDeleted), or an icon folder. */
 struct watched {
 	char *rel;        /* owned: relative to its root; NULL when unused */
-	const char *root; /* the site root or a disk root (the config's) */
+	const char *root; /* the site root, a disk root or an icon folder (the config's) */
 	bool disk;
 	bool site_folder; /* the site folder itself, watched alone, not its tree */
+	bool icons;       /* an icon folder of [icons], watched alone, not its tree */
 };
 
 struct watch_table {
@@ -159,20 +160,23 @@ static void remember_watch(struct watch_table *t, int wd, const char *root, bool
 		t->size = size;
 	}
 	free(t->w[wd].rel);
-	t->w[wd] = (struct watched){xstrdup(rel), root, disk, false};
+	t->w[wd] = (struct watched){xstrdup(rel), root, disk, false, false};
 }
+
+/* The changes a watched folder reports. */
+#define FOLDER_EVENTS                                                                      \
+	(IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
+	 IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR)
 
 static void watch_tree(struct watch_table *t, const char *root, bool disk, const char *rel,
                        int depth)
 {
 	struct strbuf abs = STRBUF_INIT;
 	strbuf_addf(&abs, "%s%s%s", root, *rel ? "/" : "", rel);
-	uint32_t mask = IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
-	                IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR;
-	int wd = inotify_add_watch(t->fd, abs.ptr, mask);
+	int wd = inotify_add_watch(t->fd, abs.ptr, FOLDER_EVENTS);
 	if (wd >= 0)
 		remember_watch(t, wd, root, disk, rel);
-	DIR *d = wd >= 0 && depth < 32 ? opendir(abs.ptr) : NULL;
+	DIR *d = wd >= 0 && depth < SIGNATURE_MAX_DEPTH ? opendir(abs.ptr) : NULL;
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
 		if (!signature_visible(e->d_name, disk) || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
@@ -190,6 +194,46 @@ static void watch_tree(struct watch_table *t, const char *root, bool disk, const
 	if (d)
 		closedir(d);
 	strbuf_release(&abs);
+}
+
+/* The files a change touched, for the hooks (watch_file); overflowed
+ * when there were more than WATCH_MAX_FILES, and then none are kept. */
+struct touched {
+	struct watch_file *files; /* owned, each path owned */
+	size_t n, alloc;
+	bool overflowed;
+};
+
+static void touched_add(struct touched *t, const char *event, const char *disk,
+                        const char *path)
+{
+	if (t->overflowed)
+		return;
+	if (t->n == WATCH_MAX_FILES) {
+		t->overflowed = true;
+		return;
+	}
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? t->alloc * 2 : 16;
+		t->files = xrealloc(t->files, t->alloc * sizeof *t->files);
+	}
+	t->files[t->n++] = (struct watch_file){event, disk, xstrdup(path)};
+}
+
+static void touched_free(struct touched *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free((char *)t->files[i].path);
+	free(t->files);
+	memset(t, 0, sizeof *t);
+}
+
+/* Adds what src touched, later, to dst. */
+static void touched_merge(struct touched *dst, const struct touched *src)
+{
+	dst->overflowed |= src->overflowed;
+	for (size_t i = 0; i < src->n; i++)
+		touched_add(dst, src->files[i].event, src->files[i].disk, src->files[i].path);
 }
 
 /* A file being written: modified, not yet closed. */
@@ -211,10 +255,12 @@ struct change {
 	size_t nwriting;
 	struct strmap changed;   /* owned: absolute paths of the files with events */
 	struct strmap closed;    /* owned: absolute paths whose writer was done */
+	struct touched touched;  /* owned: every file named by an event, for the hooks */
 };
 
 #define CHANGE_INIT                                                                        \
-	{false, false, false, false, NULL, STRBUF_INIT, false, NULL, 0, STRMAP_INIT, STRMAP_INIT}
+	{false, false, false, false, NULL, STRBUF_INIT, false, NULL, 0, STRMAP_INIT, STRMAP_INIT, \
+	 {NULL, 0, 0, false}}
 
 /* A writer that keeps a file open this long without writing is taken to
  * be done with it (a log, an editor's swap): its file is read then, the
@@ -292,6 +338,7 @@ static void change_release(struct change *ch)
 	strbuf_release(&ch->event_path);
 	strmap_free(&ch->changed);
 	strmap_free(&ch->closed);
+	touched_free(&ch->touched);
 	*ch = (struct change)CHANGE_INIT;
 }
 
@@ -317,6 +364,7 @@ static void change_merge(struct change *dst, struct change *src)
 	for (size_t i = 0; i < src->nwriting; i++)
 		note_writing(dst, src->writing[i].path, true);
 	strmap_put_all(&dst->changed, &src->changed);
+	touched_merge(&dst->touched, &src->touched);
 	change_release(src);
 }
 
@@ -349,6 +397,62 @@ static bool folder_event(const struct watched *w, const struct inotify_event *ev
 	return true;
 }
 
+/* The [disks.<name>] whose root a watch is below, or NULL for the site. */
+static const char *disk_name(const struct config *cfg, const struct watched *w)
+{
+	for (size_t i = 0; w->disk && i < cfg->ndisks; i++)
+		if (cfg->disks[i].root == w->root)
+			return cfg->disks[i].name;
+	return NULL;
+}
+
+/* The event a file under w named name (at rel) gets, or NULL when
+ * Statamic does not read it. */
+static const char *file_event(const struct watched *w, const struct inotify_event *ev,
+                              const char *rel, bool deleted)
+{
+	bool shown = signature_visible(ev->name, w->disk);
+	if (w->icons)
+		return !shown || (ev->mask & IN_ISDIR) ? NULL
+		       : deleted                       ? "ContentDeleted"
+		                                       : "ContentSaved";
+	if (w->disk)
+		return !shown && !strstr(w->rel, ".meta") ? NULL
+		       : deleted                         ? "AssetDeleted"
+		                                         : "AssetSaved";
+	if (ev->mask & IN_ISDIR)
+		return shown ? "ContentSaved" : NULL;
+	return watch_event_name(rel, deleted);
+}
+
+/* Notes the file at rel under w as touched by event name. An icon is in
+ * whichever items name it: its change touches files not known. */
+static void touch(struct touched *t, const struct config *cfg, const struct watched *w,
+                  const char *name, const char *rel)
+{
+	if (w->icons)
+		t->overflowed = true;
+	else
+		touched_add(t, name, disk_name(cfg, w), rel);
+}
+
+/* The first half of a rename within the site (see renamed_within_site):
+ * no event of its own for the cache, but the file it names is gone, which
+ * the hooks that follow files are told, and its writer is done with it. */
+static void note_renamed_from(struct watch_table *t, const struct config *cfg,
+                              const struct inotify_event *ev, struct change *ch)
+{
+	if (ev->wd < 0 || ev->wd >= t->size || !t->w[ev->wd].rel || ev->len == 0)
+		return;
+	struct watched *w = &t->w[ev->wd];
+	struct strbuf rel = STRBUF_INIT;
+	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
+	const char *name = file_event(w, ev, rel.ptr, true);
+	if (name)
+		touch(&ch->touched, cfg, w, name, rel.ptr);
+	strbuf_release(&rel);
+}
+
 static void note_event(struct watch_table *t, const struct config *cfg,
                        const struct inotify_event *ev, struct change *ch)
 {
@@ -377,24 +481,18 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 			note_writing(ch, abs.ptr, (ev->mask & (IN_MODIFY | IN_CREATE)) != 0);
 		strbuf_release(&abs);
 	}
-	bool shown = signature_visible(ev->name, w->disk);
-	const char *name;
-	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) && shown)
+	if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) &&
+	    signature_visible(ev->name, w->disk) && !w->icons)
 		watch_tree(t, w->root, w->disk, rel.ptr, 0);
-	if (w->disk)
-		name = !shown && !strstr(w->rel, ".meta") ? NULL
-		       : deleted                         ? "AssetDeleted"
-		                                         : "AssetSaved";
-	else if (ev->mask & IN_ISDIR)
-		name = shown ? "ContentSaved" : NULL;
-	else
-		name = watch_event_name(rel.ptr, deleted);
+	const char *name = file_event(w, ev, rel.ptr, deleted);
 	if (name) {
 		log_debug("%s: %s", rel.ptr, name);
+		touch(&ch->touched, cfg, w, name, rel.ptr);
 		ch->index = true;
 		if (!watch_event_ignored(cfg, name)) {
 			ch->cache = true;
-			if (ch->event)
+			/* An icon is no file of the site: told as no one path. */
+			if (ch->event || w->icons)
 				ch->several = true;
 			else
 				strbuf_addstr(&ch->event_path, rel.ptr);
@@ -436,6 +534,8 @@ static void drain(struct watch_table *t, const struct config *cfg, int timeout_m
 			p += sizeof *ev + ev->len;
 			if (!renamed_within_site(ev, p, buf + n))
 				note_event(t, cfg, ev, ch);
+			else
+				note_renamed_from(t, cfg, ev, ch);
 		}
 		if (until < 0)
 			until = now_ms() + 50;
@@ -603,6 +703,21 @@ static void read_half(void *arg, const struct file_read *reads, size_t nreads,
 	strmap_free(&written);
 }
 
+/* Adds to next the files of t that were held (indexer.h): the hooks are
+ * told of them with the publication that reads them. */
+static void keep_held(struct touched *next, const struct touched *t, const struct config *cfg,
+                      const struct strmap *held)
+{
+	next->overflowed = t->overflowed;
+	struct strbuf abs = STRBUF_INIT;
+	for (size_t i = 0; i < t->n; i++) {
+		indexer_file_path(cfg, &t->files[i], &abs);
+		if (strmap_get(held, abs.ptr))
+			touched_add(next, t->files[i].event, t->files[i].disk, t->files[i].path);
+	}
+	strbuf_release(&abs);
+}
+
 /*
  * Publishes the change the watcher saw (indexer.h), or (whole) the site
  * as it is when it is not what was published last (a stat scan). A file
@@ -613,8 +728,10 @@ static void read_half(void *arg, const struct file_read *reads, size_t nreads,
 static bool publish(struct indexer *x, struct watch_table *t, const struct config *cfg,
                     struct change *ch, struct empties *empties, bool whole)
 {
+	bool known = !ch->touched.overflowed;
 	struct indexer_change what = {ch->cache, ch->event,
-	                              ch->several ? NULL : strbuf_str(&ch->event_path)};
+	                              ch->several ? NULL : strbuf_str(&ch->event_path),
+	                              known ? ch->touched.files : NULL, known ? ch->touched.n : 0};
 	struct strmap held = STRMAP_INIT;
 	being_written(ch, &held);
 	struct during d = {t, cfg, CHANGE_INIT, empties};
@@ -622,8 +739,8 @@ static bool publish(struct indexer *x, struct watch_table *t, const struct confi
 	               : indexer_publish_held(x, &what, &held, read_half, &d);
 	/* What was held comes with a later publication. */
 	bool waiting = held.n > 0;
-	strmap_free(&held);
 	if (rc != 1) {
+		strmap_free(&held);
 		change_merge(ch, &d.later);
 		return false;
 	}
@@ -641,7 +758,9 @@ static bool publish(struct indexer *x, struct watch_table *t, const struct confi
 		next.event = ch->event;
 		next.several = ch->several;
 		strbuf_addstr(&next.event_path, strbuf_str(&ch->event_path));
+		keep_held(&next.touched, &ch->touched, cfg, &held);
 	}
+	strmap_free(&held);
 	change_merge(&next, &d.later);
 	change_release(ch);
 	*ch = next;
@@ -706,8 +825,21 @@ static void unwatch_all(struct watch_table *t)
 	t->fd = -1;
 }
 
-/* Watches the site (its folder alone, and the trees Statamic reads) and
- * the asset disks, afresh. */
+/* An icon folder: its own files alone, as content_signature signs it.
+ * A folder the site's or a disk's trees hold is theirs already (inotify
+ * gives a folder watched twice the same descriptor; IN_MASK_ADD keeps
+ * the events asked for first). */
+static void watch_icon_folder(struct watch_table *t, const char *folder)
+{
+	int wd = inotify_add_watch(t->fd, folder, FOLDER_EVENTS | IN_MASK_ADD);
+	if (wd < 0 || (wd < t->size && t->w[wd].rel))
+		return;
+	remember_watch(t, wd, folder, false, "");
+	t->w[wd].icons = true;
+}
+
+/* Watches the site (its folder alone, and the trees Statamic reads), the
+ * asset disks and the icon folders, afresh. */
 static void watch_site(struct watch_table *t, const struct config *cfg)
 {
 	unwatch_all(t);
@@ -728,6 +860,8 @@ static void watch_site(struct watch_table *t, const struct config *cfg)
 	for (size_t i = 0; i < cfg->ndisks; i++)
 		if (cfg->disks[i].root)
 			watch_tree(t, cfg->disks[i].root, true, "", 0);
+	for (size_t i = 0; i < cfg->nicon_sets; i++)
+		watch_icon_folder(t, cfg->icon_sets[i].folder);
 }
 
 /* Whether the site folder and its content/ can be read. */
@@ -767,6 +901,31 @@ static bool root_moved(const struct config *cfg, char **target)
 	return moved;
 }
 
+#ifdef CMS_API_TEST_HOOKS
+/* CMS_API_TEST_WATCH_HOLD=PATH, for the tests only: once its first look
+ * is done, the watcher makes PATH.reached and waits (10 s at most) while
+ * PATH exists, so that a test can change the site at that very moment. */
+static void hold_for_test(void)
+{
+	const char *hold = getenv("CMS_API_TEST_WATCH_HOLD");
+	if (!hold || !*hold)
+		return;
+	struct strbuf reached = STRBUF_INIT;
+	strbuf_addf(&reached, "%s.reached", hold);
+	int fd = open(reached.ptr, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&reached);
+	struct timespec tick = {0, 10 * 1000000L};
+	for (int i = 0; i < 1000 && access(hold, F_OK) == 0; i++)
+		nanosleep(&tick, NULL);
+}
+#else
+static void hold_for_test(void)
+{
+}
+#endif
+
 void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *h)
 {
 	static const struct watch_hooks none;
@@ -781,6 +940,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
 	indexer_catch_up(&x);
+	hold_for_test();
 	struct change ch = CHANGE_INIT;
 	struct empties empties = {NULL, 0};
 	if (h->pass)

@@ -28,7 +28,7 @@ static int parse_workers(const char *s, unsigned *out, char err[CLI_ERR_LEN])
 
 static bool known_command(const char *c)
 {
-	static const char *const names[] = {"get", "check", "warm", "token", "cache"};
+	static const char *const names[] = {"get", "check", "warm", "token", "cache", "openapi"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(c, names[i]) == 0)
 			return true;

@@ -8,6 +8,7 @@
  */
 #include "autoconfig.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,9 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/api.h"
 #include "app/app.h"
 #include "cache/cache_admin.h"
 #include "cache/cache_plugin.h"
+#include "api/shape_plugin.h"
+#include "query/filter.h"
+#include "change/shared.h"
 #include "cmd/cli.h"
 #include "core/buildinfo.h"
 #include "core/log.h"
@@ -56,6 +61,9 @@ static void print_usage(FILE *out)
 	        "                request from the environment; with -n, a pool of workers\n"
 	        "  get PATH      answer one GET request for PATH (e.g. '/api/ping') in-process and\n"
 	        "                print status, headers and body; exits 1 for a 4xx or 5xx answer\n"
+	        "  openapi       print the OpenAPI 3.1 document of the API the config makes\n"
+	        "                (what /api/openapi.json answers with [api] openapi = true),\n"
+	        "                whether or not it is served: for generating a typed client\n"
 	        "  check         validate the config and every file of the site; print each\n"
 	        "                problem as path:line: message; exits 1 when there is one\n"
 	        "  warm          build the shared index snapshot in the cache directory now,\n"
@@ -176,6 +184,34 @@ static int command_get(struct app *app, const char *uri)
 	return rc;
 }
 
+/* Prints the OpenAPI document of app's config (api/openapi.c), served or
+ * not: the handler itself, called as the route would call it, with
+ * [api] base_url (else http://localhost) for the server's URL. */
+static int command_openapi(struct app *app)
+{
+	struct request req;
+	struct response res;
+	struct http_error error = HTTP_ERROR_INIT;
+	struct strbuf base = STRBUF_INIT, api_base = STRBUF_INIT;
+	request_from_uri(&req, "GET", "/");
+	response_init(&res);
+	app->cfg.openapi = true;
+	strbuf_addstr(&base, *app->cfg.base_url ? app->cfg.base_url : "http://localhost");
+	strbuf_addf(&api_base, "%s%s%s", base.ptr, *app->cfg.route ? "/" : "", app->cfg.route);
+	struct api_ctx ctx = {.cfg = &app->cfg, .snap = app->follow.snap, .req = &req, .res = &res,
+	                      .error = &error};
+	ctx.env = (struct jsonw_env){base.ptr, api_base.ptr, api_write_ref, &ctx};
+	int rc = api_openapi(&ctx) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (rc == EXIT_SUCCESS)
+		printf("%s\n", strbuf_str(&res.body));
+	strbuf_release(&base);
+	strbuf_release(&api_base);
+	http_error_free(&error);
+	response_free(&res);
+	request_free(&req);
+	return rc;
+}
+
 /* "ROOT: N sites, N collections, N entries", the start of both summaries. */
 static void add_site_counts(const struct app *app, struct strbuf *out)
 {
@@ -209,11 +245,64 @@ static size_t check_cache_driver(const struct config *cfg, struct strbuf *report
 	return 0;
 }
 
+/* Warns of each [icons] folder that cannot be listed: the fields of its
+ * set answer their icons' names, which no worker would say. */
+static void check_icon_folders(const struct config *cfg, struct strbuf *report)
+{
+	for (size_t i = 0; i < cfg->nicon_sets; i++) {
+		const struct icon_set *set = &cfg->icon_sets[i];
+		DIR *d = opendir(set->folder);
+		if (d) {
+			closedir(d);
+			continue;
+		}
+		strbuf_addf(report, "%s: warning: [icons] %s: %s: %s; its icon fields answer names\n",
+		            cfg->path ? cfg->path : "(defaults)", set->name, set->folder,
+		            strerror(errno));
+	}
+}
+
+/* What the config's [scope.*] and [shape] sections ask of the workers:
+ * each scope's filters must parse (a request naming the scope would
+ * otherwise get their 400), and the shape plug-in must load and start
+ * ("file:line: [shape] plugin: why"). Returns the number of problems. */
+static size_t check_shapes(const struct config *cfg, struct strbuf *report)
+{
+	size_t problems = 0;
+	struct regex_budget budget;
+	regex_budget_init(&budget, 0);
+	for (size_t i = 0; i < cfg->nscopes; i++) {
+		const struct scope_def *s = &cfg->scopes[i];
+		for (size_t k = 0; k < s->nfilters; k++) {
+			struct filter f;
+			char err[FILTER_ERR_LEN];
+			if (filter_parse(s->filters[k].key, s->filters[k].value, 0, &budget, &f, err) != 0) {
+				strbuf_addf(report, "%s:%d: [scope.%s] %s\n", cfg->path, s->line, s->name, err);
+				problems++;
+			} else {
+				filter_free(&f);
+			}
+		}
+	}
+	if (!cfg->shape_plugin_path)
+		return problems;
+	struct shape_plugin p;
+	char error[CONFIG_ERR_LEN];
+	if (shape_plugin_load(cfg, false, &p, error, sizeof error) != 0) {
+		strbuf_addf(report, "%s:%d: [shape] plugin: %s\n", cfg->path, cfg->shape_plugin_line,
+		            error);
+		return problems + 1;
+	}
+	shape_plugin_unload(&p);
+	return problems;
+}
+
 static int command_check(struct app *app)
 {
 	struct strbuf report = STRBUF_INIT;
 	char *driver;
 	size_t problems = check_cache_driver(&app->cfg, &report, &driver);
+	problems += check_shapes(&app->cfg, &report);
 	problems += snapshot_report(app->follow.snap, app->cfg.content_root, &report);
 	/* The cache driver's own [cache] keys, which the config leaves to it. */
 	char cache_error[1024], cache_warning[1024];
@@ -224,6 +313,15 @@ static int command_check(struct app *app)
 	} else if (*cache_warning) {
 		strbuf_addf(&report, "%s\n", cache_warning);
 	}
+	/* Where the workers share their index and cache answers: they answer
+	 * without it, but slower and uncached, and make install does not
+	 * make it. */
+	char dir_problem[1024];
+	shared_dir_problem(&app->cfg, dir_problem, sizeof dir_problem);
+	if (*dir_problem)
+		strbuf_addf(&report, "%s: warning: %s\n", app->cfg.path ? app->cfg.path : "(defaults)",
+		            dir_problem);
+	check_icon_folders(&app->cfg, &report);
 	/* Warnings are printed but do not fail the check. */
 	fputs(strbuf_str(&report), stdout);
 	fflush(stdout);
@@ -664,6 +762,8 @@ static int run(int argc, char **argv)
 	int rc;
 	if (strcmp(cli.command, "get") == 0)
 		rc = command_get(&app, cli.args[0]);
+	else if (strcmp(cli.command, "openapi") == 0)
+		rc = command_openapi(&app);
 	else if (warm)
 		rc = command_warm(&app, started, files_read);
 	else

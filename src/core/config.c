@@ -5,7 +5,8 @@
  * section without keys, so the file is fed through our own line reader:
  * it counts lines and notes every "[section]" header itself. Plain keys
  * are described by one table (section, key, type, bounds, destination);
- * the resource, site and disk sections have small handlers of their own.
+ * the resource, site and disk sections, and [icons] (whose keys are the
+ * names of icon sets), have small handlers of their own.
  */
 #include "autoconfig.h"
 
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/glide.h"
 #include "lib/hash.h"
 #include "lib/netaddr.h"
 #include "lib/strbuf.h"
@@ -154,7 +156,7 @@ static char *resolve_path(const char *dir, const char *value)
 /* --- the key table --- */
 
 static const char *type_names[RES_TYPE_COUNT] = {
-	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites",
+	"collections", "navs", "taxonomies", "globals", "forms", "assets", "users", "sites", "sync",
 };
 
 const char *resource_type_name(enum resource_type t)
@@ -168,6 +170,8 @@ enum key_kind {
 	K_RANGES, /* a list of IP addresses or CIDR ranges */
 	K_ACCESS, /* a boolean, or a log target */
 	K_CACHE_DRIVER, /* an enum_names name, or the absolute path of a plug-in */
+	K_ORIGINS, /* "*", or a list of scheme://host[:port] (http/cors.h) */
+	K_PRESETS, /* [images] presets: lib/glide.h's syntax */
 };
 
 /* How a field is held in struct config, hence how set_default fills it
@@ -206,6 +210,10 @@ static const char *const rate_by_names[] = {"ip", "token", NULL};
 static const char *const rate_driver_names[] = {"file", "redis", NULL};
 static const char *const level_names[] = {"error", "warning", "info", "debug", NULL};
 static const char *const middleware_names[] = {"", "auth:token", NULL};
+/* The tag headers of edge.h: off, Fastly's, Cloudflare's, Varnish's
+ * xkey's, Akamai's. */
+static const char *const tags_header_names[] = {"",     "Surrogate-Key",  "Cache-Tag",
+                                                "xkey", "Edge-Cache-Tag", NULL};
 
 /* ST_ENUM fields are read and written as int. */
 _Static_assert(sizeof(enum cache_driver) == sizeof(int), "enum cache_driver is an int");
@@ -218,7 +226,8 @@ _Static_assert(sizeof(enum log_level) == sizeof(int), "enum log_level is an int"
 	((kind) == K_BOOL                               ? ST_BOOL               \
 	 : (kind) == K_LONG                             ? ST_LONG               \
 	 : (kind) == K_ENUM || (kind) == K_CACHE_DRIVER ? ST_ENUM               \
-	 : (kind) == K_LIST || (kind) == K_RANGES       ? ST_LIST               \
+	 : (kind) == K_LIST || (kind) == K_RANGES ||     \
+	   (kind) == K_ORIGINS                          ? ST_LIST               \
 	                                                : ST_STRING)
 /* The store a field's type calls for; a field of any other type has none,
  * and its row does not compile. */
@@ -255,6 +264,10 @@ static const struct key_def keys[] = {
 	KEY("api", "max_fields", K_LONG, max_fields, .min = 0, .max = 1000000, .dflt.l = 100),
 	KEY("api", "regex_budget", K_LONG, regex_budget, .min = 0, .max = 1000000000000L,
 	    .dflt.l = 500000),
+	KEY("api", "openapi", K_BOOL, openapi, .dflt.b = false),
+	KEY("api", "cors_origins", K_ORIGINS, cors_origins, .dflt.s = ""),
+	KEY("api", "cors_max_age", K_LONG, cors_max_age, .min = 0, .max = 86400, .dflt.l = 600),
+	KEY("api", "cors_credentials", K_BOOL, cors_credentials, .dflt.b = false),
 	/* Required: validate refuses a config without it. */
 	KEY("content", "root", K_PATH, content_root, .dflt.s = NULL),
 	KEY("content", "app_name", K_STRING, app_name, .dflt.s = "Statamic"),
@@ -287,8 +300,26 @@ static const struct key_def keys[] = {
 	KEY("log", "level", K_ENUM, log_level, .enum_names = level_names,
 	    .dflt.e = LOG_LEVEL_WARNING),
 	KEY("log", "access", K_ACCESS, log_access, .dflt.s = ""),
+	KEY("images", "presets", K_PRESETS, images_presets, .dflt.s = ""),
+	KEY("images", "sign_key", K_STRING, images_sign_key, .dflt.s = ""),
+	KEY("images", "max_input_pixels", K_LONG, images_max_input_pixels, .min = 1,
+	    .max = 1000000000, .dflt.l = 40000000),
+	KEY("images", "max_output_pixels", K_LONG, images_max_output_pixels, .min = 1,
+	    .max = 268402689, .dflt.l = 4194304),
+	KEY("images", "max_memory", K_LONG, images_max_memory, .min = 16, .max = 65536,
+	    .dflt.l = 256),
+	KEY("images", "max_time_ms", K_LONG, images_max_time_ms, .min = 10, .max = 600000,
+	    .dflt.l = 5000),
 	KEY("server", "max_requests", K_LONG, max_requests, .min = 0, .max = 1000000000000L,
 	    .dflt.l = 0),
+	KEY("edge", "tags_header", K_STRING, edge_tags_header, .enum_names = tags_header_names,
+	    .dflt.s = ""),
+	KEY("edge", "tag_prefix", K_STRING, edge_tag_prefix, .dflt.s = ""),
+	KEY("edge", "varnish", K_URL, edge_varnish, .dflt.s = ""),
+	KEY("edge", "purge_url", K_URL, edge_purge_url, .dflt.s = ""),
+	KEY("edge", "purge_header", K_STRING, edge_purge_header, .dflt.s = ""),
+	KEY("sync", "generations", K_LONG, sync_generations, .min = 1, .max = 1000000,
+	    .dflt.l = 1000),
 };
 
 /* Owned strings that no key sets by itself, defaulted and freed the same
@@ -394,6 +425,7 @@ static void free_rule(struct handle_rule *r)
 {
 	free(r->handle);
 	strlist_free(&r->filters);
+	strlist_free(&r->search);
 }
 
 static void free_resources(struct resource_rule *r)
@@ -431,6 +463,36 @@ static void free_disks(struct config *cfg)
 	free(cfg->disks);
 }
 
+static void free_webhooks(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nwebhooks; i++) {
+		free(cfg->webhooks[i].name);
+		free(cfg->webhooks[i].url);
+		strlist_free(&cfg->webhooks[i].events);
+		free(cfg->webhooks[i].secret);
+	}
+	free(cfg->webhooks);
+}
+
+struct icon_set *icon_sets_copy(const struct icon_set *sets, size_t n)
+{
+	if (n == 0)
+		return NULL;
+	struct icon_set *copy = xcalloc(n, sizeof *copy);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = (struct icon_set){xstrdup(sets[i].name), xstrdup(sets[i].folder)};
+	return copy;
+}
+
+void icon_sets_free(struct icon_set *sets, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(sets[i].name);
+		free(sets[i].folder);
+	}
+	free(sets);
+}
+
 static void free_cache_options(struct config *cfg)
 {
 	for (size_t i = 0; i < cfg->ncache_options; i++) {
@@ -451,6 +513,9 @@ void config_free(struct config *cfg)
 		free_resources(&cfg->resources[t]);
 	free_sites(cfg);
 	free_disks(cfg);
+	config_shapes_free(cfg);
+	free_webhooks(cfg);
+	icon_sets_free(cfg->icon_sets, cfg->nicon_sets);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -547,25 +612,41 @@ static struct handle_rule *add_rule(struct resource_rule *r, const char *handle,
 
 static bool is_simple_section(const char *s)
 {
-	static const char *const names[] = {"api", "content", "cache", "rate_limit", "auth",
-	                                    "log", "server", "resources"};
+	static const char *const names[] = {"api",    "content", "cache",  "rate_limit",
+	                                    "auth",   "log",     "server", "resources",
+	                                    "images", "edge",    "sync",   "icons"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(s, names[i]) == 0)
 			return true;
 	return false;
 }
 
-static bool valid_name(const char *s)
+/* A handle: letters, digits, '_' and '-', and the other characters
+ * `also` names. */
+static bool valid_handle(const char *s, const char *also)
 {
 	if (!*s)
 		return false;
 	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr("_-", *p) && !strchr(also, *p))
 			return false;
 	return true;
 }
 
+bool config_valid_name(const char *s)
+{
+	return valid_handle(s, "");
+}
+
+/* A site handle may hold dots too: Statamic sites named for versions
+ * ("v2.3") exist. */
+static bool valid_site_handle(const char *s)
+{
+	return valid_handle(s, ".");
+}
+
 static struct disk_def *disk_named(struct config *cfg, const char *name);
+static struct webhook_def *webhook_named(struct config *cfg, const char *name);
 
 /* Called by the reader for every "[section]" line, so that sections
  * without keys count too. */
@@ -587,8 +668,8 @@ static void open_section(struct parse_state *st, const char *name)
 			r->users_section = true;
 			return;
 		}
-		if (*handle == '\0' || type == RES_USERS || type == RES_SITES ||
-		    (strcmp(handle, "*") != 0 && !valid_name(handle))) {
+		if (*handle == '\0' || type == RES_USERS || type == RES_SITES || type == RES_SYNC ||
+		    (strcmp(handle, "*") != 0 && !config_valid_name(handle))) {
 			fail_at(st, "unknown section [%s]", name);
 			return;
 		}
@@ -599,7 +680,7 @@ static void open_section(struct parse_state *st, const char *name)
 		add_rule(r, handle, st->line);
 		return;
 	}
-	if (strncmp(name, "sites.", 6) == 0 && valid_name(name + 6)) {
+	if (strncmp(name, "sites.", 6) == 0 && valid_site_handle(name + 6)) {
 		for (size_t i = 0; i < cfg->nsites; i++)
 			if (strcmp(cfg->sites[i].handle, name + 6) == 0) {
 				fail_at(st, "section [%s] appears twice", name);
@@ -610,7 +691,7 @@ static void open_section(struct parse_state *st, const char *name)
 		cfg->sites[cfg->nsites++].handle = xstrdup(name + 6);
 		return;
 	}
-	if (strncmp(name, "disks.", 6) == 0 && valid_name(name + 6)) {
+	if (strncmp(name, "disks.", 6) == 0 && config_valid_name(name + 6)) {
 		if (disk_named(cfg, name + 6)) {
 			fail_at(st, "section [%s] appears twice", name);
 			return;
@@ -620,7 +701,21 @@ static void open_section(struct parse_state *st, const char *name)
 		cfg->disks[cfg->ndisks++].name = xstrdup(name + 6);
 		return;
 	}
-	if (!is_simple_section(name))
+	if (strncmp(name, "webhook.", 8) == 0 && config_valid_name(name + 8)) {
+		if (webhook_named(cfg, name + 8)) {
+			fail_at(st, "section [%s] appears twice", name);
+			return;
+		}
+		cfg->webhooks = xrealloc(cfg->webhooks, (cfg->nwebhooks + 1) * sizeof *cfg->webhooks);
+		cfg->webhooks[cfg->nwebhooks++] = (struct webhook_def){
+			xstrdup(name + 8), NULL, {NULL, 0}, xstrdup(""), st->line};
+		return;
+	}
+	char why[CONFIG_ERR_LEN];
+	int ours = config_shapes_open(cfg, name, st->line, why);
+	if (ours < 0)
+		fail_at(st, "%s", why);
+	else if (ours == 0 && !is_simple_section(name))
 		fail_at(st, "unknown section [%s]", name);
 }
 
@@ -647,6 +742,8 @@ static char *read_line(char *str, int num, void *stream)
 				trimmed[--n] = '\0';
 			open_section(st, trimmed);
 		}
+	} else {
+		config_shapes_protect_line(st->section, str);
 	}
 	return str;
 }
@@ -748,6 +845,60 @@ static int set_cache_driver(struct parse_state *st, const struct key_def *k, con
 	return set_enum(st, k, value, &cfg->cache_driver);
 }
 
+/* An origin as a browser sends it: scheme "://" host [":" port], no path,
+ * no user, nothing after (RFC 6454 §6.2). */
+static bool origin_valid(const char *o)
+{
+	const char *rest = strncmp(o, "https://", 8) == 0 ? o + 8
+	                   : strncmp(o, "http://", 7) == 0 ? o + 7
+	                                                   : NULL;
+	if (!rest || !*rest)
+		return false;
+	for (const char *p = rest; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-:[]", *p))
+			return false;
+	return true;
+}
+
+/* [api] cors_origins: "*" alone, or origins. */
+static int set_origins(struct parse_state *st, const struct key_def *k, const char *value,
+                       struct strlist *dst)
+{
+	struct strlist origins = {0};
+	strlist_split(&origins, value);
+	for (size_t i = 0; i < origins.len; i++) {
+		const char *o = origins.items[i];
+		bool star = strcmp(o, "*") == 0;
+		if ((star && origins.len > 1) || (!star && !origin_valid(o))) {
+			fail_at(st, star ? "[%s] %s: \"*\" stands alone: every origin, or a list"
+			                 : "[%s] %s: not an origin (scheme://host[:port], nothing "
+			                   "after): %s",
+			        k->section, k->name, o);
+			strlist_free(&origins);
+			return 0;
+		}
+	}
+	strlist_free(dst);
+	*dst = origins;
+	return 1;
+}
+
+/* [images] presets: checked whole now, so that a worker never meets a bad
+ * one; api/images.c reads the text again. */
+static int set_presets(struct parse_state *st, const struct key_def *k, const char *value,
+                       char **dst)
+{
+	struct glide_presets presets;
+	char why[GLIDE_ERR_LEN];
+	if (glide_presets_parse(value, &presets, why) != 0) {
+		fail_at(st, "[%s] %s: %s", k->section, k->name, why);
+		return 0;
+	}
+	glide_presets_free(&presets);
+	set_string(dst, value);
+	return 1;
+}
+
 static void resolve_access(struct config *cfg)
 {
 	if (strcmp(cfg->log_access, "on") == 0)
@@ -793,6 +944,10 @@ static int apply_key(struct parse_state *st, const struct key_def *k, const char
 		return 1;
 	case K_RANGES:
 		return set_ranges(st, k, value, dst);
+	case K_ORIGINS:
+		return set_origins(st, k, value, dst);
+	case K_PRESETS:
+		return set_presets(st, k, value, dst);
 	case K_ROUTE:
 		if (!route_is_valid(value)) {
 			fail_at(st, "[%s] %s: not a URL path: %s", k->section, k->name, value);
@@ -843,6 +998,12 @@ static int handle_resource_key(struct parse_state *st, const char *section, cons
 		rule->enabled_set = true;
 		return 1;
 	}
+	if (strcmp(name, "search") == 0 && (type == RES_COLLECTIONS || type == RES_TAXONOMIES)) {
+		strlist_free(&rule->search);
+		strlist_split(&rule->search, value);
+		rule->search_set = true;
+		return 1;
+	}
 	if (strcmp(name, "allowed_filters") == 0) {
 		bool b;
 		rule->filters_set = true;
@@ -888,6 +1049,37 @@ static struct disk_def *disk_named(struct config *cfg, const char *name)
 		if (strcmp(cfg->disks[i].name, name) == 0)
 			return &cfg->disks[i];
 	return NULL;
+}
+
+static struct webhook_def *webhook_named(struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nwebhooks; i++)
+		if (strcmp(cfg->webhooks[i].name, name) == 0)
+			return &cfg->webhooks[i];
+	return NULL;
+}
+
+static int handle_webhook_key(struct parse_state *st, const char *section, const char *name,
+                              const char *value)
+{
+	struct webhook_def *h = webhook_named(st->cfg, section + strlen("webhook."));
+	if (!h) {
+		fail_at(st, "unknown section [%s]", section);
+		return 0;
+	}
+	if (strcmp(name, "url") == 0) {
+		free(h->url);
+		h->url = xstrdup(value);
+	} else if (strcmp(name, "events") == 0) {
+		strlist_free(&h->events);
+		strlist_split(&h->events, value);
+	} else if (strcmp(name, "secret") == 0) {
+		set_string(&h->secret, value);
+	} else {
+		fail_at(st, "unknown key '%s' in [%s]", name, st->section);
+		return 0;
+	}
+	return 1;
 }
 
 static int handle_site_key(struct parse_state *st, const char *section, const char *name,
@@ -936,6 +1128,20 @@ static int handle_disk_key(struct parse_state *st, const char *section, const ch
 	return 1;
 }
 
+/* [icons] <set> = <folder>: a key of any name is a set (handle_key saw
+ * to it that none is given twice). */
+static void handle_icon_key(struct parse_state *st, const char *name, const char *value)
+{
+	if (!*value) {
+		fail_at(st, "[icons] %s: names no folder", name);
+		return;
+	}
+	struct config *cfg = st->cfg;
+	cfg->icon_sets = xrealloc(cfg->icon_sets, (cfg->nicon_sets + 1) * sizeof *cfg->icon_sets);
+	cfg->icon_sets[cfg->nicon_sets++] =
+		(struct icon_set){xstrdup(name), resolve_path(cfg->dir, value)};
+}
+
 static void add_cache_option(struct config *cfg, const char *name, const char *value, int line)
 {
 	cfg->cache_options =
@@ -968,6 +1174,18 @@ static bool first_time_seen(struct parse_state *st, const char *section, const c
 	return true;
 }
 
+/* A key of [scope.*], [shape] or [shape.*] (config_shapes.h): whether it
+ * was one. */
+static bool handle_shapes_key(struct parse_state *st, const char *section, const char *name,
+                              const char *value)
+{
+	char why[CONFIG_ERR_LEN];
+	int rc = config_shapes_key(st->cfg, section, name, value, st->line, why);
+	if (rc < 0)
+		fail_at(st, "%s", why);
+	return rc != 0;
+}
+
 static int handle_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_state *st = user;
@@ -993,7 +1211,11 @@ static int handle_key(void *user, const char *section, const char *name, const c
 		handle_site_key(st, section, name, value);
 	else if (strncmp(section, "disks.", 6) == 0)
 		handle_disk_key(st, section, name, value);
-	else
+	else if (strncmp(section, "webhook.", 8) == 0)
+		handle_webhook_key(st, section, name, value);
+	else if (strcmp(section, "icons") == 0)
+		handle_icon_key(st, name, value);
+	else if (!handle_shapes_key(st, section, name, value))
 		handle_plain_key(st, section, name, value);
 	return 1;
 }
@@ -1104,6 +1326,80 @@ static int validate_public_dir(const struct config *cfg, const struct parse_stat
 	return -1;
 }
 
+/*
+ * [api] cors_origins (http/cors.h). Credentials with every origin would
+ * let any page read answers with its visitor's credentials, which the
+ * CORS protocol itself forbids (browsers refuse "*" with credentials).
+ * With [cache] public_dir the web server answers published requests from
+ * the file, without asking cms-api, so without the CORS headers: a page on
+ * another origin would get its first answer and be refused every repeat.
+ * The static fast path is same-origin only, and a config that asks for
+ * both is refused rather than half working.
+ */
+static int validate_cors(const struct config *cfg, const struct parse_state *st,
+                         char err[CONFIG_ERR_LEN])
+{
+	const struct strlist *o = &cfg->cors_origins;
+	const char *problem = NULL;
+	if (cfg->cors_credentials && o->len == 1 && strcmp(o->items[0], "*") == 0)
+		problem = "cors_credentials = true needs a list of origins, never \"*\": browsers "
+		          "refuse credentials offered to every origin";
+	else if (o->len > 0 && *cfg->cache_public_dir)
+		problem = "cors_origins and [cache] public_dir: the web server answers published "
+		          "files without CORS headers, so a page on another origin would be refused "
+		          "every repeat; the static fast path is same-origin only";
+	if (!problem)
+		return 0;
+	snprintf(err, CONFIG_ERR_LEN, "%s: [api] %s", st->file, problem);
+	return -1;
+}
+
+/* Whether url is an http:// or https:// URL. */
+static bool http_url(const char *url)
+{
+	return strncmp(url, "http://", 7) == 0 || strncmp(url, "https://", 8) == 0;
+}
+
+/* [edge] and [webhook.*]: tags the CDNs accept, the static fast path off
+ * when tags are on (the web server's copies carry none, so no purge would
+ * reach them at the edge), URLs curl can send to. */
+static int validate_edge(const struct config *cfg, const struct parse_state *st,
+                         char err[CONFIG_ERR_LEN])
+{
+	const char *prefix = cfg->edge_tag_prefix;
+	size_t n = strlen(prefix);
+	bool prefix_ok = n <= 16;
+	for (size_t i = 0; i < n; i++)
+		prefix_ok = prefix_ok && (isalnum((unsigned char)prefix[i]) || strchr("._-", prefix[i]));
+	const char *problem = NULL;
+	if (!prefix_ok)
+		problem = "[edge] tag_prefix: at most 16 of the characters A-Z a-z 0-9 . _ - "
+		          "(what every CDN takes in a tag)";
+	else if (*cfg->edge_tags_header && *cfg->cache_public_dir)
+		problem = "[edge] tags_header cannot go with [cache] public_dir: the answers the web "
+		          "server serves from public_dir carry no tags, so no purge would reach "
+		          "their copies at the edge";
+	else if (*cfg->edge_varnish && !http_url(cfg->edge_varnish))
+		problem = "[edge] varnish: not an http:// URL";
+	else if (*cfg->edge_purge_url && !http_url(cfg->edge_purge_url))
+		problem = "[edge] purge_url: not an http:// or https:// URL";
+	else if (*cfg->edge_purge_header && !strchr(cfg->edge_purge_header, ':'))
+		problem = "[edge] purge_header: not a \"Name: value\" header";
+	if (problem) {
+		snprintf(err, CONFIG_ERR_LEN, "%s: %s", st->file, problem);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->nwebhooks; i++) {
+		const struct webhook_def *h = &cfg->webhooks[i];
+		if (!h->url || !http_url(h->url)) {
+			snprintf(err, CONFIG_ERR_LEN, "%s:%d: [webhook.%s] url: %s", st->file, h->line,
+			         h->name, h->url ? "not an http:// or https:// URL" : "required");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int validate(struct config *cfg, const struct parse_state *st, char err[CONFIG_ERR_LEN])
 {
 	if (!cfg->content_root || !*cfg->content_root) {
@@ -1128,7 +1424,8 @@ static int validate(struct config *cfg, const struct parse_state *st, char err[C
 		         "[auth] database, the file of the per-user tokens", st->file);
 		return -1;
 	}
-	if (validate_public_dir(cfg, st, err) != 0)
+	if (validate_public_dir(cfg, st, err) != 0 || validate_cors(cfg, st, err) != 0 ||
+	    validate_edge(cfg, st, err) != 0)
 		return -1;
 	if (cfg->max_limit < cfg->default_limit) {
 		snprintf(err, CONFIG_ERR_LEN, "%s: [api] max_limit (%ld) is below default_limit (%ld)",
@@ -1346,7 +1643,7 @@ bool handle_enabled(const struct config *cfg, enum resource_type t, const char *
 	const struct resource_rule *r = &cfg->resources[t];
 	if (explicitly_off(r))
 		return false;
-	if (t == RES_USERS || t == RES_SITES)
+	if (t == RES_USERS || t == RES_SITES || t == RES_SYNC)
 		return resource_enabled(cfg, t);
 	const struct handle_rule *named = named_rule(r, handle);
 	if (named)
@@ -1395,4 +1692,16 @@ bool allowed_filters(const struct config *cfg, enum resource_type t, const char 
 		any = true;
 	}
 	return any;
+}
+
+const struct strlist *search_fields(const struct config *cfg, enum resource_type t,
+                                    const char *handle)
+{
+	const struct resource_rule *r = &cfg->resources[t];
+	const struct handle_rule *named = handle ? named_rule(r, handle) : NULL;
+	if (named && named->search_set)
+		return named->search.len ? &named->search : NULL;
+	if (r->wildcard && r->wildcard->search_set && r->wildcard->search.len)
+		return &r->wildcard->search;
+	return NULL;
 }

@@ -34,6 +34,7 @@ enum resource_type {
 	RES_ASSETS, /* also governs /asset-containers */
 	RES_USERS,  /* no handles: filters live at type level */
 	RES_SITES,
+	RES_SYNC,   /* the sync feed (/sync); no handles: its items are those each type enables */
 	RES_TYPE_COUNT
 };
 
@@ -46,6 +47,9 @@ struct handle_rule {
 	bool filters_set;    /* allowed_filters was given */
 	bool filters_off;    /* allowed_filters = false */
 	struct strlist filters;
+	struct strlist search; /* search = the fields q= searches (entries, terms); a
+	                      * named handle's replaces the wildcard's */
+	bool search_set;
 	int line;            /* where the section starts, for messages */
 };
 
@@ -72,10 +76,76 @@ struct disk_def {
 	char *url;  /* owned, NULL for a private disk */
 };
 
+/* One [webhook.<name>] section: where the watcher posts what changed. */
+struct webhook_def {
+	char *name;            /* owned */
+	char *url;             /* owned; required */
+	struct strlist events; /* Statamic's event names it is sent for; empty: every event */
+	char *secret;          /* owned: the HMAC-SHA256 key of its signature; "" = unsigned */
+	int line;              /* where the section starts, for messages */
+};
+
+/* One [icons] key: an icon set and the folder of its SVG files, the
+ * operator's counterpart of Statamic's Icon::register (site/icons.h). */
+struct icon_set {
+	char *name;   /* owned: the set's name, as an icon field's `set:` gives it */
+	char *folder; /* owned, absolute */
+};
+
 /* A key=value the cache driver receives as its own configuration. */
 struct kv {
 	char *key, *value; /* owned */
 	int line;          /* where the file sets it, for the driver's messages */
+};
+
+/* One [scope.<name>] section: a query scope, the INI's answer to
+ * Statamic's query_scope classes, which a list request asks for with
+ * query_scope=<name>: filters joined to the request's (never checked
+ * against allowed_filters: the config wrote them), and a sort used when
+ * the request gives none. */
+struct scope_def {
+	char *name;              /* owned */
+	struct kv *filters;      /* owned: key "featured" or "title:contains" (what
+	                          * filter[...] holds), value as written */
+	size_t nfilters;
+	char *sort;              /* owned; NULL when it sets none */
+	struct strlist resources; /* where it may be asked: "collections",
+	                          * "collections.blog", "users", ...; none: every list */
+	int line;                /* where the section starts */
+};
+
+/* The kinds of item a [shape.<type>] section shapes. */
+enum shape_type {
+	SHAPE_ENTRIES, SHAPE_TERMS, SHAPE_GLOBALS, SHAPE_ASSETS, SHAPE_USERS, SHAPE_PAGES,
+	SHAPE_TYPE_COUNT
+};
+
+/* rename.<from> = <to> */
+struct shape_rename {
+	char *from, *to; /* owned */
+};
+
+/* keys.<field> = a, b: the keys kept of the field's object (a relation's
+ * related items, a map, or each map of a list) */
+struct shape_nested {
+	char *field;         /* owned */
+	struct strlist keys;
+};
+
+/* One [shape.<type>] or [shape.<type>.<handle>] section: how an item of
+ * that kind (of that collection, taxonomy, set, container, or tree) is
+ * written, before fields= selects from it. */
+struct shape_def {
+	enum shape_type type;
+	char *handle;            /* owned; NULL for the type's own section */
+	struct strlist keys;     /* keys = the keys kept, in that order */
+	bool keys_set;           /* none: every key, in the item's order */
+	struct strlist drop;     /* drop = keys removed */
+	struct shape_rename *renames; /* owned, in file order */
+	size_t nrenames;
+	struct shape_nested *nested;  /* owned */
+	size_t nnested;
+	int line;
 };
 
 /* CACHE_PLUGIN: driver = an absolute path to a shared object (cache_plugin.h). */
@@ -110,6 +180,12 @@ struct config {
 	long max_fields;         /* names in ?fields= and fields[], default 100 */
 	long regex_budget;       /* steps every regex match of a request may take
 	                          * together (query/regex.h), default 500000 */
+	bool openapi;            /* /{route}/openapi.json (api/openapi.h), default false */
+	struct strlist cors_origins; /* origins a page may call from (http/cors.h): "*", or
+	                          * scheme://host[:port] each; empty (default): no CORS */
+	long cors_max_age;       /* seconds a browser keeps a preflight's answer, default 600 */
+	bool cors_credentials;   /* Access-Control-Allow-Credentials (never with "*"),
+	                          * default false */
 
 	/* [content] */
 	char *content_root;      /* owned, absolute; required */
@@ -151,18 +227,56 @@ struct config {
 	                          * default), "syslog", "stderr" or a file path;
 	                          * access = true is resolved to log_target */
 
+	/* [images] (api/images.h): sizes of an asset's image made on request */
+	char *images_presets;    /* owned: "name:w=300,h=300,fit=crop ..." (lib/glide.h),
+	                          * checked at load; default "" */
+	char *images_sign_key;   /* owned: Glide's secure-URL key; "" (default): presets only */
+	long images_max_input_pixels;  /* a source image's width x height, default 40000000 */
+	long images_max_output_pixels; /* a made image's width x height, default 4194304 */
+	long images_max_memory;  /* MiB libvips may hold for one image, default 256 */
+	long images_max_time_ms; /* milliseconds one image may take, default 5000 */
+
 	/* [server] (the pool of cms-api -n) */
 	long max_requests;       /* requests a pool worker answers before it is
 	                          * replaced; default 0 = never */
 
+	/* [edge] (edge/edge.h): caches in front of cms-api */
+	char *edge_tags_header;  /* owned: "" (off, the default), "Surrogate-Key", "Cache-Tag",
+	                          * "xkey" or "Edge-Cache-Tag" */
+	char *edge_tag_prefix;   /* owned: put before every tag, default "" (site/tags.h) */
+	char *edge_varnish;      /* owned: a Varnish to purge by xkey, "" = none */
+	char *edge_purge_url;    /* owned: an endpoint POSTed {"tags": [...]}, "" = none */
+	char *edge_purge_header; /* owned: one "Name: value" header sent with it, "" = none */
+
+	/* [sync] */
+	long sync_generations;   /* generations a sync token stays valid, default 1000 */
+
+	/* [webhook.*] in file order */
+	struct webhook_def *webhooks;
+	size_t nwebhooks;
+
 	/* [resources] and its sub-sections */
 	struct resource_rule resources[RES_TYPE_COUNT];
+
+	/* [scope.*], [shape.*] in file order, and [shape] (config_shapes.c) */
+	struct scope_def *scopes;
+	size_t nscopes;
+	struct shape_def *shapes;
+	size_t nshapes;
+	char *shape_plugin_path; /* owned: [shape] plugin, an absolute path; NULL: none */
+	int shape_plugin_line;
+	struct kv *shape_options; /* owned: every other [shape] key, for the plug-in */
+	size_t nshape_options;
 
 	/* [sites.*] in file order, [disks.*] */
 	struct site_def *sites;
 	size_t nsites;
 	struct disk_def *disks;
 	size_t ndisks;
+
+	/* [icons], in file order */
+	struct icon_set *icon_sets;
+	size_t nicon_sets;
 };
 
 /* Fills cfg with every default (API disabled, no content root): those of
@@ -228,6 +342,59 @@ bool resource_enabled(const struct config *cfg, enum resource_type t);
 bool handle_enabled(const struct config *cfg, enum resource_type t, const char *handle);
 bool allowed_filters(const struct config *cfg, enum resource_type t, const char *handle,
                      struct strlist *out);
+
+/* Deep copies of sets[0..n) (NULL when n is 0), and their release. */
+struct icon_set *icon_sets_copy(const struct icon_set *sets, size_t n);
+void icon_sets_free(struct icon_set *sets, size_t n);
+
+/* The [scope.<name>] section of that name, or NULL. */
+const struct scope_def *config_scope(const struct config *cfg, const char *name);
+/* Whether a scope may be asked for on a list of a type's handle (NULL:
+ * users, which have none). */
+bool scope_applies(const struct scope_def *s, enum resource_type t, const char *handle);
+/* The shape of items of a type and handle (NULL for users): the handle's
+ * own section, else the type's, else NULL. */
+const struct shape_def *config_shape(const struct config *cfg, enum shape_type t,
+                                     const char *handle);
+/* The fields q= searches on a collection's or taxonomy's list, or NULL
+ * when search is off there. */
+const struct strlist *search_fields(const struct config *cfg, enum resource_type t,
+                                    const char *handle);
+
+/* A handle or a section's name: letters, digits, '_' and '-', not empty. */
+bool config_valid_name(const char *s);
+
+/*
+ * config_shapes.c reads the sections that change what a list asks or how
+ * an item is written, for config_load (which feeds it the lines):
+ *   [scope.<name>]            filter[<field>[:<condition>]] = value, sort = ...,
+ *                             resources = collections.blog, users, ...
+ *   [shape.<type>[.<handle>]] keys = ..., drop = ..., rename.<key> = <new name>,
+ *                             keys.<field> = ... (type: entries, terms, globals,
+ *                             assets, users, pages)
+ *   [shape]                   plugin = /abs/path/shape.so, and the plug-in's own keys
+ * Messages come without the file and line, which config_load adds.
+ */
+/* A "[section]" line: returns 1 when the section is one of these (and
+ * opens it), 0 when it is not, -1 with a message in err. */
+int config_shapes_open(struct config *cfg, const char *section, int line,
+                       char err[CONFIG_ERR_LEN]);
+
+/* A key = value of a section: returns 1 when taken, 0 when the section
+ * is not one of these, -1 with a message in err. */
+int config_shapes_key(struct config *cfg, const char *section, const char *name,
+                      const char *value, int line, char err[CONFIG_ERR_LEN]);
+
+/*
+ * inih splits a line at its first ':' or '=', so "filter[title:contains] =
+ * x" would reach config_shapes_key as the key "filter[title". A scope's
+ * line goes through this first (section: the one it is in), which hides
+ * the colons of a filter[...] key from inih; config_shapes_key shows them
+ * again.
+ */
+void config_shapes_protect_line(const char *section, char *line);
+
+void config_shapes_free(struct config *cfg);
 
 /* Splits "a, b ,c" into trimmed, non-empty items appended to list. */
 void strlist_split(struct strlist *list, const char *csv);

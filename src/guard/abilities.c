@@ -25,7 +25,7 @@ void abilities_free(struct abilities *a)
 /* Types whose routes name a handle; users and sites have none. */
 static bool has_handles(enum resource_type t)
 {
-	return t != RES_USERS && t != RES_SITES;
+	return t != RES_USERS && t != RES_SITES && t != RES_SYNC;
 }
 
 static int type_named(const char *s, size_t len)

@@ -123,8 +123,10 @@ int guard_token(struct guard_state *g, const struct config *cfg, const struct sn
 	bool per_user = guard_per_user(cfg);
 	size_t len = 0;
 	const char *token = bearer_token(req->authorization, &len);
-	if (shared_token_matches(cfg, token, len))
+	if (shared_token_matches(cfg, token, len)) {
+		grant->shared = true;
 		return 0;
+	}
 	if (!per_user || !token)
 		return unauthenticated(e);
 	switch (token_check(&g->tokens, token, len, now, grant)) {

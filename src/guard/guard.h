@@ -49,7 +49,9 @@ void guard_state_free(struct guard_state *g);
 /*
  * Returns 0 when the request may pass the token check; grant (the
  * caller's, initialised, emptied first) then holds the per-user token it
- * carried (grant->id 0: none, or the shared token).
+ * carried (grant->id 0: none, or the shared token, which sets
+ * grant->shared). Either is a verified token, which the rate limit may
+ * key a budget on (ratelimit.h); a pass with neither needed no token.
  * Otherwise returns the refusal's status with its message in e: 401
  * `Unauthenticated.` (no token, a wrong one, or one whose owner is not a
  * user in snap, the site's index, whose serial index_serial changes

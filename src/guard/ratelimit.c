@@ -10,7 +10,6 @@
 
 #include "change/shared.h"
 #include "core/log.h"
-#include "guard/guard.h"
 
 void rate_limiter_init(struct rate_limiter *rl, const struct config *cfg, bool serving)
 {
@@ -42,21 +41,25 @@ void rate_limiter_free(struct rate_limiter *rl)
 	memset(rl, 0, sizeof *rl);
 }
 
-void rate_limiter_client_key(const struct rate_limiter *rl, const struct request *req,
-                             struct strbuf *out)
+/* The address of req, as the limit names it. */
+static void address_key(const struct rate_limiter *rl, const struct request *req,
+                        struct strbuf *out)
 {
-	size_t len = 0;
-	const char *token =
-		rl->by == RATE_BY_TOKEN ? bearer_token(req->authorization, &len) : NULL;
-	if (token && len > 0) {
-		strbuf_addstr(out, "token:");
-		strbuf_add(out, token, len);
-		return;
-	}
 	char client[NETADDR_TEXT_LEN];
 	netaddr_client(req->remote_addr ? req->remote_addr : "", req->forwarded_for,
 	               rl->trusted, rl->ntrusted, client);
 	strbuf_addf(out, "ip:%s", client);
+}
+
+void rate_limiter_client_key(const struct rate_limiter *rl, const struct request *req,
+                             const struct token_grant *verified, struct strbuf *out)
+{
+	if (rl->by == RATE_BY_TOKEN && verified && verified->id > 0)
+		strbuf_addf(out, "token:%lld", verified->id);
+	else if (rl->by == RATE_BY_TOKEN && verified && verified->shared)
+		strbuf_addstr(out, "token:shared");
+	else
+		address_key(rl, req, out);
 }
 
 /* The table of this machine: the file's, looked at again once a second
@@ -106,16 +109,26 @@ static void note_redis(struct rate_limiter *rl, bool answered, struct rate_table
 		            rate_redis_where(rl->redis), rate_redis_problem(rl->redis));
 }
 
-static void count(struct rate_limiter *rl, const char *key, long long now, struct rate_result *r)
+/* Counts a hit of key at now (count), or only looks at what it would
+ * find: in Redis when it is the driver and answers, else in the table of
+ * this machine. */
+static void ask(struct rate_limiter *rl, const char *key, long long now, bool count,
+                struct rate_result *r)
 {
 	struct rate_table *t = local_table(rl, now);
 	if (rl->redis) {
-		bool answered = rate_redis_hit(rl->redis, key, rl->limit, now, r) == 0;
+		bool answered = (count ? rate_redis_hit : rate_redis_look)(rl->redis, key, rl->limit,
+		                                                           now, r) == 0;
 		note_redis(rl, answered, t);
 		if (answered)
 			return;
 	}
-	if (rate_table_hit(t, rate_table_key(t, key), rl->limit, now, r))
+	uint64_t k = rate_table_key(t, key);
+	if (!count) {
+		rate_table_look(t, k, rl->limit, now, r);
+		return;
+	}
+	if (rate_table_hit(t, k, rl->limit, now, r))
 		return;
 	log_every_minute(LOG_LEVEL_WARNING, "rate limit: no room in the table %s for another "
 	                 "client: its requests pass uncounted until buckets free up",
@@ -125,24 +138,46 @@ static void count(struct rate_limiter *rl, const char *key, long long now, struc
 	r->window_end = now + RATE_WINDOW_SECONDS;
 }
 
-void rate_limiter_hit(struct rate_limiter *rl, const struct request *req, long long now,
-                      struct rate_verdict *v)
+/* The verdict of r, what a hit or a look at now found. */
+static void verdict_of(const struct rate_limiter *rl, const struct rate_result *r, long long now,
+                       struct rate_verdict *v)
+{
+	v->applies = true;
+	v->allowed = r->allowed;
+	v->limit = rl->limit;
+	v->remaining = r->allowed && r->count < rl->limit ? rl->limit - r->count : 0;
+	long long wait = r->window_end - now;
+	v->retry_after = wait < 1 ? 1 : wait > RATE_WINDOW_SECONDS ? RATE_WINDOW_SECONDS : (long)wait;
+	v->reset = now + v->retry_after;
+}
+
+void rate_limiter_look(struct rate_limiter *rl, const struct request *req, long long now,
+                       struct rate_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	if (rl->limit <= 0)
 		return;
 	struct strbuf key = STRBUF_INIT;
-	rate_limiter_client_key(rl, req, &key);
+	address_key(rl, req, &key);
 	struct rate_result r;
-	count(rl, key.ptr, now, &r);
+	ask(rl, key.ptr, now, false, &r);
 	strbuf_release(&key);
-	v->applies = true;
-	v->allowed = r.allowed;
-	v->limit = rl->limit;
-	v->remaining = r.allowed && r.count < rl->limit ? rl->limit - r.count : 0;
-	long long wait = r.window_end - now;
-	v->retry_after = wait < 1 ? 1 : wait > RATE_WINDOW_SECONDS ? RATE_WINDOW_SECONDS : (long)wait;
-	v->reset = now + v->retry_after;
+	if (!r.allowed)
+		verdict_of(rl, &r, now, v);
+}
+
+void rate_limiter_hit(struct rate_limiter *rl, const struct request *req,
+                      const struct token_grant *verified, long long now, struct rate_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	if (rl->limit <= 0)
+		return;
+	struct strbuf key = STRBUF_INIT;
+	rate_limiter_client_key(rl, req, verified, &key);
+	struct rate_result r;
+	ask(rl, key.ptr, now, true, &r);
+	strbuf_release(&key);
+	verdict_of(rl, &r, now, v);
 }
 
 static void set_number_header(struct response *res, const char *name, long long n)

@@ -9,10 +9,22 @@
  * (seconds until the window ends), X-RateLimit-Reset (when, in seconds
  * since the epoch) and X-RateLimit-Remaining: 0.
  *
- * The client is its address (by = ip), or the bearer token it sends
- * (by = token; a request without one counts as its address). The address
- * is REMOTE_ADDR, unless that is one of trusted_proxies: then it is read
- * from X-Forwarded-For (netaddr_client).
+ * The client is its address (by = ip), or the token the guard verified
+ * (by = token): a per-user token's id, or the shared auth_token, one budget
+ * for all who hold it. Never the header as sent: a made-up token, or a
+ * real one spelt another way ("01|secret" for token 1), is no new budget.
+ * A request whose token was not verified (none, a wrong one, or no token
+ * needed) counts as its address. The address is REMOTE_ADDR, unless that
+ * is one of trusted_proxies: then it is read from X-Forwarded-For
+ * (netaddr_client).
+ *
+ * Guessing a token costs the address its budget (app.c's order): where a
+ * token is needed, the address's budget is looked at before the token is
+ * checked (rate_limiter_look; a 429 once it is spent, the token never
+ * checked), and a request the guard refuses (401, 503) is counted against
+ * the address and carries the headers. Looking and counting are two steps,
+ * so requests checked at the same moment by several workers may each pass
+ * the look: at most one a worker beyond the budget.
  *
  * Where the counts live:
  *  - driver = file: a table in the cache directory that every worker of
@@ -45,6 +57,7 @@
 #include "core/config.h"
 #include "guard/ratelimit_redis.h"
 #include "guard/ratelimit_table.h"
+#include "guard/tokens.h"
 #include "http/error.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -80,15 +93,24 @@ struct rate_limiter {
 void rate_limiter_init(struct rate_limiter *rl, const struct config *cfg, bool serving);
 void rate_limiter_free(struct rate_limiter *rl);
 
-/* Counts req at now (seconds since the epoch) and says what its answer
- * must carry. */
-void rate_limiter_hit(struct rate_limiter *rl, const struct request *req, long long now,
-                      struct rate_verdict *v);
+/* Looks, counting nothing, at what the address of req has left at now:
+ * for a request whose token is yet to be checked. When the budget is
+ * spent, v is the 429's verdict; otherwise v does not apply (the hit that
+ * follows says what the answer carries). */
+void rate_limiter_look(struct rate_limiter *rl, const struct request *req, long long now,
+                       struct rate_verdict *v);
 
-/* The text req is counted under ("ip:192.0.2.1", "token:..."), appended
- * to out. */
+/* Counts req at now (seconds since the epoch) and says what its answer
+ * must carry. verified: the grant of the token the guard passed req with
+ * (guard_token), or NULL when it refused req. */
+void rate_limiter_hit(struct rate_limiter *rl, const struct request *req,
+                      const struct token_grant *verified, long long now, struct rate_verdict *v);
+
+/* The text req is counted under, appended to out: "ip:192.0.2.1", or by
+ * token "token:7" (per-user token 7) or "token:shared" (auth_token) when
+ * verified (as for rate_limiter_hit) holds one. */
 void rate_limiter_client_key(const struct rate_limiter *rl, const struct request *req,
-                             struct strbuf *out);
+                             const struct token_grant *verified, struct strbuf *out);
 
 /* Returns 0 when v lets the request through, else 429 with its message,
  * `Too Many Attempts.`, in e. */

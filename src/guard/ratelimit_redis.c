@@ -14,14 +14,16 @@
 #include "lib/siphash.h"
 #include "lib/strbuf.h"
 
-/* KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms.
- * Returns {allowed, count, milliseconds left}. A counter found without an
- * expiry (written by hand) is given one rather than left forever. */
+/* KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms,
+ * ARGV[3] 1 to count the hit, 0 only to look. Returns {allowed, count,
+ * milliseconds left}. A counter found without an expiry (written by hand)
+ * is given one rather than left forever; a look at one that does not
+ * exist makes nothing (PEXPIRE of a missing key is a no-op). */
 static const char hit_script[] =
 	"local n = tonumber(redis.call('GET', KEYS[1]) or '0') or 0\n"
 	"local allowed = 0\n"
 	"if n < tonumber(ARGV[1]) then\n"
-	"  n = redis.call('INCR', KEYS[1])\n"
+	"  if ARGV[3] == '1' then n = redis.call('INCR', KEYS[1]) end\n"
 	"  allowed = 1\n"
 	"end\n"
 	"local ttl = redis.call('PTTL', KEYS[1])\n"
@@ -158,8 +160,9 @@ static bool integer_at(const redisReply *reply, size_t i, long long *out)
 	return true;
 }
 
-int rate_redis_hit(struct rate_redis *r, const char *client_key, long limit, long long now,
-                   struct rate_result *res)
+/* A hit (counting) or a look at client_key's counter; see the script. */
+static int ask_counter(struct rate_redis *r, const char *client_key, long limit, long long now,
+                       bool counting, struct rate_result *res)
 {
 	memset(res, 0, sizeof *res);
 	if (!r->ctx) {
@@ -172,8 +175,8 @@ int rate_redis_hit(struct rate_redis *r, const char *client_key, long limit, lon
 	}
 	char name[17];
 	snprintf(name, sizeof name, "%016" PRIx64, siphash24(name_key, client_key, strlen(client_key)));
-	redisReply *reply = ask(r, "EVAL", "EVAL %s 1 %sratelimit:%s %ld %d", hit_script, r->prefix,
-	                        name, limit, RATE_WINDOW_SECONDS * 1000);
+	redisReply *reply = ask(r, "EVAL", "EVAL %s 1 %sratelimit:%s %ld %d %d", hit_script,
+	                        r->prefix, name, limit, RATE_WINDOW_SECONDS * 1000, counting ? 1 : 0);
 	if (!reply)
 		goto failed;
 	long long allowed, count, ttl_ms;
@@ -197,4 +200,16 @@ failed:
 	disconnect(r);
 	r->next_try = now + 1;
 	return -1;
+}
+
+int rate_redis_hit(struct rate_redis *r, const char *client_key, long limit, long long now,
+                   struct rate_result *res)
+{
+	return ask_counter(r, client_key, limit, now, true, res);
+}
+
+int rate_redis_look(struct rate_redis *r, const char *client_key, long limit, long long now,
+                    struct rate_result *res)
+{
+	return ask_counter(r, client_key, limit, now, false, res);
 }

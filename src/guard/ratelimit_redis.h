@@ -36,6 +36,11 @@ void rate_redis_free(struct rate_redis *r);
 int rate_redis_hit(struct rate_redis *r, const char *client_key, long limit, long long now,
                    struct rate_result *res);
 
+/* The same without counting: what a hit would find (res->allowed when
+ * one more fits, res->count the window's hits so far). */
+int rate_redis_look(struct rate_redis *r, const char *client_key, long limit, long long now,
+                    struct rate_result *res);
+
 /* Where Redis is ("127.0.0.1:6379" or a socket path) and, after a failed
  * hit, why, for the log. */
 const char *rate_redis_where(const struct rate_redis *r);

@@ -248,6 +248,31 @@ bool rate_table_hit(struct rate_table *t, uint64_t key, long limit, long long no
 	return counted;
 }
 
+void rate_table_look(struct rate_table *t, uint64_t key, long limit, long long now,
+                     struct rate_result *r)
+{
+	r->allowed = true;
+	r->count = 0;
+	r->window_end = now + RATE_WINDOW_SECONDS;
+	size_t home = home_of(t, key), n = probe_length(t);
+	for (size_t i = 0; i < n; i++) {
+		struct bucket *b = &t->buckets[(home + i) % t->nbuckets];
+		uint64_t k = atomic_load(&b->key);
+		if (k == 0)
+			return;
+		if (k != key)
+			continue;
+		/* A bucket being taken over is leaving this key: a fresh start. */
+		uint64_t s = atomic_load(&b->state);
+		if (s != TAKING_OVER && !window_over(s, now)) {
+			r->count = state_count(s);
+			r->allowed = r->count < (limit > RATE_MAX_LIMIT ? RATE_MAX_LIMIT : limit);
+			r->window_end = window_start(s) + RATE_WINDOW_SECONDS;
+		}
+		return;
+	}
+}
+
 uint64_t rate_table_key(const struct rate_table *t, const char *text)
 {
 	uint64_t k = siphash24(t->header->seed, text, strlen(text));

@@ -73,6 +73,13 @@ uint64_t rate_table_key(const struct rate_table *t, const char *text);
 bool rate_table_hit(struct rate_table *t, uint64_t key, long limit, long long now,
                     struct rate_result *r);
 
+/* What a hit of key at now would find, without counting it or taking a
+ * bucket: r->allowed when one more hit fits within limit, r->count the
+ * hits of the window so far (0 for a key with no bucket or whose window
+ * is over). Takes no lock: a hit that lands meanwhile may be missed. */
+void rate_table_look(struct rate_table *t, uint64_t key, long limit, long long now,
+                     struct rate_result *r);
+
 /* A flag shared by the table's processes (one outage, one log line):
  * sets it to on and returns whether this call changed it. */
 bool rate_table_flag_set(struct rate_table *t, bool on);

@@ -88,6 +88,8 @@ enum token_verdict {
 /* What a valid token grants. */
 struct token_grant {
 	long long id;               /* 0 when none */
+	bool shared;                /* the guard's: the request carried [api] auth_token,
+	                             * which grants what the config enables (id 0) */
 	char *owner;                /* owned */
 	struct abilities abilities; /* owned */
 };

@@ -211,6 +211,8 @@ void request_from_cgi(struct request *req, cgi_getter get, void *ctx)
 	req->authorization = auth ? xstrdup(auth) : NULL;
 	req->if_none_match = list_header(get("HTTP_IF_NONE_MATCH", ctx));
 	req->accept_encoding = list_header(get("HTTP_ACCEPT_ENCODING", ctx));
+	req->origin = list_header(get("HTTP_ORIGIN", ctx));
+	req->cors_method = list_header(get("HTTP_ACCESS_CONTROL_REQUEST_METHOD", ctx));
 	const char *script = or_default(get("SCRIPT_NAME", ctx), "");
 	const char *slash = strrchr(script, '/');
 	req->script_dir = xstrndup(script, slash ? (size_t)(slash - script) : 0);
@@ -248,14 +250,20 @@ void request_free(struct request *req)
 	free(req->authorization);
 	free(req->if_none_match);
 	free(req->accept_encoding);
+	free(req->origin);
+	free(req->cors_method);
 	free(req->script_dir);
 	memset(req, 0, sizeof *req);
 }
 
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static bool is_name_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '-' || c == '.' || c == '_';
+	return is_alnum(c) || c == '-' || c == '.' || c == '_';
 }
 
 static bool is_bracketed_char(char c)
@@ -276,9 +284,13 @@ bool request_host_valid(const char *host)
 			return false;
 		p++;
 	} else {
+		/* A name of dots, dashes and underscores alone ("..", "-") is
+		 * no host, and could pass for a path or an option where the
+		 * name is used. */
+		bool named = false;
 		for (; is_name_char(*p); p++)
-			;
-		if (p == host)
+			named |= is_alnum(*p);
+		if (!named)
 			return false;
 	}
 	if (*p == ':') {

@@ -43,6 +43,9 @@ struct request {
 	char *if_none_match;   /* owned: If-None-Match header, NULL when absent or
 	                        * longer than REQUEST_LIST_HEADER_MAX */
 	char *accept_encoding; /* owned: Accept-Encoding header, the same */
+	char *origin;      /* owned: Origin header (CORS), NULL when absent */
+	char *cors_method; /* owned: Access-Control-Request-Method (a CORS
+	                    * preflight), NULL when absent */
 	char *script_dir;  /* owned: the directory of SCRIPT_NAME ("/~bob" for
 	                    * "/~bob/cms-api.fcgi"), "" when it has none: where
 	                    * a request rewritten to the script (shared hosting,
@@ -82,9 +85,10 @@ void request_from_uri(struct request *req, const char *method, const char *uri);
 void request_free(struct request *req);
 
 /* Whether host (a Host header) is a host name: letters, digits, '-', '.'
- * and '_', or an IP address in brackets, with an optional ":port". Absolute
- * URLs in answers and the cache key are made from it, so anything else
- * (a '/', '@', a space) is refused. */
+ * and '_', at least one a letter or digit, or an IP address in brackets,
+ * with an optional ":port". Absolute URLs in answers and the cache key are
+ * made from it, so anything else (a '/', '@', a space, a name of dots or
+ * dashes alone such as ".." or "-") is refused. */
 bool request_host_valid(const char *host);
 
 /* The last value of a scalar query parameter, or NULL. */

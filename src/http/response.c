@@ -133,12 +133,14 @@ const char *status_reason(int status)
 {
 	switch (status) {
 	case 200: return "OK";
+	case 204: return "No Content";
 	case 304: return "Not Modified";
 	case 400: return "Bad Request";
 	case 401: return "Unauthorized";
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 410: return "Gone";
 	case 422: return "Unprocessable Content";
 	case 429: return "Too Many Requests";
 	case 500: return "Internal Server Error";
@@ -201,12 +203,14 @@ void response_render(const struct response *res, bool include_body, const char *
 	strbuf_addf(out, "Status: %d %s%s", status, status_reason(status), eol);
 	for (size_t i = 0; i < res->nheaders; i++) {
 		/* A 304 leaves out what describes the body it does not send
-		 * (RFC 9110 §15.4.5); ETag, Cache-Control and Vary stay. */
+		 * (RFC 9110 §15.4.5); ETag, Cache-Control and Vary stay. A
+		 * 204 has no body either (§15.3.5), nor Content-Length
+		 * (§8.6). */
 		if (status == 304 && strcasecmp(res->headers[i].name, "Content-Type") == 0)
 			continue;
 		strbuf_addf(out, "%s: %s%s", res->headers[i].name, res->headers[i].value, eol);
 	}
-	if (status == 304) {
+	if (status == 304 || status == 204) {
 		strbuf_addstr(out, eol);
 		return;
 	}

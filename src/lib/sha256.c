@@ -3,6 +3,7 @@
 
 #include "lib/sha256.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const uint32_t K[64] = {
@@ -134,4 +135,35 @@ void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_LEN + 1])
 		hex[2 * i + 1] = digits[digest[i] & 15];
 	}
 	hex[SHA256_HEX_LEN] = '\0';
+}
+
+void hmac_sha256_hex(const void *key, size_t key_len, const void *data, size_t len,
+                     char hex[SHA256_HEX_LEN + 1])
+{
+	unsigned char k[64] = {0}, pad[64], inner[SHA256_DIGEST_LEN], digest[SHA256_DIGEST_LEN];
+	struct sha256 ctx;
+	if (key_len > sizeof k) {
+		/* A key longer than a block is its digest (RFC 2104 §2). */
+		sha256_init(&ctx);
+		sha256_update(&ctx, key, key_len);
+		sha256_final(&ctx, k);
+	} else {
+		memcpy(k, key, key_len);
+	}
+	for (size_t i = 0; i < sizeof pad; i++)
+		pad[i] = k[i] ^ 0x36;
+	sha256_init(&ctx);
+	sha256_update(&ctx, pad, sizeof pad);
+	sha256_update(&ctx, data, len);
+	sha256_final(&ctx, inner);
+	for (size_t i = 0; i < sizeof pad; i++)
+		pad[i] = k[i] ^ 0x5c;
+	sha256_init(&ctx);
+	sha256_update(&ctx, pad, sizeof pad);
+	sha256_update(&ctx, inner, sizeof inner);
+	sha256_final(&ctx, digest);
+	for (size_t i = 0; i < SHA256_DIGEST_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	memset(k, 0, sizeof k);
+	memset(pad, 0, sizeof pad);
 }

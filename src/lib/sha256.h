@@ -28,4 +28,9 @@ void sha256_final(struct sha256 *ctx, unsigned char digest[SHA256_DIGEST_LEN]);
 /* The digest of data[0..len) as 64 lowercase hex digits and a NUL. */
 void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_LEN + 1]);
 
+/* HMAC-SHA256 (RFC 2104) of data[0..len) under key[0..key_len), as 64
+ * lowercase hex digits and a NUL: a webhook's signature. */
+void hmac_sha256_hex(const void *key, size_t key_len, const void *data, size_t len,
+                     char hex[SHA256_HEX_LEN + 1]);
+
 #endif

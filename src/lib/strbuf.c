@@ -3,6 +3,7 @@
 
 #include "lib/strbuf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +137,20 @@ void strbuf_release(struct strbuf *b)
 const char *strbuf_str(const struct strbuf *b)
 {
 	return b->ptr ? b->ptr : "";
+}
+
+int strbuf_read_file(struct strbuf *b, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char buf[8192];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(b, buf, got);
+	int failed = ferror(f);
+	fclose(f);
+	if (failed)
+		errno = EIO;
+	return failed ? -1 : 0;
 }

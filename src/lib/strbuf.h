@@ -37,6 +37,9 @@ void strbuf_reset(struct strbuf *b);
 /* Returns the contents as a NUL-terminated string ("" when empty); the
  * caller owns it and the buffer is left empty. */
 char *strbuf_detach(struct strbuf *b, size_t *len);
+/* Appends the whole file at path. Returns 0, or -1 with errno set (what
+ * was read before an error stays appended). */
+int strbuf_read_file(struct strbuf *b, const char *path);
 void strbuf_release(struct strbuf *b);
 /* A strbuf's contents as a C string, "" before the first append. */
 const char *strbuf_str(const struct strbuf *b);

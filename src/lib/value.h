@@ -18,7 +18,7 @@
  *   URL                    u8 base, then a string's payload (the path)
  *   REF                    u32 payload size, u32 count (2), u8 kind,
  *                          u32 target, then two values: the raw value
- *                          and the short object
+ *                          and the short object (REF_FIELD: the field)
  * Map keys keep their insertion (file) order.
  *
  * URL and REF carry, out of band, what a response must complete per
@@ -56,8 +56,13 @@ enum url_base {
 	URL_API = 2,  /* the API root: http://host/api + "/" + "collections/blog" */
 };
 
-/* What a reference points at. */
-enum ref_kind { REF_ENTRY = 1, REF_TERM, REF_USER, REF_ASSET };
+/* What a reference points at. REF_OBJECT is any other item's short
+ * object (a form, a collection, a linked entry), shown whatever the
+ * request. REF_FIELD is a whole relationship field of an item: its raw
+ * value is the value stored, its object the field as delivered (a
+ * reference, a list of them, null), because Statamic shows one where it
+ * shows an item and the other on a tree page. */
+enum ref_kind { REF_ENTRY = 1, REF_TERM, REF_USER, REF_ASSET, REF_FIELD, REF_OBJECT };
 
 /* A read-only view of one packed value. A view with p == NULL is the
  * "missing" value: it reads as null and iterates as empty. */
@@ -165,7 +170,7 @@ void vb_map_end(struct value_builder *b);
 /* A URL value: path below base. */
 void vb_url(struct value_builder *b, enum url_base base, const char *path, size_t len);
 /* A reference: after vb_ref_begin write exactly two values, the raw value
- * and the short object (a map), then vb_ref_end. */
+ * and the short object (a map; for REF_FIELD any value), then vb_ref_end. */
 void vb_ref_begin(struct value_builder *b, enum ref_kind kind, uint32_t target);
 void vb_ref_end(struct value_builder *b);
 /* The finished value (valid until the builder's buffer next grows). */

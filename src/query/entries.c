@@ -69,18 +69,173 @@ static void title_handle(struct value_builder *b, const char *title, const char 
 	vb_map_end(b);
 }
 
-/* The collection mounted on this entry, if any. */
-static void mounted_collection(const struct snapshot *s, const struct snap_entry *e,
-                              struct value_builder *b)
+/* The collection mounted on the entry with that id, as {title, handle};
+ * false when none is. */
+static bool collection_mounted_on(const struct snapshot *s, const char *id,
+                                  struct value_builder *b)
 {
 	for (uint32_t i = 0; i < snap_collection_count(s); i++) {
 		struct snap_collection c = snap_collection_at(s, i);
-		if (c.mount && strcmp(c.mount, e->id) == 0) {
+		if (c.mount && strcmp(c.mount, id) == 0) {
 			title_handle(b, c.title, c.handle);
-			return;
+			return true;
 		}
 	}
-	vb_null(b);
+	return false;
+}
+
+/* AugmentedEntry::mount(): the data's `mount`, else the collection mounted
+ * on this entry, else the one mounted on its origin, else null. */
+static void mounted_collection(const struct snapshot *s, const struct snap_entry *e,
+                              struct value_builder *b)
+{
+	value_t own = value_map_getz(e->data, "mount");
+	if (!value_is_missing(own) && !value_is_null(own))
+		vb_value(b, own);
+	else if (!collection_mounted_on(s, e->id, b) &&
+	         (e->origin == SNAP_NONE ||
+	          !collection_mounted_on(s, snap_entry_at(s, e->origin).id, b)))
+		vb_null(b);
+}
+
+/* The root page of a collection's tree in a site (its order 1), or
+ * SNAP_NONE; the last one found is kept, since a list asks it of every
+ * top-level page. */
+static uint32_t root_page(struct entries_query *q, uint32_t collection, uint32_t site)
+{
+	if (q->root_of[0] == collection + 1 && q->root_of[1] == site)
+		return q->root_of[2];
+	struct snap_collection c = collection_numbered(q, collection);
+	uint32_t root = SNAP_NONE;
+	for (uint32_t i = c.first_entry; i < c.first_entry + c.nentries && root == SNAP_NONE; i++) {
+		struct snap_entry e = snap_entry_at(q->snap, i);
+		if (e.site == site && e.order == 1)
+			root = i;
+	}
+	q->root_of[0] = collection + 1; /* 0: nothing kept yet */
+	q->root_of[1] = site;
+	q->root_of[2] = root;
+	return root;
+}
+
+/* The page above e in its collection's tree (Statamic's $entry->parent()):
+ * its parent, or the root page for a top-level page of a tree that
+ * expects one; SNAP_NONE for the root, top-level pages of other trees and
+ * entries of collections without a tree. */
+static uint32_t parent_page(struct entries_query *q, const struct snap_entry *e)
+{
+	if (e->parent != SNAP_NONE || e->order < 1)
+		return e->parent;
+	struct snap_collection c = collection_of(q, e);
+	if (!c.structured || !c.expects_root || e->order == 1)
+		return SNAP_NONE;
+	return root_page(q, e->collection, e->site);
+}
+
+static void url_value(const struct snapshot *s, const struct snap_entry *e, struct value_builder *b);
+static void permalink_value(const struct snapshot *s, const struct snap_entry *e,
+                            struct value_builder *b);
+
+/* {id, title, url, permalink, api_url} of entry n: a page's short form. */
+static void short_entry(const struct snapshot *s, uint32_t n, struct value_builder *b)
+{
+	struct snap_entry e = snap_entry_at(s, n);
+	struct strbuf api = STRBUF_INIT;
+	strbuf_addf(&api, "collections/%s/entries/%s", snap_collection_at(s, e.collection).handle,
+	            e.id);
+	vb_map_begin(b);
+	vb_keyz(b, "id");
+	vb_strz(b, e.id);
+	vb_keyz(b, "title");
+	if (value_is_missing(e.title))
+		vb_null(b);
+	else
+		vb_value(b, e.title);
+	vb_keyz(b, "url");
+	url_value(s, &e, b);
+	vb_keyz(b, "permalink");
+	permalink_value(s, &e, b);
+	vb_keyz(b, "api_url");
+	vb_url(b, URL_API, api.ptr, api.len);
+	vb_map_end(b);
+	strbuf_release(&api);
+}
+
+/* The template e renders with (Entry::template()): its own (or its
+ * origin's), else its collection's, else "default"; "@blueprint" is the
+ * collection's handle and the blueprint's. */
+static void template_value(struct entries_query *q, const struct snap_entry *e, value_t own,
+                           struct value_builder *b)
+{
+	struct snap_collection c = collection_of(q, e);
+	value_t v = own;
+	if (value_is_null(v) || value_is_missing(v))
+		v = value_map_getz(c.settings, "template");
+	if (value_type(v) == VALUE_STRING && strcmp(value_str(v, NULL), "@blueprint") == 0) {
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "%s.%s", c.handle, e->blueprint);
+		vb_str(b, t.ptr, t.len);
+		strbuf_release(&t);
+	} else if (value_is_null(v) || value_is_missing(v)) {
+		vb_strz(b, "default");
+	} else {
+		vb_value(b, v);
+	}
+}
+
+/* The value of a data key of e: as stored, but for those Statamic
+ * computes when the entry has them: `parent`, always the page above e
+ * whatever the data says, and `template` when the data leaves it null. */
+static void data_value(struct entries_query *q, const struct snap_entry *e, const char *key,
+                       size_t len, value_t v, struct value_builder *b)
+{
+	if (len == 8 && memcmp(key, "template", 8) == 0) {
+		template_value(q, e, v, b);
+		return;
+	}
+	if (len != 6 || memcmp(key, "parent", 6) != 0) {
+		vb_value(b, v);
+		return;
+	}
+	uint32_t parent = parent_page(q, e);
+	if (parent == SNAP_NONE)
+		vb_null(b);
+	else
+		short_entry(q->snap, parent, b);
+}
+
+/* Whether the data key is one an item leaves out: excluded_keys, and
+ * `parent` on tree pages. */
+static bool key_left_out(const struct entries_query *q, const char *key, size_t len)
+{
+	return strlist_contains_counted(&q->cfg->excluded_keys, key, len) ||
+	       (q->tree_page && len == 6 && memcmp(key, "parent", 6) == 0);
+}
+
+/* Entry::url(): where a redirect sends, else the site's url and the uri. */
+static void url_value(const struct snapshot *s, const struct snap_entry *e, struct value_builder *b)
+{
+	if (e->redirect) {
+		vb_strz(b, e->redirect);
+	} else if (e->uri) {
+		struct strbuf t = STRBUF_INIT;
+		augment_url(snap_site_at(s, e->site).url, e->uri, &t);
+		vb_str(b, t.ptr, t.len);
+		strbuf_release(&t);
+	} else {
+		vb_null(b);
+	}
+}
+
+static void permalink_value(const struct snapshot *s, const struct snap_entry *e,
+                            struct value_builder *b)
+{
+	if (e->redirect)
+		augment_redirect_permalink(snap_site_at(s, e->site).url, e->redirect, b);
+	else if (e->uri)
+		augment_permalink(snap_site_at(s, e->site).url, e->uri, b);
+	else
+		vb_null(b);
 }
 
 /* Appends the computed value of key for e to b. */
@@ -125,17 +280,9 @@ static void computed_value(const struct entries_query *q, const struct snap_entr
 		else
 			vb_null(b);
 	} else if (strcmp(key, "permalink") == 0) {
-		if (e->uri)
-			augment_permalink(snap_site_at(s, e->site).url, e->uri, b);
-		else
-			vb_null(b);
+		permalink_value(s, e, b);
 	} else if (strcmp(key, "url") == 0) {
-		if (e->uri) {
-			augment_url(snap_site_at(s, e->site).url, e->uri, &t);
-			vb_str(b, t.ptr, t.len);
-		} else {
-			vb_null(b);
-		}
+		url_value(s, e, b);
 	} else if (strcmp(key, "private") == 0) {
 		vb_bool(b, status == ENTRY_SCHEDULED || status == ENTRY_EXPIRED);
 	} else if (strcmp(key, "published") == 0) {
@@ -203,6 +350,11 @@ static value_t entry_value(struct entries_query *q, const struct snap_entry *e, 
 	return field_value(q, e, &field);
 }
 
+value_t entries_value(struct entries_query *q, const struct snap_entry *e, const char *key)
+{
+	return entry_value(q, e, key);
+}
+
 /* --- items --- */
 
 static bool excluded(const struct config *cfg, const char *key)
@@ -231,11 +383,6 @@ static int compare_counted(const char *a, size_t a_len, const char *b, size_t b_
 	if (c != 0)
 		return c;
 	return (a_len > b_len) - (a_len < b_len);
-}
-
-static bool excluded_counted(const struct config *cfg, const char *key, size_t len)
-{
-	return strlist_contains_counted(&cfg->excluded_keys, key, len);
 }
 
 /*
@@ -272,9 +419,9 @@ static bool build_item_merged(struct entries_query *q, const struct snap_entry *
 				computed_value(q, e, computed_keys[c], out);
 			}
 			c++;
-		} else if (!excluded_counted(cfg, it.key, it.key_len)) {
+		} else if (!key_left_out(q, it.key, it.key_len)) {
 			vb_key(out, it.key, it.key_len);
-			vb_value(out, it.value);
+			data_value(q, e, it.key, it.key_len, it.value, out);
 		}
 		if (order >= 0)
 			more = value_iter_next(&it);
@@ -302,15 +449,16 @@ void entries_build_item(struct entries_query *q, const struct snap_entry *e, val
 	qsort(names, n, sizeof *names, compare_names);
 	vb_map_begin(out);
 	for (size_t i = 0; i < n; i++) {
-		if (!excluded(q->cfg, names[i])) {
+		size_t len = strlen(names[i]);
+		if (!key_left_out(q, names[i], len)) {
 			value_t extra = value_map_getz(extras, names[i]);
 			vb_keyz(out, names[i]);
 			if (!value_is_missing(extra))
 				vb_value(out, extra);
-			else if (is_computed(names[i], strlen(names[i])))
+			else if (is_computed(names[i], len))
 				computed_value(q, e, names[i], out);
 			else
-				vb_value(out, value_map_getz(e->data, names[i]));
+				data_value(q, e, names[i], len, value_map_getz(e->data, names[i]), out);
 		}
 		free(names[i]);
 	}
@@ -328,6 +476,9 @@ void entries_filters_init(struct entry_filters *f)
 
 void entries_free_filters(struct entry_filters *f)
 {
+	for (size_t i = 0; i < f->nany; i++)
+		entries_free_filters(&f->any[i]);
+	free(f->any);
 	for (size_t i = 0; i < f->nfields; i++)
 		filter_free(&f->fields[i]);
 	free(f->fields);
@@ -394,12 +545,34 @@ int entries_add_filter(struct entries_query *q, struct entry_filters *f, const c
 	return 0;
 }
 
+int entries_add_params(struct entries_query *q, struct entry_filters *f,
+                       const struct filter_params *p, struct http_error *e)
+{
+	if (p->ngroups > 0) {
+		f->any = xcalloc(p->ngroups, sizeof *f->any);
+		f->nany = p->ngroups;
+		for (size_t g = 0; g < p->ngroups; g++)
+			entries_filters_init(&f->any[g]);
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const struct filter_param *one = &p->items[i];
+		struct entry_filters *to = one->group == FILTER_TOP ? f : &f->any[one->group];
+		int status = entries_add_filter(q, to, one->key, one->value, e);
+		if (status != 0)
+			return status;
+		if (!to->default_published)
+			f->default_published = false;
+	}
+	return 0;
+}
+
 /* Whether the entry names the term in the field called like the
- * taxonomy: term references (their stored slugs, "taxonomy::slug" when
- * the field targets several taxonomies), or plain slugs. */
+ * taxonomy: the slugs it stores ("taxonomy::slug" when the field targets
+ * several taxonomies), whether the field keeps them beside its term
+ * references (value.h REF_FIELD) or holds them plainly. */
 static bool entry_has_term(const struct snap_entry *e, const char *taxonomy, const char *slug)
 {
-	value_t v = value_map_getz(e->data, taxonomy);
+	value_t v = value_raw(value_map_getz(e->data, taxonomy));
 	struct value_iter it;
 	value_iter_init(&it, v);
 	bool list = value_type(v) == VALUE_ARRAY;
@@ -432,16 +605,14 @@ static bool tax_matches(const struct tax_filter *t, const struct snap_entry *e)
 	}
 }
 
-/* Whether e passes the field and taxonomy filters of f. */
-static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
-                        const struct snap_entry *e)
+/* Whether e passes the field and taxonomy filters of f itself, not
+ * those of its groups. */
+static bool own_pass(struct entries_query *q, const struct entry_filters *f,
+                     const struct snap_entry *e)
 {
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *one = &f->fields[i];
-		value_t v = field_value(q, e, &f->from[i]);
-		for (size_t p = 1; p < one->npath; p++)
-			v = value_map_getz(v, one->path[p]);
-		if (!filter_match(one, v))
+		if (!filter_match_path(one, field_value(q, e, &f->from[i]), 1, q->related))
 			return false;
 	}
 	/* in/any/all filters must all hold; the not filters exclude only an
@@ -460,12 +631,35 @@ static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
 	return nots == 0 || excluded_by < nots;
 }
 
+/* Whether e passes the field and taxonomy filters of f, and of one of its
+ * groups when it has any. */
+static bool fields_pass(struct entries_query *q, const struct entry_filters *f,
+                        const struct snap_entry *e)
+{
+	if (!own_pass(q, f, e))
+		return false;
+	for (size_t g = 0; g < f->nany; g++)
+		if (own_pass(q, &f->any[g], e))
+			return true;
+	return f->nany == 0;
+}
+
+bool entries_pass_status(struct entries_query *q, const struct entry_filters *f,
+                         const struct snap_entry *e)
+{
+	return !f->default_published || entries_status(q, e) == ENTRY_PUBLISHED;
+}
+
+bool entries_pass_filters(struct entries_query *q, const struct entry_filters *f,
+                          const struct snap_entry *e)
+{
+	return fields_pass(q, f, e);
+}
+
 bool entries_pass(struct entries_query *q, const struct entry_filters *f,
                   const struct snap_entry *e)
 {
-	if (f->default_published && entries_status(q, e) != ENTRY_PUBLISHED)
-		return false;
-	return fields_pass(q, f, e);
+	return entries_pass_status(q, f, e) && fields_pass(q, f, e);
 }
 
 /* Whether filters on the title alone are all f has besides the status. */
@@ -474,7 +668,7 @@ static bool title_filters_only(const struct entry_filters *f)
 	for (size_t i = 0; i < f->nfields; i++)
 		if (f->from[i].source != FIELD_TITLE || f->fields[i].npath != 1)
 			return false;
-	return f->ntaxes == 0;
+	return f->ntaxes == 0 && f->nany == 0;
 }
 
 /* Entry n's status at the request's moment, from its brief. */
@@ -499,7 +693,7 @@ static bool numbered_pass(struct entries_query *q, const struct entry_filters *f
 {
 	if (f->default_published && numbered_status(q, n) != ENTRY_PUBLISHED)
 		return false;
-	if (f->nfields == 0 && f->ntaxes == 0)
+	if (f->nfields == 0 && f->ntaxes == 0 && f->nany == 0)
 		return true;
 	if (titles_only) {
 		value_t title = snap_entry_title(q->snap, n);
@@ -654,15 +848,18 @@ static void titles_pass(const struct entries_query *q, const struct entry_filter
                         size_t hi, unsigned char *pass)
 {
 	const struct snap_collection *c = &q->collection;
-	unsigned char *one = xmalloc(hi - lo + 1);
+	unsigned char *one = f->nfields > 1 ? xmalloc(hi - lo + 1) : NULL;
 	memset(pass, 1, hi - lo);
 	for (size_t i = 0; i < f->nfields; i++) {
 		const struct filter *filter = &f->fields[i];
-		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, one))
+		/* The first filter's answers go straight into pass. */
+		unsigned char *into = i == 0 ? pass : one;
+		if (!filter_match_lowered(filter, c->titles, c->title_ends, lo, hi, into))
 			for (size_t j = lo; j < hi; j++)
-				one[j - lo] = filter_match(filter, snap_entry_title(q->snap, c->published[j]));
-		for (size_t j = 0; j < hi - lo; j++)
-			pass[j] &= one[j];
+				into[j - lo] = filter_match(filter, snap_entry_title(q->snap, c->published[j]));
+		if (into != pass)
+			for (size_t j = 0; j < hi - lo; j++)
+				pass[j] &= one[j];
 	}
 	free(one);
 }
@@ -745,11 +942,11 @@ void entries_query_free(struct entries_query *q)
 	vb_release(&q->scratch[1]);
 }
 
-void entries_query_page(struct entries_query *q, const struct entry_filters *f,
-                        const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
-                        long page, struct entries_page *out)
+/* entries_query_page with sort's keys the entries serve (sort_view_served). */
+static void query_page(struct entries_query *q, const struct entry_filters *f,
+                       const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
+                       long page, struct entries_page *out)
 {
-	memset(out, 0, sizeof *out);
 	if (!items && published_order_applies(q, f, sort)) {
 		published_page(q, f, sort->keys[0].descending, limit, page, out);
 		return;
@@ -773,6 +970,17 @@ void entries_query_page(struct entries_query *q, const struct entry_filters *f,
 	size_t page_end = (size_t)page <= kept / (size_t)limit ? (size_t)page * (size_t)limit : kept;
 	if (!take_in_date_order(q, items, kept, page_end, sort))
 		sort_items_first_cached(items, kept, page_end, sort, entry_sort_value, q);
+}
+
+void entries_query_page(struct entries_query *q, const struct entry_filters *f,
+                        const struct sort_spec *sort, uint32_t *items, size_t n, long limit,
+                        long page, struct entries_page *out)
+{
+	memset(out, 0, sizeof *out);
+	struct sort_spec served;
+	sort_view_served(sort, &q->cfg->excluded_keys, &served);
+	query_page(q, f, &served, items, n, limit, page, out);
+	sort_view_free(&served);
 }
 
 void entries_page_free(struct entries_page *p)

@@ -19,6 +19,7 @@
 #include "http/error.h"
 #include "lib/jsonw.h"
 #include "query/filter.h"
+#include "query/filterparams.h"
 #include "query/regex.h"
 #include "query/sort.h"
 #include "site/snapshot.h"
@@ -34,10 +35,15 @@ struct entries_query {
 	const struct jsonw_env *env;      /* borrowed: the bases URL values compare with */
 	struct status_span *span;         /* NULL, or narrowed by every status read while an
 	                                   * entry is rendered for the cache (api/renders.h) */
+	const struct relation_reader *related; /* borrowed, or NULL: how a dotted filter
+	                                   * reads the items a relation names */
 	struct snap_collection collection;
 	uint32_t collection_number;
 	struct value_builder scratch[2];  /* values made for filters and sort */
 	int next_scratch;
+	bool tree_page;                   /* items are tree pages: without `parent`, which
+	                                   * Statamic's AugmentedPage keeps out of the API */
+	uint32_t root_of[3];              /* the last root page found: collection, site, entry */
 };
 
 enum tax_mode { TAX_ANY, TAX_NONE, TAX_ALL };
@@ -63,6 +69,10 @@ struct entry_filters {
 	struct tax_filter *taxes; /* owned */
 	size_t ntaxes;
 	bool default_published;   /* no filter on status or published */
+	struct entry_filters *any; /* owned: the OR groups (query/filterparams.h), one of
+	                           * which must pass besides the filters above; each
+	                           * group's own default_published is not read */
+	size_t nany;
 };
 
 /* The entries of a list as far as one page's end (entries_query_page). */
@@ -95,10 +105,25 @@ void entries_filters_init(struct entry_filters *f);
  * modifier or a bad regex. */
 int entries_add_filter(struct entries_query *q, struct entry_filters *f, const char *key,
                        const char *value, struct http_error *e);
+/* Adds every filter of p to f, those of OR groups to f's groups; a filter
+ * on status or published anywhere lifts the default one. Returns 0, or
+ * 400 with its message in e (entries_add_filter). */
+int entries_add_params(struct entries_query *q, struct entry_filters *f,
+                       const struct filter_params *p, struct http_error *e);
 /* Whether e passes every filter of f (the default one at q's moment). */
 bool entries_pass(struct entries_query *q, const struct entry_filters *f,
                   const struct snap_entry *e);
+/* The same in two parts: the default published-only filter (true when f
+ * has none), and every other filter of f. */
+bool entries_pass_status(struct entries_query *q, const struct entry_filters *f,
+                         const struct snap_entry *e);
+bool entries_pass_filters(struct entries_query *q, const struct entry_filters *f,
+                          const struct snap_entry *e);
 void entries_free_filters(struct entry_filters *f);
+
+/* The value of key for e as a filter or a sort reads it (computed or
+ * data), valid until q's scratch is used twice more. */
+value_t entries_value(struct entries_query *q, const struct snap_entry *e, const char *key);
 
 /* The entry as the API delivers it into out: computed keys, data, and
  * extras (a map, or missing) over both; keys sorted; excluded_keys out. */
@@ -109,9 +134,10 @@ void entries_build_item(struct entries_query *q, const struct snap_entry *e, val
  * Runs the query for one page (limit entries a page, page from 1): of the
  * candidate entry numbers (reordered in place), or of the whole
  * collection's when items is NULL, those that pass f, in sort's order as
- * far as the page's end, into out (entries_page_free). When the regex
- * budget runs out the list is left unsorted and not whole: the caller
- * refuses the request.
+ * far as the page's end, into out (entries_page_free); a sort key the
+ * entries never serve (excluded_keys) is ignored (sort_view_served).
+ * When the regex budget runs out the list is left unsorted and not
+ * whole: the caller refuses the request.
  */
 void entries_query_page(struct entries_query *q, const struct entry_filters *f,
                         const struct sort_spec *sort, uint32_t *items, size_t n, long limit,

@@ -170,23 +170,61 @@ static struct regex *compile(const char *pattern, size_t len, char err[FILTER_ER
 	return re;
 }
 
-static bool regex_matches(const struct filter *f, value_t item)
+/* A regex compiled the first time it is needed: a contains of plain text
+ * asks its regex only of the rare texts with a sign that folds to k or s,
+ * and most requests never meet one (compiling for the JIT is a good part
+ * of a whole list request otherwise). */
+struct lazy_regex {
+	char *pattern;           /* owned */
+	size_t len;
+	struct regex *re;        /* owned; NULL until compiled */
+};
+
+/* l's regex, compiled now if it is not yet; NULL if it cannot be (a
+ * pattern made from plain text always can). */
+static struct regex *lazy_regex_get(struct lazy_regex *l)
 {
-	/* Text is matched in place; anything else as PHP would print it. */
-	enum regex_result r;
-	if (value_type(item) == VALUE_STRING) {
-		size_t len;
-		const char *s = value_str(item, &len);
-		r = regex_match(f->regex, s, len, f->budget);
-	} else {
-		struct strbuf subject = STRBUF_INIT;
-		php_string(item, &subject);
-		r = regex_match(f->regex, strbuf_str(&subject), subject.len, f->budget);
-		strbuf_release(&subject);
-	}
+	char err[REGEX_ERR_LEN];
+	if (!l->re)
+		l->re = regex_compile(l->pattern, l->len, err);
+	return l->re;
+}
+
+static void lazy_regex_free(struct lazy_regex *l)
+{
+	if (!l)
+		return;
+	regex_free(l->re);
+	free(l->pattern);
+	free(l);
+}
+
+/* Whether re, f's regex, matches text[0..len); one that runs out of
+ * budget names f as the filter that did. */
+static bool regex_matches_text(const struct filter *f, struct regex *re, const char *text,
+                               size_t len)
+{
+	if (!re)
+		return false;
+	enum regex_result r = regex_match(re, text, len, f->budget);
 	if (r == REGEX_OVER_BUDGET && !f->budget->spent_by[0])
 		snprintf(f->budget->spent_by, sizeof f->budget->spent_by, "%s", f->param);
 	return r == REGEX_MATCH;
+}
+
+static bool regex_matches(const struct filter *f, value_t item)
+{
+	/* Text is matched in place; anything else as PHP would print it. */
+	if (value_type(item) == VALUE_STRING) {
+		size_t len;
+		const char *s = value_str(item, &len);
+		return regex_matches_text(f, f->regex, s, len);
+	}
+	struct strbuf subject = STRBUF_INIT;
+	php_string(item, &subject);
+	bool m = regex_matches_text(f, f->regex, strbuf_str(&subject), subject.len);
+	strbuf_release(&subject);
+	return m;
 }
 
 /* Statamic's like: '%' any run, '_' any one character, "\%" and "\_"
@@ -315,15 +353,52 @@ static void pipe_list(const char *s, struct value_builder *out)
 	vb_array_end(out);
 }
 
-/* Text whose like pattern is itself: no wildcard, no escape, nothing a
- * Unicode case fold could match differently, no line break. */
+/* Text whose like pattern is itself: ASCII, no wildcard, no escape, no
+ * line break. */
 static bool plain_ascii_text(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p >= 0x80 || *p < 0x20 || *p == '%' || *p == '_' || *p == '\\' ||
-		    *p == 'k' || *p == 'K' || *p == 's' || *p == 'S')
-			return false; /* Kelvin and long-s signs fold to k and s */
+		if (*p >= 0x80 || *p < 0x20 || *p == '%' || *p == '_' || *p == '\\')
+			return false;
 	return true;
+}
+
+/* Of all the ASCII letters, only k and s have a case-insensitive twin
+ * beyond ASCII (PCRE2's caseless sets, as PHP's /iu uses them): U+212A
+ * KELVIN SIGN and U+017F LATIN SMALL LETTER LONG S. */
+static const char *const folding_signs[] = {"\xe2\x84\xaa", "\xc5\xbf"};
+
+static bool has_k_or_s(const char *s)
+{
+	return strpbrk(s, "kKsS") != NULL;
+}
+
+/* Where the next folding_signs[sign] in text[from..end) starts, or end.
+ * The lead byte is looked for with memchr, several times faster than
+ * memmem over titles that mostly have none. */
+static size_t next_sign(const char *text, size_t from, size_t end, size_t sign)
+{
+	const char *want = folding_signs[sign];
+	size_t n = strlen(want);
+	while (from < end) {
+		const char *p = memchr(text + from, want[0], end - from);
+		if (!p)
+			break;
+		size_t at = (size_t)(p - text);
+		if (at + n <= end && memcmp(p, want, n) == 0)
+			return at;
+		from = at + 1;
+	}
+	return end;
+}
+
+/* Whether text[0..len) holds U+212A or U+017F. */
+static bool holds_folding_sign(const char *text, size_t len)
+{
+	for (size_t i = 0; i < sizeof folding_signs / sizeof folding_signs[0]; i++)
+		if (next_sign(text, 0, len, i) < len)
+			return true;
+	return false;
 }
 
 /* A word of 8 bytes read from any address. */
@@ -386,21 +461,30 @@ static bool contains_ascii_nocase(const char *text, size_t len, const char *need
 	return false;
 }
 
-/* contains of plain text: a case-insensitive search, which is what the
- * anchored ".*text.*" regex comes to, line by line or not. */
+/* contains of plain text in text[0..len): a case-insensitive search,
+ * which is what the anchored ".*text.*" regex comes to, line by line or
+ * not; where the needle has a k or an s that the search did not find and
+ * the text holds a sign that folds to one, the regex says. */
+static bool contains_in(const struct filter *f, const char *text, size_t len)
+{
+	if (contains_ascii_nocase(text, len, f->needle, f->needle_len))
+		return true;
+	return f->folds && holds_folding_sign(text, len) &&
+	       regex_matches_text(f, lazy_regex_get(f->folds), text, len);
+}
+
 static bool contains_text(const struct filter *f, value_t item)
 {
 	if (value_type(item) != VALUE_STRING) {
 		struct strbuf subject = STRBUF_INIT;
 		php_string(item, &subject);
-		bool found = contains_ascii_nocase(subject.ptr ? subject.ptr : "", subject.len,
-		                                   f->needle, f->needle_len);
+		bool found = contains_in(f, strbuf_str(&subject), subject.len);
 		strbuf_release(&subject);
 		return found;
 	}
 	size_t len;
 	const char *text = value_str(item, &len);
-	return contains_ascii_nocase(text, len, f->needle, f->needle_len);
+	return contains_in(f, text, len);
 }
 
 static int prepare_like(struct filter *f, const struct condition *c, const char *value,
@@ -412,18 +496,24 @@ static int prepare_like(struct filter *f, const struct condition *c, const char 
 	strbuf_addf(&shaped, "%s%s%s", c->arg == LIKE_STARTS ? "" : "%", strbuf_str(&like),
 	            c->arg == LIKE_ENDS ? "" : "%");
 	like_to_regex(shaped.ptr, &re);
-	f->regex = compile(re.ptr, re.len, err, key);
 	if (c->arg == LIKE_CONTAINS && plain_ascii_text(strbuf_str(&like))) {
+		/* A plain search; the regex only for a k or an s, and later. */
 		f->needle = xstrdup(strbuf_str(&like));
 		f->needle_len = strlen(f->needle);
+		if (has_k_or_s(f->needle)) {
+			f->folds = xcalloc(1, sizeof *f->folds);
+			f->folds->pattern = strbuf_detach(&re, &f->folds->len);
+		}
 		for (char *p = f->needle; *p; p++)
 			*p = ascii_lower(*p);
+	} else {
+		f->regex = compile(re.ptr, re.len, err, key);
 	}
 	strbuf_release(&like);
 	strbuf_release(&re);
 	strbuf_release(&shaped);
 	(void)value;
-	return f->regex ? 0 : -1;
+	return f->needle || f->regex ? 0 : -1;
 }
 
 static int prepare_regex(struct filter *f, const struct condition *c, const char *value,
@@ -640,6 +730,33 @@ bool filter_match(const struct filter *f, value_t item)
 	return f->negate ? !m : m;
 }
 
+/*
+ * filter_match_lowered's second look, for a needle with a k or an s: the
+ * texts of from..to that hold U+212A or U+017F and that the search passed
+ * over are asked of the regex. The lowered text does for the original: the
+ * regex is caseless, so A-Z lowered changes none of its answers.
+ */
+static void recheck_folding_signs(const struct filter *f, const char *lowered,
+                                  const uint32_t *ends, size_t from, size_t to,
+                                  unsigned char *pass)
+{
+	unsigned char found = !f->negate;
+	size_t begin = from > 0 ? ends[from - 1] : 0, end = ends[to - 1];
+	for (size_t s = 0; s < sizeof folding_signs / sizeof folding_signs[0]; s++) {
+		size_t n = strlen(folding_signs[s]), at = begin, i = from, pos;
+		while ((pos = next_sign(lowered, at, end, s)) < end) {
+			while (ends[i] <= pos) /* the text the sign starts in */
+				i++;
+			size_t start = i > 0 ? ends[i - 1] : 0;
+			if (pos + n <= ends[i] && pass[i - from] != found &&
+			    regex_matches_text(f, lazy_regex_get(f->folds), lowered + start,
+			                       ends[i] - start))
+				pass[i - from] = found;
+			at = pos + n <= ends[i] ? ends[i] : pos + 1;
+		}
+	}
+}
+
 bool filter_match_lowered(const struct filter *f, const char *lowered, const uint32_t *ends,
                           size_t from, size_t to, unsigned char *pass)
 {
@@ -666,12 +783,14 @@ bool filter_match_lowered(const struct filter *f, const char *lowered, const uin
 			at = pos + 1; /* it runs into the next text */
 		}
 	}
+	if (f->folds)
+		recheck_folding_signs(f, lowered, ends, from, to, pass);
 	return true;
 }
 
 bool filter_uses_regex(const struct filter *f)
 {
-	return f->regex && !(f->kind == FILTER_LIKE && f->needle);
+	return f->regex != NULL;
 }
 
 value_t filter_field_value(const struct filter *f, value_t map)
@@ -680,6 +799,55 @@ value_t filter_field_value(const struct filter *f, value_t map)
 	for (size_t i = 0; i < f->npath; i++)
 		v = value_map_getz(v, f->path[i]);
 	return v;
+}
+
+/* A reference to an item a relation_reader reads. */
+static bool names_item(value_t v)
+{
+	enum ref_kind kind = value_ref_kind(v);
+	return kind == REF_ENTRY || kind == REF_TERM || kind == REF_USER || kind == REF_ASSET;
+}
+
+/* Whether any of a relationship field's related items (a list, one
+ * reference, or null) passes at path[from..]. */
+static bool related_match(const struct filter *f, value_t related, size_t from,
+                          const struct relation_reader *rr)
+{
+	if (value_type(related) != VALUE_ARRAY)
+		return filter_match_path(f, related, from, rr);
+	if (value_count(related) == 0)
+		return filter_match_path(f, VALUE_MISSING, from, rr);
+	struct value_iter it;
+	value_iter_init(&it, related);
+	while (value_iter_next(&it) && !f->budget->spent)
+		if (filter_match_path(f, it.value, from, rr))
+			return true;
+	return false;
+}
+
+bool filter_match_path(const struct filter *f, value_t v, size_t from,
+                       const struct relation_reader *rr)
+{
+	if (from >= f->npath)
+		return filter_match(f, v);
+	switch (value_ref_kind(v)) {
+	case REF_FIELD:
+		return related_match(f, value_ref_object(v), from, rr);
+	case REF_OBJECT: /* a collection, a form, a link: its object is all there is */
+		return filter_match_path(f, value_map_getz(rr && rr->object ? rr->object(rr->ctx, v)
+		                                              : value_ref_object(v),
+		                                           f->path[from]),
+		                         from + 1, rr);
+	default:
+		break;
+	}
+	if (!names_item(v))
+		return filter_match_path(f, value_map_getz(v, f->path[from]), from + 1, rr);
+	struct value_builder scratch = VALUE_BUILDER_INIT;
+	value_t w = rr ? rr->value(rr->ctx, v, f->path[from], &scratch) : VALUE_MISSING;
+	bool m = filter_match_path(f, w, from + 1, rr);
+	vb_release(&scratch);
+	return m;
 }
 
 void filter_free(struct filter *f)
@@ -692,6 +860,7 @@ void filter_free(struct filter *f)
 	vb_release(&f->value);
 	regex_free(f->regex);
 	free(f->needle);
+	lazy_regex_free(f->folds);
 	memset(f, 0, sizeof *f);
 }
 
@@ -707,4 +876,9 @@ value_t filter_absolute(const struct jsonw_env *env, value_t v, struct value_bui
 	vb_str(scratch, text.ptr, text.len);
 	strbuf_release(&text);
 	return vb_result(scratch);
+}
+
+const char *filter_condition_at(size_t i)
+{
+	return i < sizeof conditions / sizeof conditions[0] ? conditions[i].name : NULL;
 }

@@ -41,6 +41,8 @@ enum filter_kind {
 	FILTER_EMPTY, FILTER_DATE, FILTER_OVERLAPS,
 };
 
+struct lazy_regex;
+
 struct filter {
 	char *param;             /* owned: the parameter's name, "filter[title:regex]" */
 	char *field;             /* owned: the part before the first ':' */
@@ -50,11 +52,15 @@ struct filter {
 	bool negate;             /* doesnt_*, not_in, doesnt_match, exists, ... */
 	int compare;             /* FILTER_COMPARE: -2 lt, -1 lte, 1 gte, 2 gt */
 	struct value_builder value; /* owned: the coerced value (or list for in/overlaps) */
-	struct regex *regex;     /* owned: like/regex/is_* conditions, else NULL */
+	struct regex *regex;     /* owned: like/regex/is_* conditions but a contains of
+	                          * plain text (needle), else NULL */
 	struct regex_budget *budget; /* borrowed: what its matches draw on */
 	char *needle;            /* owned: contains of plain ASCII text, lowercased and
 	                          * matched without the regex engine; NULL otherwise */
 	size_t needle_len;
+	struct lazy_regex *folds; /* owned: the needle has a k or an s: the regex that a
+	                          * text holding U+212A or U+017F (which fold to them) is
+	                          * asked of, compiled the first time one is; else NULL */
 	long long when;          /* FILTER_DATE: the moment compared with */
 	bool after;              /* FILTER_DATE: item must be after `when` */
 };
@@ -85,7 +91,10 @@ bool filter_match(const struct filter *f, value_t item);
 bool filter_match_lowered(const struct filter *f, const char *lowered, const uint32_t *ends,
                           size_t from, size_t to, unsigned char *pass);
 
-/* Whether matching f runs its regex (and so draws on the budget). */
+/* Whether matching f runs its regex on every item (and so draws on the
+ * budget as it goes). A contains of plain text does not: a needle with a
+ * k or an s asks the regex only of the rare texts holding U+212A or
+ * U+017F, whatever the order the items are tried in. */
 bool filter_uses_regex(const struct filter *f);
 
 /* A URL value as a filter or a sort compares it: the absolute text a
@@ -96,6 +105,39 @@ value_t filter_absolute(const struct jsonw_env *env, value_t v, struct value_bui
 /* The value of f's (possibly dotted) field in a map. */
 value_t filter_field_value(const struct filter *f, value_t map);
 
+/*
+ * How a filter reads the items a relation names, supplied by the layer
+ * that knows every kind of item (api/): value writes (or points at) the
+ * value of key on the item the reference ref names (an entry, a term, a
+ * user or an asset: value.h), as a filter of that item's own list reads
+ * it; missing when the item is not shown at the request's moment or has
+ * no such key. What it writes goes to scratch (reset first); what it
+ * points at lives in the snapshot.
+ */
+struct relation_reader {
+	value_t (*value)(void *ctx, value_t ref, const char *key,
+	                 struct value_builder *scratch);
+	/* The short object of ref, wherever it is kept (site/snapshot.h:
+	 * the snapshot's table of relations, or the reference itself). */
+	value_t (*object)(void *ctx, value_t ref);
+	void *ctx;
+};
+
+/*
+ * filter_match of the value at f's path[from..] below v, the value of
+ * path[0..from), stepping through relations: a relationship field stands
+ * for its related items, and the item passes when one of them does (with
+ * none related, the value read is missing); a reference's item is read
+ * through rr (NULL: it reads as missing). Maps are walked key by key, as
+ * filter_field_value walks them.
+ */
+bool filter_match_path(const struct filter *f, value_t v, size_t from,
+                       const struct relation_reader *rr);
+
 void filter_free(struct filter *f);
+
+/* The name of condition i, aliases included, in the order of the list
+ * above; NULL past the last (what the OpenAPI document lists). */
+const char *filter_condition_at(size_t i);
 
 #endif

@@ -77,6 +77,22 @@ void sort_free(struct sort_spec *spec)
 	memset(spec, 0, sizeof *spec);
 }
 
+void sort_view_served(const struct sort_spec *spec, const struct strlist *withheld,
+                      struct sort_spec *view)
+{
+	view->keys = xmalloc((spec->n + 1) * sizeof *view->keys);
+	view->n = 0;
+	for (size_t i = 0; i < spec->n; i++)
+		if (!strlist_contains(withheld, spec->keys[i].path[0]))
+			view->keys[view->n++] = spec->keys[i];
+}
+
+void sort_view_free(struct sort_spec *view)
+{
+	free(view->keys); /* the paths are the spec's */
+	memset(view, 0, sizeof *view);
+}
+
 value_t sort_key_value(const struct sort_key *key, value_t map)
 {
 	value_t v = map;

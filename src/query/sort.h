@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "lib/value.h"
 
 struct sort_key {
@@ -31,6 +32,19 @@ struct sort_spec {
 /* Parses a sort parameter (empty keys are skipped). Never fails. */
 void sort_parse(const char *param, struct sort_spec *out);
 void sort_free(struct sort_spec *spec);
+
+/*
+ * The keys of spec that items serve, as a view (its keys array its own,
+ * each key's path spec's; sort_view_free it before sort_free(spec)):
+ * every key but those whose field, the first part of the path, is one of
+ * withheld ([api] excluded_keys). A sort by a key the answer never shows
+ * would still tell how its values rank (a sort each way recovers the
+ * order), so it is ignored, as Statamic ignores a sort by a field that no
+ * item has: the order is that of the other keys, or unchanged.
+ */
+void sort_view_served(const struct sort_spec *spec, const struct strlist *withheld,
+                      struct sort_spec *view);
+void sort_view_free(struct sort_spec *view);
 
 /* How many keys sort_parse would make of param, without making them. */
 size_t sort_key_count(const char *param);

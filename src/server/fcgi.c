@@ -367,6 +367,7 @@ void fcgi_conn_init(struct fcgi_conn *c, int listen_fd, const volatile sig_atomi
 	c->fd = -1;
 	c->listen_fd = listen_fd;
 	c->timeout_ms = FCGI_TIMEOUT_MS;
+	c->request_ms = FCGI_REQUEST_TIMEOUT_MS;
 	c->stop = stop;
 	c->in_cap = FCGI_BUFFER_SIZE;
 	c->in = xmalloc(c->in_cap);
@@ -517,13 +518,22 @@ static enum wait_result wait_for(struct fcgi_conn *c, short events, long long de
 	}
 }
 
+/* The deadline of a wait to send: timeout_ms from now, but never past
+ * limit (0: none). */
+static long long send_deadline(const struct fcgi_conn *c, long long limit)
+{
+	long long deadline = now_ms() + c->timeout_ms;
+	return limit > 0 && limit < deadline ? limit : deadline;
+}
+
 /* Sends iov[0..n) whole (advancing it), retrying after EINTR and partial
  * writes. A web server that takes nothing for timeout_ms has stalled: -1
  * with ETIMEDOUT; one that takes the answer slowly (Apache passing it on
- * to a slow client) is waited for. Returns 0, or -1 with errno. */
-static int send_all(struct fcgi_conn *c, struct iovec *iov, size_t n)
+ * to a slow client) is waited for, until limit (0: for ever; a request's
+ * deadline, while it is being read). Returns 0, or -1 with errno. */
+static int send_all(struct fcgi_conn *c, struct iovec *iov, size_t n, long long limit)
 {
-	long long deadline = now_ms() + c->timeout_ms;
+	long long deadline = send_deadline(c, limit);
 	size_t i = 0;
 	while (i < n) {
 		struct msghdr msg = {0};
@@ -552,16 +562,18 @@ static int send_all(struct fcgi_conn *c, struct iovec *iov, size_t n)
 				i++;
 		}
 		if (i < n)
-			deadline = now_ms() + c->timeout_ms;
+			deadline = send_deadline(c, limit);
 	}
 	return 0;
 }
 
-/* Sends the queued records (answers to management records, refusals). */
-static int flush_out(struct fcgi_conn *c)
+/* Sends the queued records (answers to management records, refusals) by
+ * the request's deadline: a peer that asks and does not read the answers
+ * is held no longer than one that sends slowly. */
+static int flush_out(struct fcgi_conn *c, long long deadline)
 {
 	struct iovec iov = {c->out.ptr, c->out.len};
-	int rc = send_all(c, &iov, 1);
+	int rc = send_all(c, &iov, 1, deadline);
 	strbuf_reset(&c->out);
 	return rc;
 }
@@ -576,7 +588,7 @@ static void log_read_end(const struct fcgi_conn *c, ssize_t n, int err)
 	} else if (err == ETIMEDOUT) {
 		if (midway || c->answered == 0)
 			log_warning("FastCGI: no whole request within %d ms: connection closed",
-			            c->timeout_ms);
+			            c->request_ms);
 	} else if (err == ECONNRESET || err == EPIPE) {
 		log_info("FastCGI: the web server reset the connection");
 	} else {
@@ -612,8 +624,8 @@ static int read_more(struct fcgi_conn *c, long long *deadline)
 		ssize_t n = read(c->fd, c->in + c->in_end, c->in_cap - c->in_end);
 		if (n > 0) {
 			c->in_end += (size_t)n;
-			if (was_idle) /* a new request: its own time */
-				*deadline = now_ms() + c->timeout_ms;
+			if (was_idle) /* a new request: its own time, from its first byte */
+				*deadline = now_ms() + c->request_ms;
 			return 1;
 		}
 		if (n == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
@@ -626,12 +638,14 @@ static int read_more(struct fcgi_conn *c, long long *deadline)
 
 int fcgi_next_request(struct fcgi_conn *c)
 {
-	long long deadline = now_ms() + c->timeout_ms;
+	/* Idle, the wait for a next request; else the request's whole time
+	 * (a new connection's starts at its accept, just before). */
+	long long deadline = now_ms() + (idle(c) ? c->timeout_ms : c->request_ms);
 	while (c->fd >= 0) {
 		enum fcgi_parsed r = fcgi_parse(c);
 		if (r == FCGI_PARSE_REQUEST)
 			return 1;
-		if (r != FCGI_PARSE_ERROR && c->out.len > 0 && flush_out(c) != 0)
+		if (r != FCGI_PARSE_ERROR && c->out.len > 0 && flush_out(c, deadline) != 0)
 			r = FCGI_PARSE_ERROR;
 		if (r != FCGI_PARSE_MORE || read_more(c, &deadline) == 0)
 			fcgi_close(c);
@@ -678,7 +692,7 @@ int fcgi_answer(struct fcgi_conn *c, const char *data, size_t len)
 		                          part < FCGI_MAX_CONTENT ? part : FCGI_MAX_CONTENT};
 	}
 	iov[n++] = (struct iovec){c->headers + records * FCGI_HEADER_LEN, 3 * FCGI_HEADER_LEN};
-	int rc = send_all(c, iov, n);
+	int rc = send_all(c, iov, n, 0);
 	int saved = errno;
 	if (iov != small)
 		free(iov);

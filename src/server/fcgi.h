@@ -37,15 +37,26 @@
  * on the listening socket wins: the kept one is closed (the web server
  * opens another when it needs one; nginx takes a closed idle connection
  * in its stride) and the new one accepted, so that idle kept connections
- * can never hold every worker while requests wait. A kept connection idle
- * for the timeout is closed too.
+ * are given up first and can never hold every worker while requests
+ * wait. A kept connection idle for timeout_ms is closed too.
  *
- * Time. Every wait on a connection is bounded, so that a stalled web
- * server cannot hold a worker for ever: a request must arrive whole within
- * timeout_ms (FCGI_TIMEOUT_MS unless changed), and the web server must take
- * some of an answer every timeout_ms (Apache passes an answer on to the
- * client as it reads it, as fast as a slow client takes it); a connection
- * that runs out of time is closed and logged.
+ * Time. Every wait on a connection is bounded, so that a stalled or
+ * hostile peer cannot hold a worker for long:
+ *  - a request must arrive whole within request_ms
+ *    (FCGI_REQUEST_TIMEOUT_MS unless changed), counted from the accept on
+ *    a new connection and from its first byte on a kept one: a bound on
+ *    the whole request, not on each read, so that a peer sending a byte at
+ *    a time is cut off as soon as one sending nothing. A web server writes
+ *    its request at once (the body too: every one of them reads it whole
+ *    before it connects), so the bound is a few seconds, far above what a
+ *    web server needs and far below what would let a few slow peers hold
+ *    every worker of a pool;
+ *  - the web server must take some of an answer every timeout_ms
+ *    (FCGI_TIMEOUT_MS; Apache passes an answer on to the client as it
+ *    reads it, as fast as a slow client takes it), and a kept connection
+ *    may stay idle that long.
+ * A connection that runs out of time is closed, and logged unless it was
+ * idle.
  *
  * Signals. A read or write interrupted by a signal (EINTR) is retried: a
  * signal never drops a request. The one exception is *stop (the caller's
@@ -109,6 +120,7 @@ enum {
 #define FCGI_PARAMS_MAX_COUNT 10000
 
 #define FCGI_TIMEOUT_MS 30000
+#define FCGI_REQUEST_TIMEOUT_MS 5000
 
 /* The read buffer's first size; it grows to hold the largest record. */
 #define FCGI_BUFFER_SIZE (16 * 1024)
@@ -132,7 +144,8 @@ enum fcgi_phase {
 struct fcgi_conn {
 	int fd;          /* the connection, -1 when none */
 	int listen_fd;   /* where new connections wait (yielding, see above), -1: none */
-	int timeout_ms;  /* FCGI_TIMEOUT_MS; tests make it shorter */
+	int timeout_ms;  /* FCGI_TIMEOUT_MS: sending, and idle; tests make it shorter */
+	int request_ms;  /* FCGI_REQUEST_TIMEOUT_MS: a whole request; tests make it shorter */
 	const volatile sig_atomic_t *stop; /* the caller's stop flag, or NULL */
 	struct netrange *allowed;  /* owned: the TCP peers let in, when restricted */
 	size_t nallowed;

@@ -148,15 +148,31 @@ static void log_access(const struct exchange *x, long long started_us)
 }
 
 #ifdef CMS_API_TEST_HOOKS
+/* The milliseconds of a test hook's variable, 1 to 60000, or 0. */
+static long test_ms(const char *name)
+{
+	const char *v = getenv(name);
+	long ms = v ? strtol(v, NULL, 10) : 0;
+	return ms > 0 && ms <= 60000 ? ms : 0;
+}
+
 /* CMS_API_TEST_DELAY_MS, for the tests only (configure --enable-test-hooks):
  * every request is held that long before its answer is sent (a stop
  * signal waits for the answer), so that a test can signal a worker while
  * it is sure a request is in flight. */
 static long test_delay_ms(void)
 {
-	const char *v = getenv("CMS_API_TEST_DELAY_MS");
-	long ms = v ? strtol(v, NULL, 10) : 0;
-	return ms > 0 && ms <= 60000 ? ms : 0;
+	return test_ms("CMS_API_TEST_DELAY_MS");
+}
+
+/* CMS_API_TEST_REQUEST_MS, for the tests only: the time a request has to
+ * arrive whole (fcgi.h), far shorter than a slow peer's in a test, which
+ * then cannot pass it by chance. */
+static void test_request_bound(struct fcgi_conn *conn)
+{
+	long ms = test_ms("CMS_API_TEST_REQUEST_MS");
+	if (ms)
+		conn->request_ms = (int)ms;
 }
 
 static void hold_for_test(long ms, const struct request *req)
@@ -177,6 +193,10 @@ static long test_delay_ms(void)
 }
 
 static void hold_for_test(long ms, const struct request *req)
+{
+}
+
+static void test_request_bound(struct fcgi_conn *conn)
 {
 }
 #endif
@@ -293,6 +313,7 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 	struct fcgi_conn conn;
 	fcgi_conn_init(&conn, 0, &stop_requested);
 	fcgi_allow_peers(&conn, getenv("FCGI_WEB_SERVER_ADDRS"));
+	test_request_bound(&conn);
 	struct response res;
 	struct exchange x;
 	struct strbuf out = STRBUF_INIT;

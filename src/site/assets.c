@@ -7,7 +7,10 @@
  *    file_offsets}
  * A container's files live under its disk's root ([disks.*] in the INI);
  * `.meta/{basename}.yaml` beside a file holds its data (alt, focus, ...)
- * and cached facts, which the file's own size and time override. Nothing
+ * and the facts Statamic cached when it last looked at the file (size,
+ * last_modified, width, height, mime_type): as Statamic (Asset::meta),
+ * those are believed when the .meta has them, and only a missing or null
+ * one is read from the file itself. Nothing
  * outside the disk's root is listed: symbolic links that leave it are
  * skipped, and so are hidden files and folders (.meta among them).
  *
@@ -92,6 +95,17 @@ static void emit_size_value(struct value_builder *out, double v, bool is_float)
 		vb_int(out, (int64_t)v);
 }
 
+/* The .meta's number at key (a size, a time), else the file's own. */
+static int64_t meta_int(value_t meta, const char *key, int64_t own)
+{
+	value_t v = value_map_getz(meta, key);
+	if (value_type(v) == VALUE_INT)
+		return value_int(v);
+	if (value_type(v) == VALUE_DOUBLE)
+		return value_int_of_double(value_double(v));
+	return own;
+}
+
 /* width and height: the .meta's, else (when it lacks one) the header's. */
 static void emit_dimensions(struct value_builder *out, value_t meta, const char *abs,
                             const char *ext)
@@ -166,9 +180,9 @@ static void emit_file(struct walker *w, const struct disk_file *f, struct value_
 		vb_map_end(out);
 	}
 	vb_keyz(out, "size");
-	vb_int(out, (int64_t)f->st.st_size);
+	vb_int(out, meta_int(m, "size", (int64_t)f->st.st_size));
 	vb_keyz(out, "last_modified");
-	vb_int(out, (int64_t)f->st.st_mtime);
+	vb_int(out, meta_int(m, "last_modified", (int64_t)f->st.st_mtime));
 	emit_dimensions(out, m, abs.ptr, ext);
 	emit_mime_type(out, m, ext);
 	emit_meta_value(out, m, "duration");
@@ -259,7 +273,7 @@ static void emit_blueprint(struct site_index *idx, const char *handle, struct va
 	strbuf_addf(&rel, "resources/blueprints/assets/%s.yaml", handle);
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	bool own = files_exists(&idx->files, rel.ptr) && files_read(&idx->files, rel.ptr, &raw) == 0;
-	char *title = files_title(own ? vb_result(&raw) : VALUE_MISSING, handle);
+	char *title = blueprint_title(own ? vb_result(&raw) : VALUE_MISSING, handle);
 	vb_keyz(out, "blueprint");
 	vb_map_begin(out);
 	vb_keyz(out, "title");
@@ -372,16 +386,30 @@ bool assets_url(value_t container, const char *path, struct strbuf *out)
 	return true;
 }
 
+/* Appends a segment as Laravel's route URLs spell it: rawurlencode, then
+ * the characters its URL generator puts back (@ : ; , = + ! * | &) bare,
+ * but for '?', '#' and '%', which it also puts back and which would end
+ * the path or start an escape: those stay encoded. */
+static void encode_segment(const char *s, size_t len, struct strbuf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (strchr("@:;,=+!*|&", s[i]) && s[i]) {
+			strbuf_addch(out, s[i]);
+		} else {
+			char one[2] = {s[i], '\0'};
+			url_encode(one, out);
+		}
+	}
+}
+
 void assets_api_path(const char *container, const char *path, struct strbuf *out)
 {
 	strbuf_addstr(out, "assets/");
-	url_encode(container, out);
+	encode_segment(container, strlen(container), out);
 	for (const char *p = path; *p;) {
 		size_t len = strcspn(p, "/");
-		char *segment = xstrndup(p, len);
 		strbuf_addch(out, '/');
-		url_encode(segment, out);
-		free(segment);
+		encode_segment(p, len, out);
 		p += len + (p[len] == '/');
 	}
 }

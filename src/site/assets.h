@@ -28,8 +28,11 @@ value_t assets_find_file(value_t container, const char *path);
 bool assets_url(value_t container, const char *path, struct strbuf *out);
 
 /* Appends "assets/{container}/{path}", an asset's place below the API
- * root, each segment percent-encoded (rawurlencode) and the path's '/'
- * kept: a name with a space or a '#' still makes a URL that names it. */
+ * root, each segment percent-encoded as Laravel's route URLs are
+ * (rawurlencode, with @ : ; , = + ! * | & left bare) and the path's '/'
+ * kept; '?', '#' and '%' stay encoded, where Laravel would leave them and
+ * break the URL: a name with a space or a '#' still makes a URL that
+ * names it. */
 void assets_api_path(const char *container, const char *path, struct strbuf *out);
 
 #endif

@@ -3,10 +3,12 @@
 
 #include "site/blueprints.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "lib/strbuf.h"
@@ -67,10 +69,15 @@ static void write_nested_fields(struct field_sink *s, value_t items)
 	vb_array_end(s->out);
 }
 
-/* One config value: field lists and sets resolved, the rest as written. */
+/* One config value: field lists and sets resolved, the rest as written.
+ * An empty list of fields is null: Statamic reads a set whose config
+ * lists no fields (not one that imports none) as having none. */
 static void write_config_value(struct field_sink *s, const char *key, size_t len, value_t v)
 {
-	if (len == 6 && memcmp(key, "fields", 6) == 0 && value_type(v) == VALUE_ARRAY)
+	bool fields = len == 6 && memcmp(key, "fields", 6) == 0 && value_type(v) == VALUE_ARRAY;
+	if (fields && value_count(v) == 0)
+		vb_null(s->out);
+	else if (fields)
 		write_nested_fields(s, v);
 	else if (len == 4 && memcmp(key, "sets", 4) == 0 && value_type(v) == VALUE_MAP &&
 	         s->nesting < MAX_NESTING)
@@ -210,23 +217,31 @@ static void add_sections(struct field_sink *s, value_t sections)
 		add_items(s, value_map_getz(it.value, "fields"), "", 0);
 }
 
+/* The fields of the blueprint b, read from rel, as blueprint_fields. */
+static void fields_of(struct site_index *idx, const char *rel, value_t b, struct value_builder *out)
+{
+	struct field_sink s = {idx, out, rel, false, 0};
+	vb_map_begin(out);
+	struct value_iter tab;
+	value_iter_init(&tab, value_map_getz(b, "tabs"));
+	while (value_iter_next(&tab))
+		add_sections(&s, value_map_getz(tab.value, "sections"));
+	add_sections(&s, value_map_getz(b, "sections"));
+	add_items(&s, value_map_getz(b, "fields"), "", 0);
+	vb_map_end(out);
+}
+
 int blueprint_fields(struct site_index *idx, const char *rel, struct value_builder *out)
 {
 	struct value_builder bp = VALUE_BUILDER_INIT;
-	struct field_sink s = {idx, out, rel, false, 0};
 	int rc = -1;
-	vb_map_begin(out);
 	if (files_exists(&idx->files, rel) && files_read(&idx->files, rel, &bp) == 0) {
-		value_t b = vb_result(&bp);
-		struct value_iter tab;
-		value_iter_init(&tab, value_map_getz(b, "tabs"));
-		while (value_iter_next(&tab))
-			add_sections(&s, value_map_getz(tab.value, "sections"));
-		add_sections(&s, value_map_getz(b, "sections"));
-		add_items(&s, value_map_getz(b, "fields"), "", 0);
+		fields_of(idx, rel, vb_result(&bp), out);
 		rc = 0;
+	} else {
+		vb_map_begin(out);
+		vb_map_end(out);
 	}
-	vb_map_end(out);
 	vb_release(&bp);
 	return rc;
 }
@@ -255,14 +270,119 @@ static void load_blueprint(struct site_index *idx, struct collection_info *c, co
 	struct blueprint *bp = &c->blueprints[c->nblueprints++];
 	memset(bp, 0, sizeof *bp);
 	bp->handle = files_handle(file_name);
-	const char *title = value_str(value_map_getz(b, "title"), NULL);
-	bp->title = xstrdup(*title ? title : bp->handle);
+	bp->title = blueprint_title(b, bp->handle);
 	bp->hidden = value_bool(value_map_getz(b, "hide"));
 	value_t order = value_map_getz(b, "order");
 	bp->order = value_type(order) == VALUE_INT ? (long)value_int(order) : LONG_MAX;
 	bp->fields = (struct value_builder)VALUE_BUILDER_INIT;
-	blueprint_fields(idx, rel, &bp->fields);
+	fields_of(idx, rel, b, &bp->fields);
 	vb_release(&raw);
+}
+
+char *blueprint_title(value_t blueprint, const char *handle)
+{
+	const char *title = value_str(value_map_getz(blueprint, "title"), NULL);
+	if (*title)
+		return xstrdup(title);
+	/* Stringy's humanize: "_id" dropped, '_' a space, trimmed, the first
+	 * letter upper-cased. */
+	struct strbuf t = STRBUF_INIT;
+	for (const char *p = handle; *p; p++) {
+		if (strncmp(p, "_id", 3) == 0)
+			p += 2;
+		else
+			strbuf_addch(&t, *p == '_' ? ' ' : *p);
+	}
+	char *h = strbuf_detach(&t, NULL);
+	size_t start = strspn(h, " "), len = strlen(h);
+	while (len > start && h[len - 1] == ' ')
+		len--;
+	memmove(h, h + start, len - start);
+	h[len - start] = '\0';
+	h[0] = (char)toupper((unsigned char)h[0]);
+	return h;
+}
+
+void default_blueprint_fields(struct site_index *idx, struct value_builder *out)
+{
+	static const char rel[] = "resources/blueprints/default.yaml";
+	if (files_exists(&idx->files, rel)) {
+		blueprint_fields(idx, rel, out);
+		return;
+	}
+	vb_map_begin(out);
+	vb_keyz(out, "content");
+	vb_map_begin(out);
+	vb_keyz(out, "type");
+	vb_strz(out, "markdown");
+	vb_keyz(out, "localizable");
+	vb_bool(out, true);
+	vb_map_end(out);
+	vb_map_end(out);
+}
+
+void fallback_blueprint(struct site_index *idx, const char *handle, const char *title,
+                        struct blueprint *out)
+{
+	memset(out, 0, sizeof *out);
+	out->handle = singular_handle(handle);
+	out->title = singular_handle(title);
+	out->order = LONG_MAX;
+	out->fields = (struct value_builder)VALUE_BUILDER_INIT;
+	default_blueprint_fields(idx, &out->fields);
+}
+
+static void emit_term_blueprint(struct value_builder *out, const char *handle, const char *title,
+                                value_t fields)
+{
+	vb_keyz(out, handle);
+	vb_map_begin(out);
+	vb_keyz(out, "title");
+	vb_strz(out, title);
+	vb_keyz(out, "fields");
+	vb_value(out, fields);
+	vb_map_end(out);
+}
+
+void term_blueprints(struct site_index *idx, const char *taxonomy, const char *title,
+                     struct value_builder *out)
+{
+	struct strbuf dir_rel = STRBUF_INIT;
+	strbuf_addf(&dir_rel, "resources/blueprints/taxonomies/%s", taxonomy);
+	char *dir = files_join(idx->files.root, dir_rel.ptr);
+	size_t n;
+	char **names = files_list(&idx->files, dir, ".yaml", &n);
+	vb_map_begin(out);
+	for (size_t i = 0; i < n; i++) {
+		char *rel = files_join(dir_rel.ptr, names[i]);
+		struct blueprint bp = {files_handle(names[i]), NULL, false, LONG_MAX, VALUE_BUILDER_INIT};
+		struct value_builder raw = VALUE_BUILDER_INIT;
+		if (files_read(&idx->files, rel, &raw) == 0) {
+			bp.title = blueprint_title(vb_result(&raw), bp.handle);
+			fields_of(idx, rel, vb_result(&raw), &bp.fields);
+			emit_term_blueprint(out, bp.handle, bp.title, vb_result(&bp.fields));
+		}
+		blueprint_release(&bp);
+		vb_release(&raw);
+		free(rel);
+	}
+	if (n == 0) {
+		struct blueprint bp;
+		fallback_blueprint(idx, taxonomy, title, &bp);
+		emit_term_blueprint(out, bp.handle, bp.title, vb_result(&bp.fields));
+		blueprint_release(&bp);
+	}
+	vb_map_end(out);
+	files_free_names(names, n);
+	free(dir);
+	strbuf_release(&dir_rel);
+}
+
+void blueprint_release(struct blueprint *bp)
+{
+	free(bp->handle);
+	free(bp->title);
+	vb_release(&bp->fields);
 }
 
 void collection_blueprints_load(struct site_index *idx)
@@ -281,6 +401,11 @@ void collection_blueprints_load(struct site_index *idx)
 		}
 		if (c->nblueprints > 1)
 			qsort(c->blueprints, c->nblueprints, sizeof *c->blueprints, compare_blueprints);
+		if (c->nblueprints == 0) {
+			c->blueprints = xcalloc(1, sizeof *c->blueprints);
+			c->nblueprints = 1;
+			fallback_blueprint(idx, c->handle, c->title, &c->blueprints[0]);
+		}
 		files_free_names(names, n);
 		free(dir);
 		strbuf_release(&dir_rel);
@@ -295,18 +420,32 @@ static const struct blueprint *blueprint_named(const struct collection_info *c, 
 	return NULL;
 }
 
-/* Laravel's Str::singular for the regular English plurals blueprints use
- * ("posts", "categories", "analyses" keep their stem). */
+static bool ends_with(const char *word, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n >= k && strcasecmp(word + n - k, suffix) == 0;
+}
+
+/* Laravel's Str::singular (Doctrine's inflector) for the regular English
+ * plurals handles and titles use, on the last word: "categories" ->
+ * "category", "boxes" -> "box", "statuses" -> "status", "APIs" -> "API";
+ * words ending in ss or us are kept. */
 char *singular_handle(const char *word)
 {
 	size_t n = strlen(word);
-	if (n > 3 && strcmp(word + n - 3, "ies") == 0) {
+	bool upper = n && isupper((unsigned char)word[n - 1]);
+	if (ends_with(word, n, "ies") && n > 3 && !strchr("aeiouAEIOU", word[n - 4])) {
 		char *s = xmalloc(n);
 		memcpy(s, word, n - 3);
-		strcpy(s + n - 3, "y");
+		strcpy(s + n - 3, upper ? "Y" : "y");
 		return s;
 	}
-	if (n > 1 && word[n - 1] == 's' && word[n - 2] != 's')
+	if (ends_with(word, n, "ouses"))
+		return xstrndup(word, n - 1);
+	if (ends_with(word, n, "sses") || ends_with(word, n, "xes") || ends_with(word, n, "ches") ||
+	    ends_with(word, n, "shes") || ends_with(word, n, "uses"))
+		return xstrndup(word, n - 2);
+	if (ends_with(word, n, "s") && !ends_with(word, n, "ss") && !ends_with(word, n, "us"))
 		return xstrndup(word, n - 1);
 	return xstrdup(word);
 }

@@ -84,12 +84,10 @@ static void parse_file_name(const char *base, bool dated, struct file_name *out)
 			out->date = date;
 		}
 	}
-	/* A ".N" suffix tells two files with the same slug apart. */
-	char *suffix = strrchr(slug, '.');
-	size_t slug_len = strlen(slug);
-	if (suffix && suffix[1] && digits_at(suffix + 1, strlen(suffix + 1)))
-		slug_len = (size_t)(suffix - slug);
-	out->slug = xstrndup(slug, slug_len);
+	/* The slug ends at the next '.': a ".N" suffix (two files with the
+	 * same slug told apart) or any other dotted part ("llms.txt.md") is
+	 * not part of it, as in Statamic's GetSlugFromPath. */
+	out->slug = xstrndup(slug, strcspn(slug, "."));
 	free(name);
 }
 
@@ -148,8 +146,25 @@ static size_t site_number(const struct site_index *idx, const char *handle)
 	return (size_t)-1;
 }
 
-/* In a multi-site layout the first folder is the site; single-site sites
- * may use sub-folders freely. */
+/* Whether the collection exists in site number site: its `sites` list
+ * names it, or it has none and site is the default one. */
+static bool collection_in_site(const struct site_index *idx, const struct collection_info *c,
+                               size_t site)
+{
+	value_t sites = value_map_getz(vb_result(&c->settings), "sites");
+	if (value_count(sites) == 0)
+		return site == 0;
+	struct value_iter it;
+	value_iter_init(&it, sites);
+	while (value_iter_next(&it))
+		if (strcmp(value_str(it.value, NULL), idx->sites[site].handle) == 0)
+			return true;
+	return false;
+}
+
+/* In a multi-site layout the first folder is the site, one of the
+ * collection's (Statamic reads no other); single-site sites may use
+ * sub-folders freely. */
 static void discover(struct site_index *idx, const struct collection_info *c,
                      struct file_list *out)
 {
@@ -172,6 +187,9 @@ static void discover(struct site_index *idx, const struct collection_info *c,
 		else if (site == (size_t)-1)
 			files_problem(&idx->files, true, child_rel, 0, "no site is named %s; left out",
 			              names[i]);
+		else if (!collection_in_site(idx, c, site))
+			files_problem(&idx->files, true, child_rel, 0,
+			              "site %s is not one of the collection's sites; left out", names[i]);
 		else
 			walk(idx, child_rel, site, out, 0);
 		free(child_rel);
@@ -314,6 +332,7 @@ static void free_entry(struct entry *e)
 	free(e->slug);
 	free(e->origin_id);
 	free(e->uri);
+	free(e->redirect);
 	vb_release(&e->own);
 }
 
@@ -407,27 +426,6 @@ const struct entry *entry_in_site(const struct site_index *idx, const struct ent
 	return v ? &idx->entries[v - 1] : NULL;
 }
 
-/* A dated entry without a date in its name takes its origin's, else
- * updated_at, else the file's modification time. */
-static void settle_dates(struct site_index *idx)
-{
-	for (size_t i = 0; i < idx->nentries; i++) {
-		struct entry *e = &idx->entries[i];
-		if (!idx->collections[e->collection].dated || e->has_date)
-			continue;
-		const struct entry *o = e->origin;
-		while (o && !o->has_date)
-			o = o->origin;
-		e->has_date = true;
-		if (o) {
-			e->date = o->date;
-			continue;
-		}
-		value_t updated = value_map_getz(vb_result(&e->own), "updated_at");
-		e->date = value_type(updated) == VALUE_INT ? value_int(updated) : e->mtime;
-	}
-}
-
 /* --- public readers --- */
 
 value_t entry_field(const struct site_index *idx, const struct entry *e, const char *key)
@@ -466,7 +464,6 @@ void entries_load(struct site_index *idx)
 	drop_duplicate_ids(idx);
 	link_origins(idx);
 	index_localizations(idx);
-	settle_dates(idx);
 	/* Each collection lists its own entries; the array no longer moves. */
 	for (size_t i = 0; i < idx->nentries; i++) {
 		struct collection_info *c = &idx->collections[idx->entries[i].collection];

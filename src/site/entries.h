@@ -10,8 +10,9 @@
 #include "site/model.h"
 
 /* Reads every collection's entries into idx->entries (sorted by collection
- * then path), fills the id table, links origins and settles dates, and
- * lists each collection's entries; needs the sites and collections read.
+ * then path), fills the id table, links origins, and lists each
+ * collection's entries; needs the sites and collections read. A dated
+ * entry's date is its file name's (has_date), or none yet (dates.h).
  * Unreadable files and guesses are recorded as problems. */
 void entries_load(struct site_index *idx);
 

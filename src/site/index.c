@@ -1,8 +1,9 @@
 /*
  * index: reads a Statamic site folder into a site_index; see index.h.
  * The layout rules are those of content-format.md: sites from
- * resources/sites.yaml, else the INI's [sites.*], else Statamic's
- * fallback single site; collections from the YAML files in content/collections.
+ * resources/sites.yaml, else the INI's [sites.*], else
+ * config/statamic/sites.php, else Statamic's fallback single site;
+ * collections from the YAML files in content/collections.
  */
 #include "autoconfig.h"
 
@@ -19,10 +20,13 @@
 #include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/blueprints.h"
+#include "site/dates.h"
 #include "site/entries.h"
 #include "site/files.h"
 #include "site/globals.h"
 #include "site/navs.h"
+#include "site/phparray.h"
+#include "site/redirects.h"
 #include "site/people.h"
 #include "site/taxonomies.h"
 #include "site/trees.h"
@@ -113,31 +117,85 @@ static void add_site(struct site_index *idx, const struct config *cfg, const cha
 	free(expanded_url);
 }
 
+/* Each key of map is a site: {name, locale, url, lang}. */
+static void add_sites_from(struct site_index *idx, const struct config *cfg, value_t map)
+{
+	struct value_iter it;
+	value_iter_init(&it, map);
+	while (value_iter_next(&it)) {
+		char *handle = xstrndup(it.key, it.key_len);
+		char *name = copy_string_value(it.value, "name");
+		char *locale = copy_string_value(it.value, "locale");
+		char *url = copy_string_value(it.value, "url");
+		char *lang = copy_string_value(it.value, "lang");
+		add_site(idx, cfg, handle, name, locale, url, lang);
+		free(handle);
+		free(name);
+		free(locale);
+		free(url);
+		free(lang);
+	}
+}
+
 static void load_sites_yaml(struct site_index *idx, const struct config *cfg)
 {
 	struct value_builder b = VALUE_BUILDER_INIT;
-	if (files_read(&idx->files, "resources/sites.yaml", &b) == 0) {
-		struct value_iter it;
-		value_iter_init(&it, vb_result(&b));
-		while (value_iter_next(&it)) {
-			char *handle = xstrndup(it.key, it.key_len);
-			char *name = copy_string_value(it.value, "name");
-			char *locale = copy_string_value(it.value, "locale");
-			char *url = copy_string_value(it.value, "url");
-			char *lang = copy_string_value(it.value, "lang");
-			add_site(idx, cfg, handle, name, locale, url, lang);
-			free(handle);
-			free(name);
-			free(locale);
-			free(url);
-			free(lang);
-		}
-	}
+	if (files_read(&idx->files, "resources/sites.yaml", &b) == 0)
+		add_sites_from(idx, cfg, vb_result(&b));
 	vb_release(&b);
 }
 
+#define SITES_PHP "config/statamic/sites.php"
+#define MAX_PHP_CONFIG (1 << 20)
+
+/* The text of a PHP config file (at most MAX_PHP_CONFIG bytes), or -1. */
+static int read_php_config(const struct site_index *idx, const char *rel, struct strbuf *out)
+{
+	char *path = files_join(idx->files.root, rel);
+	FILE *f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return -1;
+	char buf[8192];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0 && out->len <= MAX_PHP_CONFIG)
+		strbuf_add(out, buf, n);
+	int rc = ferror(f) || out->len > MAX_PHP_CONFIG ? -1 : 0;
+	fclose(f);
+	return rc;
+}
+
+/* Statamic 3 and 4 name their sites in config/statamic/sites.php: its
+ * literal `'sites' => [...]` is read (env() defaults taken, config('app.
+ * name') and config('app.url') as cms-api's own); a form phparray cannot
+ * read is an error, and the site then has Statamic's fallback site. */
+static void load_sites_php(struct site_index *idx, const struct config *cfg)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct value_builder b = VALUE_BUILDER_INIT;
+	const char *const known[] = {"app.name", cfg->app_name, "app.url",
+	                             cfg->base_url ? cfg->base_url : "/", "app.locale", "en", NULL};
+	const struct phparray_config config = {known};
+	char err[PHPARRAY_ERR_LEN];
+	int line = 0;
+	if (read_php_config(idx, SITES_PHP, &text) != 0)
+		files_problem(&idx->files, false, SITES_PHP, 0, "cannot be read");
+	else if (phparray_parse(strbuf_str(&text), text.len, &config, &b, &line, err) != 0)
+		files_problem(&idx->files, false, SITES_PHP, line,
+		              "%s; name the sites in the INI's [sites.*] sections instead", err);
+	else if (value_count(value_map_getz(vb_result(&b), "sites")) == 0 ||
+	         value_type(value_map_getz(vb_result(&b), "sites")) != VALUE_MAP)
+		files_problem(&idx->files, false, SITES_PHP, 0,
+		              "names no sites ('sites' => ['handle' => [...]] expected)");
+	else
+		add_sites_from(idx, cfg, value_map_getz(vb_result(&b), "sites"));
+	vb_release(&b);
+	strbuf_release(&text);
+}
+
 /* Statamic v5+ switches the site-folder layout on in system.php; before
- * that, more than one site did. */
+ * that (system.php without the key, or no system.php), more than one
+ * site did. */
 static bool multisite_layout(const struct site_index *idx)
 {
 	char *path = files_join(idx->files.root, "config/statamic/system.php");
@@ -146,16 +204,20 @@ static bool multisite_layout(const struct site_index *idx)
 	if (!f)
 		return idx->nsites > 1;
 	char line[512];
-	bool on = false;
+	bool on = false, named = false;
 	while (fgets(line, sizeof line, f)) {
 		char *key = strstr(line, "'multisite'");
-		if (key && strstr(key, "=>") && strstr(key, "true"))
-			on = true;
+		if (key && strstr(key, "=>")) {
+			named = true;
+			on = on || strstr(key, "true");
+		}
 	}
 	fclose(f);
-	return on;
+	return named ? on : idx->nsites > 1;
 }
 
+/* Sites from resources/sites.yaml (v5+), else the INI's [sites.*], else
+ * config/statamic/sites.php (v3, v4), else Statamic's fallback. */
 static void load_sites(struct site_index *idx, const struct config *cfg)
 {
 	if (files_exists(&idx->files, "resources/sites.yaml"))
@@ -166,6 +228,8 @@ static void load_sites(struct site_index *idx, const struct config *cfg)
 			add_site(idx, cfg, d->handle, d->name, d->locale, d->url, d->lang);
 		}
 	}
+	if (idx->nsites == 0 && files_exists(&idx->files, SITES_PHP))
+		load_sites_php(idx, cfg);
 	/* Statamic's own fallback when nothing names a site. */
 	if (idx->nsites == 0)
 		add_site(idx, cfg, "default", cfg->app_name, "en_US", "/", NULL);
@@ -294,13 +358,17 @@ struct site_index *site_index_load_holding(const struct config *cfg, value_t pre
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
 	idx->files.held = held;
 	idx->cfg = cfg;
+	idx->icons = icon_sets_copy(cfg->icon_sets, cfg->nicon_sets);
+	idx->nicons = cfg->nicon_sets;
 	check_site_folder(idx);
 	load_sites(idx, cfg);
 	load_collections(idx);
 	collection_blueprints_load(idx);
 	entries_load(idx);
+	dates_settle(idx);
 	trees_load(idx);
 	load_extras(idx);
+	redirects_resolve(idx);
 	files_finish(&idx->files);
 	idx->files.held = NULL; /* the caller's, only while loading */
 	idx->cfg = NULL;
@@ -354,5 +422,6 @@ void site_index_free(struct site_index *idx)
 		free_collection(&idx->collections[i]);
 	free(idx->collections);
 	files_free(&idx->files);
+	icon_sets_free(idx->icons, idx->nicons);
 	free(idx);
 }

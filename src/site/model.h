@@ -66,6 +66,8 @@ struct entry {
 	long long date;        /* Unix seconds, UTC */
 	long long mtime;       /* the file's modification time */
 	char *uri;             /* owned: site-relative, NULL when the collection has no route */
+	char *redirect;        /* owned: where its `redirect` sends (redirects.h), its url
+	                        * then; NULL when it sends nowhere */
 	long order;            /* 1-based position in the site's tree, -1 when not structured */
 	int depth;             /* depth in the tree (1 = top), 0 when not structured */
 	const struct entry *parent; /* tree parent, NULL at the top */
@@ -90,6 +92,9 @@ struct site_index {
 	struct value_builder extras; /* owned: a map of the smaller kinds of content,
 	                              * "taxonomies", "navs", "globals", "forms",
 	                              * "users" (see each reader for its shape) */
+	struct icon_set *icons;     /* owned: the config's [icons], for the icon
+	                             * fieldtype (site/icons.h) */
+	size_t nicons;
 };
 
 /* The collection with that handle, or NULL. */

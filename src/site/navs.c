@@ -1,10 +1,15 @@
 /*
  * navs: navigations and their trees (content-format.md §7) into the
  * index's extras as "navs": a list of
- *   {handle, title, max_depth, expects_root, settings, trees: {site: [item]}}
- * where an item is kept as written (id, entry, url, title, data,
- * children), but for the keys never served in its data (withheld.h); the
- * API resolves entries and drops unpublished ones per request. Trees whose navigation has no file are ignored, as Statamic does.
+ *   {handle, title, max_depth, expects_root, settings, fields,
+ *    trees: {site: [item]}}
+ * where fields are the navigation's blueprint (handle -> config, from
+ * resources/blueprints/navigation/{handle}.yaml) and an item is kept as
+ * written (id, entry, url, title, data, children), but for the keys never
+ * served in its data (withheld.h). The snapshot augments each item's data
+ * through the blueprint (navpages.h); the API resolves entries and drops
+ * unpublished ones per request. Trees whose navigation has no file are
+ * ignored, as Statamic does.
  */
 #include "autoconfig.h"
 
@@ -14,6 +19,7 @@
 #include <string.h>
 
 #include "lib/strbuf.h"
+#include "site/blueprints.h"
 #include "site/files.h"
 #include "site/withheld.h"
 
@@ -50,19 +56,39 @@ static void copy_items(value_t items, struct value_builder *out, int depth)
 	vb_array_end(out);
 }
 
-/* content/trees/navigation/{site}/{handle}.yaml, or without the site
- * folder for the default site (the stores are lenient), or the v3.0 tree
- * inside the navigation file. */
+/* The file of a navigation's tree in a site, if there is one:
+ * content/trees/navigation/{site}/{handle}.yaml, or without the site
+ * folder for the default site (the stores are lenient), or in a v3.0
+ * multi-site layout content/navigation/{site}/{handle}.yaml. */
+static bool tree_file(struct site_index *idx, const char *handle, size_t site, struct strbuf *rel)
+{
+	static const struct {
+		const char *folder;
+		bool site_folder;
+	} forms[] = {{"content/trees/navigation", true},
+	             {"content/trees/navigation", false},
+	             {"content/navigation", true}};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		if ((!forms[i].site_folder && site != 0) || (i == 2 && !idx->multisite))
+			continue;
+		strbuf_reset(rel);
+		strbuf_addf(rel, "%s/", forms[i].folder);
+		if (forms[i].site_folder)
+			strbuf_addf(rel, "%s/", idx->sites[site].handle);
+		strbuf_addf(rel, "%s.yaml", handle);
+		if (files_exists(&idx->files, rel->ptr))
+			return true;
+	}
+	return false;
+}
+
+/* A navigation's tree in a site: its tree file's (tree_file), or in a
+ * v3.0 single-site layout the tree inside the navigation file. */
 static void emit_tree(struct site_index *idx, const char *handle, size_t site, value_t settings)
 {
 	struct strbuf rel = STRBUF_INIT;
-	strbuf_addf(&rel, "content/trees/navigation/%s/%s.yaml", idx->sites[site].handle, handle);
-	if (site == 0 && !files_exists(&idx->files, rel.ptr)) {
-		strbuf_reset(&rel);
-		strbuf_addf(&rel, "content/trees/navigation/%s.yaml", handle);
-	}
 	struct value_builder tree = VALUE_BUILDER_INIT;
-	if (files_exists(&idx->files, rel.ptr)) {
+	if (tree_file(idx, handle, site, &rel)) {
 		if (files_read(&idx->files, rel.ptr, &tree) == 0) {
 			vb_keyz(&idx->extras, idx->sites[site].handle);
 			value_t items = value_map_getz(vb_result(&tree), "tree");
@@ -73,7 +99,8 @@ static void emit_tree(struct site_index *idx, const char *handle, size_t site, v
 				copy_items(items, &idx->extras, 0);
 			}
 		}
-	} else if (site == 0 && !value_is_missing(value_map_getz(settings, "tree"))) {
+	} else if (site == 0 && !idx->multisite &&
+	           !value_is_missing(value_map_getz(settings, "tree"))) {
 		vb_keyz(&idx->extras, idx->sites[site].handle);
 		copy_items(value_map_getz(settings, "tree"), &idx->extras, 0);
 	}
@@ -102,6 +129,11 @@ static void emit_nav(void *ctx, const char *handle, value_t settings)
 	vb_bool(out, value_bool(value_map_getz(settings, "root")));
 	vb_keyz(out, "settings");
 	vb_value(out, settings);
+	vb_keyz(out, "fields");
+	struct strbuf bp = STRBUF_INIT;
+	strbuf_addf(&bp, "resources/blueprints/navigation/%s.yaml", handle);
+	blueprint_fields(idx, bp.ptr, out);
+	strbuf_release(&bp);
 	vb_keyz(out, "trees");
 	vb_map_begin(out);
 	for (size_t s = 0; s < idx->nsites; s++)

@@ -3,6 +3,7 @@
 
 #include "site/snapshot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,10 +23,13 @@
 #include "site/blueprints.h"
 #include "site/entries.h"
 #include "site/files.h"
+#include "site/navpages.h"
 #include "site/segment.h"
 
 #define SNAP_MAGIC "CMSAPIX\0"
-#define SNAP_VERSION 11
+/* 13: main's 12 (an entry's redirect) and this branch's 11 (head and
+ * segments), both. */
+#define SNAP_VERSION 13
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -82,6 +86,7 @@ struct rec_entry {
 	uint32_t blob, blob_len; /* the blob: id first, data last */
 	uint32_t path, slug, blueprint, blueprint_title, data; /* in the segment */
 	uint32_t uri;        /* in the head's blob */
+	uint32_t redirect;   /* in the head's blob: where it sends, resolved per index */
 	uint32_t title;      /* head blob offset of the data's title value, SNAP_NONE without one */
 	uint32_t collection, site, origin, parent;
 	int32_t order, depth;
@@ -183,10 +188,11 @@ static void collect_keys(value_t map, char ***keys, size_t *n)
 }
 
 /* Keys the API computes for every entry; a blueprint field of the same
- * name adds no data key. */
+ * name adds no data key. (A `parent` field does: the API shows the key
+ * with the entry's page above it, query/entries.c.) */
 static bool computed_key(const char *key, size_t len)
 {
-	static const char *const names[] = {"id", "slug", "date", "parent"};
+	static const char *const names[] = {"id", "slug", "date"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strlen(names[i]) == len && memcmp(names[i], key, len) == 0)
 			return true;
@@ -224,7 +230,7 @@ static value_t source_value(const struct value_source *src, const char *key)
 }
 
 /* Writes a map of keys (sorted, then freed with the array), each value
- * from src or else its field's default, augmented through its field. */
+ * from src augmented through its field (which supplies a default). */
 static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n, value_t fields,
                             const struct value_source *src, struct value_builder *out)
 {
@@ -234,14 +240,12 @@ static void write_augmented(const struct augment_ctx *ctx, char **keys, size_t n
 	for (size_t i = 0; i < n; i++) {
 		value_t field = value_map_getz(fields, keys[i]);
 		value_t v = source_value(src, keys[i]);
-		if (value_is_missing(v))
-			v = value_map_getz(field, "default");
 		vb_keyz(out, keys[i]);
 		/* Who saved it last is a user, whatever the blueprint says. */
 		if (value_is_missing(field) && strcmp(keys[i], "updated_by") == 0)
 			augment_user(ctx, v, out);
 		else
-			augment_field(ctx, keys[i], v, field, out);
+			augment_item_field(ctx, keys[i], v, field, out);
 		free(keys[i]);
 	}
 	vb_map_end(out);
@@ -411,33 +415,66 @@ static void copy_map(const struct augment_ctx *ctx, value_t map, rewrite_fn rewr
 	vb_map_end(out);
 }
 
-/* A term's blueprint: its own `blueprint`, else the taxonomy's first. */
-static value_t term_fields(value_t taxonomy, value_t term)
+/* A term's blueprint, {title, fields}, and its handle: its own
+ * `blueprint` (the handle, then its singular), else the taxonomy's first. */
+static value_t term_blueprint(value_t taxonomy, value_t term, struct strbuf *handle)
 {
 	value_t blueprints = value_map_getz(taxonomy, "blueprints");
-	value_t own = value_map_getz(value_map_getz(term, "data"), "blueprint");
-	value_t named = value_map_getz(blueprints, value_str(own, NULL));
-	if (!value_is_missing(named))
-		return named;
+	const char *own = value_str(value_map_getz(value_map_getz(term, "data"), "blueprint"), NULL);
+	char *one = singular_handle(own);
+	const char *names[] = {own, one};
+	value_t found = VALUE_MISSING;
+	for (size_t i = 0; i < 2 && value_is_missing(found); i++) {
+		found = value_map_getz(blueprints, names[i]);
+		strbuf_reset(handle);
+		strbuf_addstr(handle, names[i]);
+	}
+	free(one);
 	struct value_iter it;
 	value_iter_init(&it, blueprints);
-	return value_iter_next(&it) ? it.value : VALUE_MISSING;
+	if (value_is_missing(found) && value_iter_next(&it)) {
+		found = it.value;
+		strbuf_reset(handle);
+		strbuf_add(handle, it.key, it.key_len);
+	}
+	return found;
 }
 
-/* ctx for an item of the site named handle (the default site if none). */
-static struct augment_ctx in_site(const struct augment_ctx *ctx, const char *handle)
+/* A term's data through its blueprint; its `blueprint`, when it names one,
+ * is the blueprint's {title, handle}. */
+static void term_data(const struct augment_ctx *ctx, value_t taxonomy, value_t term,
+                      struct value_builder *out)
 {
-	struct augment_ctx local = *ctx;
-	const struct site_info *site = site_index_site(ctx->idx, handle);
-	local.site = site ? (size_t)(site - ctx->idx->sites) : 0;
-	local.entry = NULL;
-	return local;
+	struct strbuf handle = STRBUF_INIT;
+	value_t bp = term_blueprint(taxonomy, term, &handle);
+	struct value_builder data = VALUE_BUILDER_INIT;
+	augmented_map(ctx, value_map_getz(term, "data"), value_map_getz(bp, "fields"), &data);
+	struct value_iter it;
+	vb_map_begin(out);
+	value_iter_init(&it, vb_result(&data));
+	while (value_iter_next(&it)) {
+		vb_key(out, it.key, it.key_len);
+		if (it.key_len != 9 || memcmp(it.key, "blueprint", 9) != 0 || value_is_missing(bp)) {
+			vb_value(out, it.value);
+			continue;
+		}
+		vb_map_begin(out);
+		vb_keyz(out, "title");
+		vb_value(out, value_map_getz(bp, "title"));
+		vb_keyz(out, "handle");
+		vb_str(out, handle.ptr, handle.len);
+		vb_map_end(out);
+	}
+	vb_map_end(out);
+	vb_release(&data);
+	strbuf_release(&handle);
 }
 
 static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, value_t term,
                       struct value_builder *out)
 {
-	struct augment_ctx term_ctx = in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
+	struct augment_ctx term_ctx =
+		augment_in_site(site_ctx, value_str(value_map_getz(term, "site"), NULL));
 	const struct augment_ctx *ctx = &term_ctx;
 	struct value_iter it;
 	vb_map_begin(out);
@@ -445,7 +482,7 @@ static void copy_term(const struct augment_ctx *site_ctx, value_t taxonomy, valu
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		if (it.key_len == 4 && memcmp(it.key, "data", 4) == 0)
-			augmented_map(ctx, it.value, term_fields(taxonomy, term), out);
+			term_data(ctx, taxonomy, term, out);
 		else
 			vb_value(out, it.value);
 	}
@@ -477,11 +514,20 @@ static bool rewrite_global(const struct augment_ctx *ctx, value_t set, const cha
 	while (value_iter_next(&it)) {
 		vb_key(out, it.key, it.key_len);
 		char *site = xstrndup(it.key, it.key_len);
-		struct augment_ctx site_ctx = in_site(ctx, site);
+		struct augment_ctx site_ctx = augment_in_site(ctx, site);
 		augmented_map(&site_ctx, it.value, value_map_getz(set, "fields"), out);
 		free(site);
 	}
 	vb_map_end(out);
+	return true;
+}
+
+static bool rewrite_nav(const struct augment_ctx *ctx, value_t nav, const char *key, value_t v,
+                        struct value_builder *out)
+{
+	if (strcmp(key, "trees") != 0)
+		return false;
+	navpages_augment_trees(ctx, value_map_getz(nav, "fields"), v, out);
 	return true;
 }
 
@@ -493,6 +539,8 @@ static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const ch
 		item = rewrite_taxonomy;
 	else if (strcmp(key, "globals") == 0)
 		item = rewrite_global;
+	else if (strcmp(key, "navs") == 0)
+		item = rewrite_nav;
 	else
 		return false;
 	struct value_iter it;
@@ -504,7 +552,8 @@ static bool rewrite_kind(const struct augment_ctx *ctx, value_t extras, const ch
 	return true;
 }
 
-/* Terms and global variables delivered through their blueprints. */
+/* Terms, global variables and navigation pages delivered through their
+ * blueprints. */
 static void augmented_extras(const struct augment_ctx *ctx, struct value_builder *out)
 {
 	copy_map(ctx, vb_result(&ctx->idx->extras), rewrite_kind, out);
@@ -524,7 +573,14 @@ static void augmented_extras(const struct augment_ctx *ctx, struct value_builder
  * bytes, so a build takes its blob from the last snapshot instead.
  */
 
-enum relates { RELATES_ENTRIES = 1, RELATES_TERMS = 2, RELATES_USERS = 4, RELATES_ASSETS = 8 };
+enum relates {
+	RELATES_ENTRIES = 1,
+	RELATES_TERMS = 2,
+	RELATES_USERS = 4,
+	RELATES_ASSETS = 8,
+	RELATES_LINKS = 16, /* statamic:// links of Markdown: entries' URLs alone */
+};
+#define RELATES_KINDS 5
 
 static bool is_key(const struct value_iter *it, const char *key)
 {
@@ -544,14 +600,16 @@ static unsigned relates_of(value_t fields)
 		                           : "";
 		if (strcmp(type, "entries") == 0)
 			kinds |= RELATES_ENTRIES;
-		else if (strcmp(type, "terms") == 0)
-			kinds |= RELATES_TERMS;
+		else if (strcmp(type, "terms") == 0) /* their URLs: under a mounted entry's */
+			kinds |= RELATES_TERMS | RELATES_LINKS;
 		else if (strcmp(type, "users") == 0)
 			kinds |= RELATES_USERS;
 		else if (strcmp(type, "assets") == 0)
 			kinds |= RELATES_ASSETS;
 		else if (strcmp(type, "link") == 0 || strcmp(type, "bard") == 0)
 			kinds |= RELATES_ENTRIES | RELATES_ASSETS;
+		else if (strcmp(type, "markdown") == 0)
+			kinds |= RELATES_LINKS | RELATES_ASSETS;
 		kinds |= relates_of(it.value);
 	}
 	return kinds;
@@ -605,11 +663,24 @@ static uint64_t entries_shown(const struct site_index *idx)
 		h = hash_str(h, e->id);
 		h = hash_str(h, idx->collections[e->collection].handle);
 		h = hash_str(h, e->uri);
+		h = hash_str(h, e->redirect);
 		h = hash_value(h, entry_field(idx, e, "title"));
 		uint64_t place[4] = {e->site, e->origin ? (uint64_t)(e->origin - idx->entries) : ~0ULL,
 		                     e->parent ? (uint64_t)(e->parent - idx->entries) : ~0ULL,
 		                     (uint64_t)e->order};
 		h = hash_bytes(h, place, sizeof place);
+	}
+	return h;
+}
+
+/* What a statamic:// link to an entry shows: its URL. */
+static uint64_t links_shown(const struct site_index *idx)
+{
+	uint64_t h = 6;
+	for (size_t i = 0; i < idx->nentries; i++) {
+		const struct entry *e = &idx->entries[i];
+		h = hash_str(hash_str(hash_str(h, e->id), e->uri), e->redirect);
+		h = hash_bytes(h, &e->site, sizeof e->site);
 	}
 	return h;
 }
@@ -633,13 +704,42 @@ static uint64_t terms_shown(value_t taxonomies)
 	return h;
 }
 
+/* The icon folders' files an icon field renders (names, sizes and
+ * modification times, in any order): an entry is rendered again when
+ * one changes. */
+static uint64_t icons_shown(const struct site_index *idx)
+{
+	uint64_t sum = 5;
+	for (size_t i = 0; i < idx->nicons; i++) {
+		const char *folder = idx->icons[i].folder;
+		sum += hash_str(hash_str(6, idx->icons[i].name), folder);
+		DIR *d = folder ? opendir(folder) : NULL;
+		struct dirent *e;
+		while (d && (e = readdir(d)) != NULL) {
+			struct strbuf path = STRBUF_INIT;
+			strbuf_addf(&path, "%s/%s", folder, e->d_name);
+			struct stat st;
+			if (e->d_name[0] != '.' && stat(path.ptr, &st) == 0) {
+				int64_t facts[3] = {st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+				sum += hash_bytes(hash_str(hash_str(7, folder), e->d_name), facts,
+				                  sizeof facts);
+			}
+			strbuf_release(&path);
+		}
+		if (d)
+			closedir(d);
+	}
+	return sum;
+}
+
 /* Everything an entry's fingerprint takes from the whole site. */
 struct render_inputs {
 	uint64_t common;      /* the renderer and the sites */
 	uint64_t *collection; /* per collection: its settings */
 	uint64_t **fields;    /* per collection and blueprint slot (entry_fields) */
 	unsigned **relates;   /* per collection and blueprint slot */
-	uint64_t shown[4];    /* what relations show: entries, terms, users, assets */
+	uint64_t shown[RELATES_KINDS]; /* what relations show: entries, terms, users, assets,
+	                                * links */
 };
 
 static void render_inputs_build(const struct site_index *idx, const struct entry_fields *ef,
@@ -655,6 +755,8 @@ static void render_inputs_build(const struct site_index *idx, const struct entry
 			in->common = hash_str(in->common, parts[i]);
 	}
 	in->common = hash_bytes(in->common, &idx->multisite, sizeof idx->multisite);
+	if (idx->nicons)
+		in->common = hash_bytes(in->common, &(uint64_t){icons_shown(idx)}, sizeof(uint64_t));
 	size_t n = idx->ncollections ? idx->ncollections : 1;
 	in->collection = xcalloc(n, sizeof *in->collection);
 	in->fields = xcalloc(n, sizeof *in->fields);
@@ -680,6 +782,7 @@ static void render_inputs_build(const struct site_index *idx, const struct entry
 	in->shown[1] = all & RELATES_TERMS ? terms_shown(value_map_getz(extras, "taxonomies")) : 0;
 	in->shown[2] = hash_value(3, value_map_getz(extras, "users"));
 	in->shown[3] = all & RELATES_ASSETS ? hash_value(4, value_map_getz(extras, "assets")) : 0;
+	in->shown[4] = all & RELATES_LINKS ? links_shown(idx) : 0;
 }
 
 static void render_inputs_free(const struct site_index *idx, struct render_inputs *in)
@@ -705,7 +808,7 @@ static uint64_t fingerprint(const struct site_index *idx, const struct render_in
 	for (const struct entry *x = e; x; x = x->origin)
 		h = hash_value(hash_str(h, x->id), vb_result(&x->own));
 	unsigned kinds = in->relates[e->collection][b];
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < RELATES_KINDS; k++)
 		if (kinds & (1u << k))
 			h = hash_bytes(h, &in->shown[k], sizeof in->shown[k]);
 	return h;
@@ -809,7 +912,9 @@ static bool holds_ref(value_t v)
 }
 
 /* Copies v into out, every relation's short object replaced by its
- * number in in (the reference's target; its object is null). */
+ * number in in (the reference's target; its object is null). A whole
+ * relationship field (REF_FIELD) stays a reference of its own, holding
+ * the field as delivered, whose references are interned. */
 static void intern_copy(struct interner *in, value_t v, struct value_builder *out)
 {
 	struct value_iter it;
@@ -819,6 +924,15 @@ static void intern_copy(struct interner *in, value_t v, struct value_builder *ou
 	}
 	switch (value_type(v)) {
 	case VALUE_REF:
+		if (value_ref_kind(v) == REF_FIELD) {
+			/* A whole relationship field: kept in place, its
+			 * references within interned. */
+			vb_ref_begin(out, REF_FIELD, value_ref_target(v));
+			vb_value(out, value_ref_raw(v));
+			intern_copy(in, value_ref_object(v), out);
+			vb_ref_end(out);
+			return;
+		}
 		vb_ref_begin(out, value_ref_kind(v),
 		             intern(in, (uint32_t)value_ref_kind(v), value_ref_object(v)));
 		vb_value(out, value_ref_raw(v));
@@ -1128,7 +1242,7 @@ static struct rec_entry render_entry(struct build *b, const struct augment_table
 {
 	const struct site_index *idx = b->idx;
 	struct value_builder resolved = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, tables, e->site, e};
+	struct augment_ctx ctx = {.idx = idx, .tables = tables, .site = e->site, .entry = e};
 	resolved_data(&ctx, ef, e, &resolved);
 	vb_reset(scratch);
 	intern_copy(&b->refs, vb_result(&resolved), scratch);
@@ -1174,6 +1288,7 @@ static void place_entry(struct build *b, const struct entry *e, value_t data, st
 	const struct site_index *idx = b->idx;
 	value_t title = value_map_getz(data, "title");
 	r->uri = put_string(&b->blob, e->uri);
+	r->redirect = put_string(&b->blob, e->redirect);
 	r->title = value_is_missing(title) ? SNAP_NONE : put_value(&b->blob, title);
 	r->collection = (uint32_t)e->collection;
 	r->site = (uint32_t)e->site;
@@ -1311,7 +1426,7 @@ static void write_head(struct build *b, uint64_t signature, struct strbuf *out)
 	}
 	struct augment_tables *tables = augment_tables_build(idx);
 	struct value_builder augmented = VALUE_BUILDER_INIT;
-	struct augment_ctx ctx = {idx, tables, 0, NULL};
+	struct augment_ctx ctx = {.idx = idx, .tables = tables};
 	augmented_extras(&ctx, &augmented);
 	augment_tables_free(tables);
 	struct rec_header h;
@@ -1520,6 +1635,7 @@ static bool entry_ok(const struct snapshot *s, const struct rec_entry *r)
 	       in_blob(r, r->path, false) && in_blob(r, r->slug, true) &&
 	       in_blob(r, r->blueprint, false) && in_blob(r, r->blueprint_title, false) &&
 	       in_blob(r, r->data, false) && offset_ok(s, r->uri, true) &&
+	       offset_ok(s, r->redirect, true) &&
 	       (r->title == SNAP_NONE || value_ok(s, r->title)) && r->collection < h->ncollections &&
 	       r->site < h->nsites && (r->origin == SNAP_NONE || r->origin < h->nentries) &&
 	       (r->parent == SNAP_NONE || r->parent < h->nentries);
@@ -1889,6 +2005,7 @@ struct snap_entry snap_entry_at(const struct snapshot *s, uint32_t i)
 		.path = blob_str(s, r, r->path),
 		.slug = blob_str(s, r, r->slug),
 		.uri = str_at(s, r->uri),
+		.redirect = str_at(s, r->redirect),
 		.number = i,
 		.collection = r->collection,
 		.site = r->site,

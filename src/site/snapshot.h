@@ -71,6 +71,7 @@ struct snap_collection {
 
 struct snap_entry {
 	const char *id, *path, *slug, *uri; /* slug and uri may be NULL */
+	const char *redirect;     /* where its `redirect` sends, its url then; or NULL */
 	uint32_t number;          /* this entry's index */
 	uint32_t collection, site;
 	uint32_t origin, parent;  /* entry indexes, SNAP_NONE when none */

@@ -1,11 +1,13 @@
 /*
  * taxonomies: taxonomies and their terms (content-format.md §8) into the
  * index's extras as "taxonomies": a list of
- *   {handle, title, settings, blueprints: {handle: fields}, terms: [{slug,
- *    file_slug, site, title, data, entries, mtime}]}
+ *   {handle, title, settings, blueprints: {handle: {title, fields}},
+ *    terms: [{slug, file_slug, site, title, data, entries, mtime}]}
  * where a term appears once per site of its taxonomy (its localization
  * over its default values over the taxonomy's inject, keys sorted), terms
  * implied by entry values that have no file are added (title = the value),
+ * terms come in Statamic's order (those entries name first, see
+ * order_terms),
  * entries lists the entries (index numbers) that use the term, and mtime
  * is its file's modification time (null for a term without a file).
  */
@@ -14,6 +16,7 @@
 #include "site/taxonomies.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,8 @@ struct term {
 	size_t *entries;       /* owned */
 	size_t nentries;
 	long long mtime;       /* the file's, 0 for a term implied by entries */
+	size_t rank;           /* 1 + how many terms entries named before this one; 0: none */
+	size_t at;             /* its place among the terms as read */
 };
 
 struct taxonomy {
@@ -43,6 +48,7 @@ struct taxonomy {
 	size_t nsites;
 	struct term *terms;
 	size_t nterms;
+	size_t ranked;         /* terms entries named so far */
 };
 
 /* Statamic's Str::slug for ASCII: lower case, runs of other characters
@@ -236,6 +242,8 @@ static void link_value(struct taxonomy *t, size_t entry, size_t site, value_t v)
 		vb_map_end(&term->data);
 		term->title = xstrdup(text);
 	}
+	if (term && !term->rank)
+		term->rank = ++t->ranked;
 	if (term && (term->nentries == 0 || term->entries[term->nentries - 1] != entry)) {
 		term->entries = xrealloc(term->entries, (term->nentries + 1) * sizeof *term->entries);
 		term->entries[term->nentries++] = entry;
@@ -262,28 +270,24 @@ static void link_entries(struct site_index *idx, struct taxonomy *t)
 	}
 }
 
-/* The taxonomy's term blueprints, handle -> fields, the default first
- * (Statamic's choice: by `order`, then title, hidden ones last). */
-static void emit_blueprints(struct site_index *idx, const char *taxonomy)
+static int compare_terms(const void *a, const void *b)
 {
-	struct strbuf dir_rel = STRBUF_INIT;
-	strbuf_addf(&dir_rel, "resources/blueprints/taxonomies/%s", taxonomy);
-	char *dir = files_join(idx->files.root, dir_rel.ptr);
-	size_t n;
-	char **names = files_list(&idx->files, dir, ".yaml", &n);
-	vb_map_begin(&idx->extras);
-	for (size_t i = 0; i < n; i++) {
-		char *rel = files_join(dir_rel.ptr, names[i]);
-		char *handle = files_handle(names[i]);
-		vb_keyz(&idx->extras, handle);
-		free(handle);
-		blueprint_fields(idx, rel, &idx->extras);
-		free(rel);
-	}
-	vb_map_end(&idx->extras);
-	files_free_names(names, n);
-	free(dir);
-	strbuf_release(&dir_rel);
+	const struct term *x = a, *y = b;
+	size_t rx = x->rank ? x->rank : SIZE_MAX, ry = y->rank ? y->rank : SIZE_MAX;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Statamic's order of a taxonomy's terms (its Value index): those entries
+ * name, as they first name them (entries in collection, then path
+ * order), then the others as their files come. */
+static void order_terms(struct taxonomy *t)
+{
+	for (size_t i = 0; i < t->nterms; i++)
+		t->terms[i].at = i;
+	if (t->nterms > 1)
+		qsort(t->terms, t->nterms, sizeof *t->terms, compare_terms);
 }
 
 static void emit_taxonomy(struct site_index *idx, const struct taxonomy *t, const char *title)
@@ -297,7 +301,7 @@ static void emit_taxonomy(struct site_index *idx, const struct taxonomy *t, cons
 	vb_keyz(out, "settings");
 	vb_value(out, t->settings);
 	vb_keyz(out, "blueprints");
-	emit_blueprints(idx, t->handle);
+	term_blueprints(idx, t->handle, title, out);
 	vb_keyz(out, "terms");
 	vb_array_begin(out);
 	for (size_t i = 0; i < t->nterms; i++) {
@@ -345,10 +349,11 @@ static void free_taxonomy(struct taxonomy *t)
 static void load_taxonomy(void *ctx, const char *handle, value_t settings)
 {
 	struct site_index *idx = ctx;
-	struct taxonomy t = {handle, settings, NULL, 0, NULL, 0};
+	struct taxonomy t = {handle, settings, NULL, 0, NULL, 0, 0};
 	taxonomy_sites(idx, &t);
 	read_terms(idx, &t);
 	link_entries(idx, &t);
+	order_terms(&t);
 	char *title = files_title(settings, handle);
 	emit_taxonomy(idx, &t, title);
 	free(title);

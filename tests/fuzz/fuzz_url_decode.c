@@ -4,7 +4,10 @@
  * must give what a plain byte-by-byte decoder gives, never longer than
  * its input; a decoded NUL must come from a "%00" in the text (what
  * request.c looks for); url_encode must give text that decodes back to
- * the same bytes; and a request built from any path must hold a path.
+ * the same bytes; a request built from any path must hold a path; and the
+ * same bytes as a Host header pass request_host_valid only when they are
+ * a host name by a plain reading of its rule (a name with a letter or a
+ * digit, or an address in brackets, and an optional port).
  */
 #include "autoconfig.h"
 
@@ -75,10 +78,45 @@ static void check_decoding(const char *s, size_t len, bool plus)
 	free(want);
 }
 
+static bool alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The oracle of request_host_valid, read off its contract. */
+static bool plain_host(const char *h)
+{
+	size_t n = strlen(h), end = n;
+	const char *colon = strrchr(h, ':');
+	const char *bracket = strchr(h, ']');
+	if (colon && (h[0] != '[' || (bracket && colon > bracket))) {
+		size_t digits = strlen(colon + 1);
+		if (digits == 0 || digits > 5 || strspn(colon + 1, "0123456789") != digits)
+			return false;
+		end = (size_t)(colon - h);
+	}
+	if (n == 0 || n > 255 || end == 0)
+		return false;
+	if (h[0] == '[')
+		return end > 2 && h[end - 1] == ']' &&
+		       strspn(h + 1, "0123456789abcdefABCDEF:.") == end - 2;
+	bool named = false;
+	for (size_t i = 0; i < end; i++) {
+		if (!alnum(h[i]) && h[i] != '-' && h[i] != '.' && h[i] != '_')
+			return false;
+		named |= alnum(h[i]);
+	}
+	return named;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
+	char *host = xstrndup((const char *)data, size); /* up to a raw NUL */
+	if (request_host_valid(host) != plain_host(host))
+		__builtin_trap();
+	free(host);
 	check_decoding((const char *)data + 1, size - 1, data[0] & 1);
 
 	char *path = xstrndup((const char *)data, size); /* up to a raw NUL */

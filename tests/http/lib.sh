@@ -149,6 +149,22 @@ needs_test_hooks() {
 	return 1
 }
 
+# needs_commands WHAT HINT COMMAND...: whether every COMMAND is on PATH.
+# Each one missing counts as a failure of WHAT that names it and says,
+# by HINT, what installs it: CI installs them all (scripts/install-deps),
+# so a test needing them never passes by being skipped.
+needs_commands() {
+	nc_what=$1 nc_hint=$2 nc_ok=0
+	shift 2
+	for nc_cmd in "$@"; do
+		if ! command -v "$nc_cmd" >/dev/null; then
+			fail "$nc_what: $nc_cmd is missing ($nc_hint)"
+			nc_ok=1
+		fi
+	done
+	return $nc_ok
+}
+
 # only_under SERVER: whether this pass is through that server, for a
 # test that depends on one (each use says why).
 only_under() { [ "$SERVER" = "$1" ]; }
@@ -173,6 +189,7 @@ start_server() {
 	# tried. Success is the server's own word that it started (a log line,
 	# its pid file), not an answer on the port, which could come from
 	# someone else's server.
+	record_document "$ini" "$@"
 	for _ in 1 2 3 4 5; do
 		PORT=$(free_port) || { echo "no free port" >&2; exit 1; }
 		"start_$SERVER" "$run" "$ini" "$prefix" "$@" && return 0
@@ -300,10 +317,12 @@ start_nginx() { # RUN INI PREFIX [ENV_NAME ENV_VALUE]...
 }
 
 # stop_server: stops the server (and, for nginx, spawn-fcgi's workers).
+# Answers after it are of no config record_document knows: not recorded.
 stop_server() {
 	stop_detached_server "$SERVER_PID:$SERVER_WORKERS"
 	SERVER_PID=
 	SERVER_WORKERS=
+	ANSWER_SRC=
 }
 
 # detach_server VAR: leaves the server running, its handle in VAR, so
@@ -321,6 +340,75 @@ stop_detached_server() {
 		wait "$pid" 2>/dev/null
 	fi
 	stop_spawned_workers "$workers"
+}
+
+# --- every answer against the OpenAPI document (tests/http/openapi-check.py) ---
+# Each server started gets the document of its config (`cms-api openapi`,
+# with the config's environment), made again when the INI or a file of
+# the site changed since (a test that edits them), and each answer
+# request() gets is recorded with the document in force and the one before
+# it (the workers see a change within a second, not at once); at the end
+# of a pass, check_answers checks them all. The document is made from a
+# copy of the INI whose log goes nowhere, so that the tests' own logs hold
+# only their workers'.
+ANSWERS=$T/answers
+mkdir -p "$ANSWERS/docs" "$ANSWERS/bodies"
+ANSWER_DOC=-
+ANSWER_PREV=-
+ANSWER_SRC=
+ANSWER_INI=
+ANSWER_ROOT=
+ANSWER_ENV=()
+record_document() { # INI [ENV_NAME ENV_VALUE]...
+	ANSWER_SRC=$1
+	shift
+	ANSWER_ENV=()
+	while [ $# -ge 2 ]; do
+		ANSWER_ENV+=("$1=$2")
+		shift 2
+	done
+	ANSWER_PREV=-
+	make_document
+}
+# make_document: the document of $ANSWER_SRC as it is now.
+# Names come from mktemp, not a counter: request() may run in a command
+# substitution, whose counter the shell around it never sees.
+make_document() {
+	rm -f "$ANSWER_INI"
+	ANSWER_INI=$(mktemp --suffix=.ini "$(dirname "$ANSWER_SRC")/.openapi-XXXXXX") || return 0
+	sed -e 's#^\(target\|access\) *=.*#\1 = /dev/null#' "$ANSWER_SRC" >"$ANSWER_INI" 2>/dev/null
+	ANSWER_ROOT=$(awk '/^\[/ {c = ($0 == "[content]")} c && /^root *=/ {sub(/^root *= */, ""); print}' \
+		"$ANSWER_SRC" 2>/dev/null)
+	case $ANSWER_ROOT in /*) ;; *) ANSWER_ROOT=$(dirname "$ANSWER_SRC")/$ANSWER_ROOT ;; esac
+	ANSWER_DOC=$(mktemp --suffix=.json "$ANSWERS/docs/XXXXXX") || return 0
+	ANSWER_DOC=${ANSWER_DOC##*/}
+	: >"$ANSWERS/made" # when the document was made, for record_answer
+	env "${ANSWER_ENV[@]}" "$CMS_API_BIN" -c "$ANSWER_INI" openapi >"$ANSWERS/docs/$ANSWER_DOC" 2>/dev/null ||
+		{ rm -f "$ANSWERS/docs/$ANSWER_DOC"; ANSWER_DOC=-; }
+}
+record_answer() { # METHOD PATH
+	local type body made=$ANSWERS/made
+	[ -z "$ANSWER_SRC" ] && return 0
+	if [ "$ANSWER_SRC" -nt "$made" ] ||
+		[ -n "$(find "$ANSWER_ROOT" -newer "$made" -print -quit 2>/dev/null)" ]; then
+		ANSWER_PREV=$ANSWER_DOC
+		make_document
+	fi
+	[ "$ANSWER_DOC" = - ] && return 0
+	body=$(mktemp "$ANSWERS/bodies/XXXXXX") && cp "$T/body" "$body" 2>/dev/null || return 0
+	type=$(tr -d '\r' <"$T/headers" | awk 'tolower($1) == "content-type:" {print $2}' | tail -n 1)
+	printf '%s,%s\t%s\t%s\t%s\t%s\tbodies/%s\n' "$ANSWER_DOC" "$ANSWER_PREV" "$1" "$2" \
+		"${STATUS:-none}" "$type" "${body##*/}" >>"$ANSWERS/answers.tsv"
+}
+# check_answers: every answer recorded is one its document names.
+check_answers() {
+	local out
+	if out=$(/usr/bin/python3 "$HERE/openapi-check.py" "$ANSWERS" 2>&1); then
+		pass
+		printf '%s\n' "$out" | tail -n 1
+	else
+		fail "answers against the OpenAPI document" "$out"
+	fi
 }
 
 # request METHOD PATH [curl args...]: sets STATUS and BODY, headers in
@@ -344,6 +432,17 @@ request() {
 	STATUS=$(awk 'NR==1 {print $2}' "$T/headers" | tr -d '\r')
 	# (A gzip body holds NUL bytes, which a shell variable cannot.)
 	BODY=$(tr -d '\0' <"$T/body")
+	record_answer "$method" "$path"
+}
+
+# expect_data NAME PATH DATA: GET PATH is a 200 whose "data" is exactly DATA
+# (a list's links and meta are the pagination tests' business).
+expect_data() {
+	request GET "$2"
+	case "$BODY" in
+	"{\"data\":$3,\"links\":"* | "{\"data\":$3}") [ "$STATUS" = 200 ] && { pass; return; } ;;
+	esac
+	fail "$1: GET $2" "expected: 200 {\"data\":$3,...}" "got:      $STATUS $BODY"
 }
 
 # expect NAME METHOD PATH STATUS BODY [curl args...]
@@ -443,8 +542,10 @@ expect_watchers() {
 # SECONDS, default 5) until the body of GET PATH matches PATTERN (a glob).
 until_answer() {
 	local name=$1 path=$2 pattern=$3 tries=$((${4:-5} * 10))
+	UNTIL_REQUESTS=0 # how many it asked, for a test that counts log lines
 	for _ in $(seq 1 "$tries"); do
 		request GET "$path"
+		UNTIL_REQUESTS=$((UNTIL_REQUESTS + 1))
 		# shellcheck disable=SC2254
 		case "$BODY" in $pattern) pass; return ;; esac
 		sleep 0.1

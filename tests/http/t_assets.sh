@@ -64,14 +64,18 @@ expect "asset: unknown container" GET /api/assets/nope/img/dot.gif 404 "$NOT_FOU
 
 AS_CONTAINER="\"container\":{\"id\":\"assets\",\"title\":\"Site Assets\",\"handle\":\"assets\",\"disk\":\"assets\",\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},\"search_index\":null,\"api_url\":\"$A\/asset-containers\/assets\"}"
 AS_TIMES='"last_modified":"2023-11-14T22:13:20.000000Z","last_modified_timestamp":1700000000,"last_modified_instance":"2023-11-14T22:13:20.000000Z"'
+# The fixture's dot.gif.yaml holds a size (999) and a time (1) of its own,
+# which Statamic believes over the file's.
+AS_META_TIMES='"last_modified":"1970-01-01T00:00:01.000000Z","last_modified_timestamp":1,"last_modified_instance":"1970-01-01T00:00:01.000000Z"'
 AS_NO_DURATION='"duration":null,"duration_seconds":null,"duration_minutes":null,"duration_sec":null,"duration_min":null,"playtime":null'
-AS_DOT="{\"alt\":\"A dot\",\"id\":\"assets::img\/dot.gif\",\"title\":\"dot.gif\",\"path\":\"img\/dot.gif\",\"filename\":\"dot\",\"basename\":\"dot.gif\",\"extension\":\"gif\",\"is_asset\":true,\"is_audio\":false,\"is_previewable\":false,\"is_image\":true,\"is_svg\":false,\"is_video\":false,\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},$AS_CONTAINER,\"folder\":\"img\",\"url\":\"\/assets\/img\/dot.gif\",\"permalink\":\"$S\/assets\/img\/dot.gif\",\"api_url\":\"$A\/assets\/assets\/img\/dot.gif\",\"size\":\"14 B\",\"size_bytes\":14,\"size_kilobytes\":0.01,\"size_megabytes\":0.0,\"size_gigabytes\":0.0,\"size_b\":14,\"size_kb\":0.01,\"size_mb\":0.0,\"size_gb\":0.0,$AS_TIMES,\"focus\":\"50-50-1\",\"has_focus\":false,\"focus_css\":\"50% 50%\",\"height\":1,\"width\":1,\"orientation\":\"square\",\"ratio\":1,\"mime_type\":\"image\/gif\",$AS_NO_DURATION}"
+AS_DOT="{\"alt\":\"A dot\",\"id\":\"assets::img\/dot.gif\",\"title\":\"dot.gif\",\"path\":\"img\/dot.gif\",\"filename\":\"dot\",\"basename\":\"dot.gif\",\"extension\":\"gif\",\"is_asset\":true,\"is_audio\":false,\"is_previewable\":false,\"is_image\":true,\"is_svg\":false,\"is_video\":false,\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},$AS_CONTAINER,\"folder\":\"img\",\"url\":\"\/assets\/img\/dot.gif\",\"permalink\":\"$S\/assets\/img\/dot.gif\",\"api_url\":\"$A\/assets\/assets\/img\/dot.gif\",\"size\":\"999 B\",\"size_bytes\":999,\"size_kilobytes\":0.98,\"size_megabytes\":0.0,\"size_gigabytes\":0.0,\"size_b\":999,\"size_kb\":0.98,\"size_mb\":0.0,\"size_gb\":0.0,$AS_META_TIMES,\"focus\":\"50-50-1\",\"has_focus\":false,\"focus_css\":\"50% 50%\",\"height\":1,\"width\":1,\"orientation\":\"square\",\"ratio\":1,\"mime_type\":\"image\/gif\",$AS_NO_DURATION}"
 expect "asset: by a nested path, every key in order" GET /api/assets/assets/img/dot.gif 200 "{\"data\":$AS_DOT}"
 # The data's title and focus win; its url does not (the asset's own
-# stands where the data put it); a pdf has no width, whatever .meta says;
-# alt comes last when nothing gave it.
-AS_GUIDE="{\"title\":\"The Guide\",\"focus\":\"25-75-2\",\"custom\":\"x\",\"url\":\"\/assets\/docs\/guide.pdf\",\"id\":\"assets::docs\/guide.pdf\",\"path\":\"docs\/guide.pdf\",\"filename\":\"guide\",\"basename\":\"guide.pdf\",\"extension\":\"pdf\",\"is_asset\":true,\"is_audio\":false,\"is_previewable\":true,\"is_image\":false,\"is_svg\":false,\"is_video\":false,\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},$AS_CONTAINER,\"folder\":\"docs\",\"permalink\":\"$S\/assets\/docs\/guide.pdf\",\"api_url\":\"$A\/assets\/assets\/docs\/guide.pdf\",\"size\":\"9 B\",\"size_bytes\":9,\"size_kilobytes\":0.01,\"size_megabytes\":0.0,\"size_gigabytes\":0.0,\"size_b\":9,\"size_kb\":0.01,\"size_mb\":0.0,\"size_gb\":0.0,$AS_TIMES,\"has_focus\":true,\"focus_css\":\"25% 75%\",\"height\":null,\"width\":null,\"orientation\":null,\"ratio\":null,\"mime_type\":\"application\/pdf\",$AS_NO_DURATION,\"alt\":null}"
-AS_ZIP="{\"id\":\"assets::docs\/manual.zip\",\"title\":\"manual.zip\",\"path\":\"docs\/manual.zip\",\"filename\":\"manual\",\"basename\":\"manual.zip\",\"extension\":\"zip\",\"is_asset\":true,\"is_audio\":false,\"is_previewable\":true,\"is_image\":false,\"is_svg\":false,\"is_video\":false,\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},$AS_CONTAINER,\"folder\":\"docs\",\"url\":\"\/assets\/docs\/manual.zip\",\"permalink\":\"$S\/assets\/docs\/manual.zip\",\"api_url\":\"$A\/assets\/assets\/docs\/manual.zip\",\"size\":\"1.50 MB\",\"size_bytes\":1572864,\"size_kilobytes\":1536.0,\"size_megabytes\":1.5,\"size_gigabytes\":0.0,\"size_b\":1572864,\"size_kb\":1536.0,\"size_mb\":1.5,\"size_gb\":0.0,$AS_TIMES,\"focus\":\"50-50-1\",\"has_focus\":false,\"focus_css\":\"50% 50%\",\"height\":null,\"width\":null,\"orientation\":null,\"ratio\":null,\"mime_type\":\"application\/zip\",$AS_NO_DURATION,\"alt\":null}"
+# stands where the data put it); a pdf has no width, whatever .meta says,
+# and so is "square" (null === null, as in Statamic); its size is the
+# .meta's; alt comes last when nothing gave it.
+AS_GUIDE="{\"title\":\"The Guide\",\"focus\":\"25-75-2\",\"custom\":\"x\",\"url\":\"\/assets\/docs\/guide.pdf\",\"id\":\"assets::docs\/guide.pdf\",\"path\":\"docs\/guide.pdf\",\"filename\":\"guide\",\"basename\":\"guide.pdf\",\"extension\":\"pdf\",\"is_asset\":true,\"is_audio\":false,\"is_previewable\":true,\"is_image\":false,\"is_svg\":false,\"is_video\":false,\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},$AS_CONTAINER,\"folder\":\"docs\",\"permalink\":\"$S\/assets\/docs\/guide.pdf\",\"api_url\":\"$A\/assets\/assets\/docs\/guide.pdf\",\"size\":\"1 B\",\"size_bytes\":1,\"size_kilobytes\":0.0,\"size_megabytes\":0.0,\"size_gigabytes\":0.0,\"size_b\":1,\"size_kb\":0.0,\"size_mb\":0.0,\"size_gb\":0.0,$AS_TIMES,\"has_focus\":true,\"focus_css\":\"25% 75%\",\"height\":null,\"width\":null,\"orientation\":\"square\",\"ratio\":null,\"mime_type\":\"application\/pdf\",$AS_NO_DURATION,\"alt\":null}"
+AS_ZIP="{\"id\":\"assets::docs\/manual.zip\",\"title\":\"manual.zip\",\"path\":\"docs\/manual.zip\",\"filename\":\"manual\",\"basename\":\"manual.zip\",\"extension\":\"zip\",\"is_asset\":true,\"is_audio\":false,\"is_previewable\":true,\"is_image\":false,\"is_svg\":false,\"is_video\":false,\"blueprint\":{\"title\":\"Assets\",\"handle\":\"assets\"},$AS_CONTAINER,\"folder\":\"docs\",\"url\":\"\/assets\/docs\/manual.zip\",\"permalink\":\"$S\/assets\/docs\/manual.zip\",\"api_url\":\"$A\/assets\/assets\/docs\/manual.zip\",\"size\":\"1.50 MB\",\"size_bytes\":1572864,\"size_kilobytes\":1536.0,\"size_megabytes\":1.5,\"size_gigabytes\":0.0,\"size_b\":1572864,\"size_kb\":1536.0,\"size_mb\":1.5,\"size_gb\":0.0,$AS_TIMES,\"focus\":\"50-50-1\",\"has_focus\":false,\"focus_css\":\"50% 50%\",\"height\":null,\"width\":null,\"orientation\":\"square\",\"ratio\":null,\"mime_type\":\"application\/zip\",$AS_NO_DURATION,\"alt\":null}"
 expect "asset: data keys first, title and focus from them" GET /api/assets/assets/docs/guide.pdf 200 "{\"data\":$AS_GUIDE}"
 expect "asset: a duration" GET '/api/assets/assets/media/song.mp3?fields=alt,is_audio,duration,duration_seconds,duration_minutes,duration_sec,duration_min,playtime,mime_type' 200 \
 	'{"data":{"alt":"Song","is_audio":true,"duration":3725.0,"duration_seconds":3725.0,"duration_minutes":"62:5","duration_sec":3725.0,"duration_min":"62:5","playtime":"01:02:05","mime_type":"audio\/mpeg"}}'
@@ -118,7 +122,7 @@ expect "assets: a middle page" GET '/api/assets/assets?limit=2&page=2&fields=id'
 expect "assets: past the last page" GET '/api/assets/assets?limit=4&page=3&fields=id' 200 \
 	"{\"data\":[],$(as_page 'limit=4&fields=id' 3 2 6 null null 4)}"
 expect "assets: sort" GET '/api/assets/assets?sort=-size_bytes,path&fields=path,size' 200 \
-	"{\"data\":[{\"path\":\"docs\/manual.zip\",\"size\":\"1.50 MB\"},{\"path\":\"img\/a b.png\",\"size\":\"29 B\"},{\"path\":\"img\/dot.gif\",\"size\":\"14 B\"},{\"path\":\"docs\/guide.pdf\",\"size\":\"9 B\"},{\"path\":\"media\/song.mp3\",\"size\":\"6 B\"},{\"path\":\"readme.txt\",\"size\":\"6 B\"}],$(as_page 'sort=-size_bytes%2Cpath&fields=path%2Csize&limit=25' 1 1 6 1 6 25)}"
+	"{\"data\":[{\"path\":\"docs\/manual.zip\",\"size\":\"1.50 MB\"},{\"path\":\"img\/dot.gif\",\"size\":\"999 B\"},{\"path\":\"img\/a b.png\",\"size\":\"29 B\"},{\"path\":\"media\/song.mp3\",\"size\":\"6 B\"},{\"path\":\"readme.txt\",\"size\":\"6 B\"},{\"path\":\"docs\/guide.pdf\",\"size\":\"1 B\"}],$(as_page 'sort=-size_bytes%2Cpath&fields=path%2Csize&limit=25' 1 1 6 1 6 25)}"
 expect "assets: an allowed filter" GET '/api/assets/assets?filter[is_image]=true&fields=path' 200 \
 	"{\"data\":[{\"path\":\"img\/a b.png\"},{\"path\":\"img\/dot.gif\"}],$(as_page 'filter%5Bis_image%5D=true&fields=path&limit=25' 1 1 2 1 2 25)}"
 expect "assets: a filter on alt, null for most" GET '/api/assets/assets?filter[alt:contains]=o&fields=path,alt' 200 \
@@ -186,3 +190,37 @@ case "$as_body" in
 esac
 expect_cmd "asset: excluded keys asked for by name" 0 '{"data":{"alt":null,"container":null,"id":"vault::plan.txt"}}' \
 	sh -c "'$CMS_API_BIN' -c '$as_excl' get '/api/assets/vault/plan.txt?fields=alt,container,id' | tail -n 1"
+
+# --- what a .meta holds is believed; PHP's arithmetic on it; Laravel's URLs ---
+
+# An svg whose .meta (as Statamic writes it) quotes its width and height
+# and holds a size and a time the file does not have; a container without
+# a blueprint of its own (its title humanized from the handle) holding a
+# name with '@' and '=', which Laravel's URLs leave bare.
+AS2_SITE="$T/assets-site-2"
+cp -r "$FIXTURES/site" "$AS2_SITE"
+mkdir -p "$AS2_SITE/public/assets/logos/.meta" "$AS2_SITE/public/social"
+printf '<svg/>' >"$AS2_SITE/public/assets/logos/logo.svg"
+printf "data: {  }\nsize: 8392\nlast_modified: 1729145856\nwidth: '237'\nheight: '46'\nmime_type: image/svg+xml\nduration: null\n" \
+	>"$AS2_SITE/public/assets/logos/.meta/logo.svg.yaml"
+printf 'disk: social\n' >"$AS2_SITE/content/assets/social_images.yaml"
+printf 'x' >"$AS2_SITE/public/social/og@2x=b.png"
+as2_ini=$(SITE="$AS2_SITE" CACHE="$T/assets-cache-2" site_ini assets-2 <<INI
+[api]
+enabled = true
+[resources]
+assets = true
+[disks.social]
+root = $AS2_SITE/public/social
+url = /social
+INI
+)
+start_server "$as2_ini" /api
+A="http:\/\/127.0.0.1:$PORT\/api"
+expect "asset: size, time and quoted dimensions from .meta; ratio and orientation as PHP computes them" \
+	GET '/api/assets/assets/logos/logo.svg?fields=size,size_bytes,last_modified_timestamp,width,height,orientation,ratio' 200 \
+	'{"data":{"size":"8.20 KB","size_bytes":8392,"last_modified_timestamp":1729145856,"width":"237","height":"46","orientation":"landscape","ratio":5.1521739130434785}}'
+expect "asset: '@' and '=' bare in api_url; a default blueprint's title humanized" \
+	GET '/api/assets/social_images/og@2x=b.png?fields=id,api_url,blueprint' 200 \
+	"{\"data\":{\"id\":\"social_images::og@2x=b.png\",\"api_url\":\"$A\/assets\/social_images\/og@2x=b.png\",\"blueprint\":{\"title\":\"Social images\",\"handle\":\"social_images\"}}}"
+stop_server

@@ -39,9 +39,25 @@ expect_cmd "get collection through CMS_API_CONFIG" 0 "$(ok_head "$DOCS" no-cache
 expect_cmd "get: hostile path" 1 "$NOT_FOUND" \
 	"$CMS_API_BIN" -c "$ini" get '/api/collections/..%2F..%2Fetc%2Fpasswd'
 
+# (check also looks at the cache directory: this one is there, whichever
+# tests ran before.)
+mkdir -p "${CACHE:-$T/cache}"
 expect_cmd "check: warnings do not fail it" 0 "$SITE/content/collections/blog/en/2024-04-01.no-id.1.md: warning: no id; using cms-api-09f8fdf6d07dd302
 $SITE/content/collections/blog/en/2024-03-01.copy.md: warning: duplicate id 1f2e3d4c-0000-4000-8000-000000000001 (kept content/collections/blog/en/2024-01-10.hello-world.md)
 ok: $SITE: 2 sites, 4 collections, 11 entries" "$CMS_API_BIN" -c "$ini" check
+
+# A cache directory no worker could use (make install makes none): check
+# says why and what to do, makes nothing, and still passes.
+nocache=$(CACHE="$T/nocache/cache" site_ini nocache <<INI
+[resources]
+collections = true
+INI
+)
+expect_cmd "check: warns of a cache directory workers cannot use" 0 "$SITE/content/collections/blog/en/2024-04-01.no-id.1.md: warning: no id; using cms-api-09f8fdf6d07dd302
+$SITE/content/collections/blog/en/2024-03-01.copy.md: warning: duplicate id 1f2e3d4c-0000-4000-8000-000000000001 (kept content/collections/blog/en/2024-01-10.hello-world.md)
+$nocache: warning: [cache] dir $T/nocache/cache does not exist, nor does $T/nocache: workers cannot share an index or cache answers; make it the workers' user's, e.g. for www-data (Apache, Debian's lighttpd): install -d -o www-data -m 0700 $T/nocache/cache
+ok: $SITE: 2 sites, 4 collections, 11 entries" "$CMS_API_BIN" -c "$nocache" check
+[ ! -e "$T/nocache" ] && pass || fail "check: makes no cache directory"
 
 broken=$(write_ini broken <<INI
 [api]

@@ -83,6 +83,9 @@ until_answer "faults: a read-only cache directory: answers all the same" \
 	/api/collections/team '*"title":"Squad"*'
 if [ "$(log_count 'is not usable \(Permission denied\)')" -ge 1 ]; then pass; else
 	fail "faults: the log says the cache directory is not usable" "$(cat "$FLOG")"; fi
+# ... for whom, what that costs, and how to mend it.
+if [ "$(log_count "is not usable \(Permission denied\) for $WORKER_USER_NAME, the user this worker runs as: answers are not cached.*install -d -o $WORKER_USER_NAME -m 0700 $ROC\)")" -ge 1 ]; then pass; else
+	fail "faults: the log says who cannot use the cache directory, and the fix" "$(cat "$FLOG")"; fi
 expect_watchers "faults: no watcher without a cache directory" 0
 team_title Band
 until_answer "faults: without a cache directory, edits still show" \

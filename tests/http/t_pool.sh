@@ -37,6 +37,7 @@ pl_start() {
 	local ini=$1
 	shift
 	: >"$PL_LOG"
+	record_document "$ini" # what its answers are checked against (lib.sh)
 	env ${PL_ENV:-} "$CMS_API_BIN" -c "$ini" "$@" >"$T/pool.out" 2>&1 &
 	PL_PID=$!
 }

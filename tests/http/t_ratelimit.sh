@@ -1,8 +1,10 @@
 # The rate limit through the web server with four workers (spec §3, §5): the
 # headers on every answer under the route, cached ones included, the 429,
-# one budget shared exactly by the workers, clients by token and behind
-# proxies, the limit off, the table file cleared or unusable, and Redis
-# shared by two worker pools, then stopped and started again. Each part
+# one budget shared exactly by the workers, clients by verified token
+# (never the header as sent) and behind proxies, failed authentication
+# counted against the address, the limit off, the table file cleared or
+# unusable, and Redis shared by two worker pools, then stopped and started
+# again. Each part
 # uses a cache directory of its own, so its budgets start fresh: a window
 # lasts 60 seconds from its first request, far longer than a part takes.
 
@@ -135,22 +137,87 @@ rl_codes=$(sort "$T/rl-burst.codes" | uniq -c | awk '{printf "%s:%s ", $2, $1}')
 	fail "rate: 1,000 requests at once over 4 workers, limit 100" "got $rl_codes"
 stop_server
 
-# --- 3. by = token: one budget per token -----------------------------------
-ini=$(rl_ini token 2 <<'INI'
+# --- 3. by = token: one budget per verified token ------------------------
+# The budget is the token the guard verified (a per-user token's id, or the
+# shared auth_token), never the header as sent: made-up tokens, and a real
+# one spelt another way, are no new budgets. A token that does not verify
+# counts against its address, with the headers on its 401, and an address
+# that spent its budget gets a 429 before any token of its is checked.
+# 127.0.0.1 is a trusted proxy here, so X-Forwarded-For names the client.
+RL_TOKENS_DB="$T/rl-tokens.sqlite"
+ini=$(rl_ini token 2 <<INI
+[api]
+middleware = auth:token
+auth_token = s3cret
+[auth]
+database = $RL_TOKENS_DB
 [rate_limit]
 by = token
+trusted_proxies = 127.0.0.1
+INI
+)
+RL_ADA=$("$CMS_API_BIN" -c "$ini" token create user-ada rl 2>/dev/null)
+RL_BOB=$("$CMS_API_BIN" -c "$ini" token create user-bob rl 2>/dev/null)
+[[ "$RL_ADA" =~ ^1\| ]] && [[ "$RL_BOB" =~ ^2\| ]] && pass ||
+	fail "rate by token: two tokens made" "$RL_ADA" "$RL_BOB"
+rl_from() { printf 'X-Forwarded-For: 198.51.100.%s' "$1"; }
+start_server "$ini" /api
+expect "rate by token: a" GET /api/ping 200 '{"ping":"pong"}' -H "Authorization: Bearer $RL_ADA" \
+	-H "$(rl_from 1)"
+rl_expect_rate "rate by token: a" 2 1
+expect "rate by token: a again, elsewhere" GET /api/ping 200 '{"ping":"pong"}' \
+	-H "Authorization: Bearer $RL_ADA" -H "$(rl_from 2)"
+rl_expect_rate "rate by token: a again, elsewhere" 2 0
+rl_expect_refused "rate by token: a spent" 2 /api/ping -H "Authorization: Bearer $RL_ADA" \
+	-H "$(rl_from 3)"
+rl_expect_refused "rate by token: a spelt 01|... is a" 2 /api/ping -H "Authorization: Bearer 0$RL_ADA" \
+	-H "$(rl_from 4)"
+expect "rate by token: b" GET /api/ping 200 '{"ping":"pong"}' -H "Authorization: Bearer $RL_BOB" \
+	-H "$(rl_from 1)"
+rl_expect_rate "rate by token: b has its own budget" 2 1
+expect "rate by token: the shared token" GET /api/ping 200 '{"ping":"pong"}' \
+	-H 'Authorization: Bearer s3cret' -H "$(rl_from 5)"
+rl_expect_rate "rate by token: the shared token has its own budget" 2 1
+expect "rate by token: none" GET /api/ping 401 '{"message":"Unauthenticated."}' -H "$(rl_from 1)"
+rl_expect_rate "rate by token: no token counts as the address" 2 1
+expect_header "rate by token: its 401 asks for a token" "WWW-Authenticate: Bearer"
+# Made-up tokens: one budget, the address's; then a 429 for any token.
+expect "rate by token: a made-up token" GET /api/ping 401 '{"message":"Unauthenticated."}' \
+	-H 'Authorization: Bearer 1|made-up' -H "$(rl_from 9)"
+rl_expect_rate "rate by token: a made-up token counts as the address" 2 1
+expect "rate by token: another made-up token" GET /api/ping 401 '{"message":"Unauthenticated."}' \
+	-H 'Authorization: Bearer made-up-too' -H "$(rl_from 9)"
+rl_expect_rate "rate by token: another made-up token, the same budget" 2 0
+rl_codes=$(for i in $(seq 1 20); do
+	curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer 3|guess-$i" \
+		-H "$(rl_from 9)" "http://127.0.0.1:$PORT/api/ping"
+done | sort | uniq -c | awk '{printf "%s:%s ", $2, $1}')
+[ "$rl_codes" = "429:20 " ] && pass || fail "rate by token: 20 more guesses, all refused" "$rl_codes"
+rl_expect_refused "rate by token: a good token from that address is not even checked" 2 /api/ping \
+	-H "Authorization: Bearer $RL_BOB" -H "$(rl_from 9)"
+expect "rate by token: that good token elsewhere" GET /api/ping 200 '{"ping":"pong"}' \
+	-H "Authorization: Bearer $RL_BOB" -H "$(rl_from 10)"
+rl_expect_rate "rate by token: that good token's budget is its own" 2 0
+stop_server
+
+# --- 3b. by = ip: guessing the shared token costs the address -------------
+ini=$(rl_ini guess 3 <<'INI'
+[api]
+auth_token = s3cret
 INI
 )
 start_server "$ini" /api
-expect "rate by token: a" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization: Bearer token-a'
-rl_expect_rate "rate by token: a" 2 1
-expect "rate by token: a again" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization: Bearer token-a'
-rl_expect_rate "rate by token: a again" 2 0
-rl_expect_refused "rate by token: a spent" 2 /api/ping -H 'Authorization: Bearer token-a'
-expect "rate by token: b" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization: Bearer token-b'
-rl_expect_rate "rate by token: b has its own budget" 2 1
-expect "rate by token: none" GET /api/ping 200 '{"ping":"pong"}'
-rl_expect_rate "rate by token: no token counts as the address" 2 1
+expect "rate, guessing: a guess" GET /api/ping 401 '{"message":"Unauthenticated."}' \
+	-H 'Authorization: Bearer guess-1'
+rl_expect_rate "rate, guessing: a 401 is counted" 3 2
+expect_header "rate, guessing: the 401 asks for a token" "WWW-Authenticate: Bearer"
+expect "rate, guessing: no token" GET /api/ping 401 '{"message":"Unauthenticated."}'
+rl_expect_rate "rate, guessing: no token is counted" 3 1
+expect "rate, guessing: the token" GET /api/ping 200 '{"ping":"pong"}' -H 'Authorization: Bearer s3cret'
+rl_expect_rate "rate, guessing: the token" 3 0
+rl_expect_refused "rate, guessing: spent, a guess is not checked" 3 /api/ping \
+	-H 'Authorization: Bearer guess-2'
+rl_expect_refused "rate, guessing: spent, nor the token" 3 /api/ping -H 'Authorization: Bearer s3cret'
 stop_server
 
 # --- 4. X-Forwarded-For from a trusted proxy, and from anyone else --------

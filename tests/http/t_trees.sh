@@ -70,6 +70,10 @@ expect "term entries: a filter every collection allows" GET \
 	"{\"data\":[{\"title\":\"Launch\"}],\"links\":{\"first\":\"$T_URL?fields=title&filter%5Btitle%3Acontains%5D=launch&limit=25&page=1\",\"last\":\"$T_URL?fields=title&filter%5Btitle%3Acontains%5D=launch&limit=25&page=1\",\"prev\":null,\"next\":null},\"meta\":{\"current_page\":1,\"from\":1,\"last_page\":1,\"links\":[{\"url\":null,\"label\":\"&laquo; Previous\",\"page\":null,\"active\":false},{\"url\":\"$T_URL?fields=title&filter%5Btitle%3Acontains%5D=launch&limit=25&page=1\",\"label\":\"1\",\"page\":1,\"active\":true},{\"url\":null,\"label\":\"Next &raquo;\",\"page\":null,\"active\":false}],\"path\":\"$T_URL\",\"per_page\":25,\"to\":1,\"total\":1}}"
 expect "term entries: forbidden filter" GET '/api/taxonomies/tags/terms/news/entries?filter[slug]=x' 422 \
 	'{"message":"Forbidden filter: slug"}'
+L_URL="http:\/\/127.0.0.1:$PORT\/api\/taxonomies\/tags\/terms\/launches\/entries"
+expect "term entries: a term no entry names lists none" GET \
+	'/api/taxonomies/tags/terms/launches/entries?fields=title' 200 \
+	"{\"data\":[],\"links\":{\"first\":\"$L_URL?fields=title&limit=25&page=1\",\"last\":\"$L_URL?fields=title&limit=25&page=1\",\"prev\":null,\"next\":null},\"meta\":{\"current_page\":1,\"from\":null,\"last_page\":1,\"links\":[{\"url\":null,\"label\":\"&laquo; Previous\",\"page\":null,\"active\":false},{\"url\":\"$L_URL?fields=title&limit=25&page=1\",\"label\":\"1\",\"page\":1,\"active\":true},{\"url\":null,\"label\":\"Next &raquo;\",\"page\":null,\"active\":false}],\"path\":\"$L_URL\",\"per_page\":25,\"to\":null,\"total\":0}}"
 expect "term entries: unknown term" GET /api/taxonomies/tags/terms/nope/entries 404 '{"message":"Not found."}'
 expect "term entries: unknown taxonomy" GET /api/taxonomies/nope/terms/news/entries 404 '{"message":"Not found."}'
 stop_server

@@ -30,10 +30,10 @@ uncached_check() {
 	fi
 }
 uncached_check read-only "$UC/readonly" \
-	"*warning: [[]cache] dir $UC/readonly: it cannot be written (Permission denied): answers will go out uncached*"
+	"*warning: [[]cache] dir $UC/readonly is not writable by the user *(Permission denied): workers running as * answer uncached*"
 uncached_check "not a folder" "$UC/file" \
-	"*warning: [[]cache] dir $UC/file: it is not a directory: answers will go out uncached*"
+	"*warning: [[]cache] dir $UC/file is not a directory: workers cannot share an index or cache answers*"
 ini=$(SITE="$FIXTURES/site" CACHE="$UC/fine" site_ini uncached-fine </dev/null)
 chmod 644 "$ini"
 out=$(as_worker_user "$CMS_API_BIN" -c "$ini" check 2>&1)
-case "$out" in *"uncached"*) fail "uncached: a usable folder is not warned about" "$out" ;; *) pass ;; esac
+case "$out" in *"[cache] dir"*) fail "uncached: a usable folder is not warned about" "$out" ;; *) pass ;; esac

@@ -23,6 +23,7 @@
 #include "app/app.h"
 #include "core/config.h"
 #include "lib/jsonw.h"
+#include "lib/strbuf.h"
 #include "site/index.h"
 #include "site/snapshot.h"
 #include "unit.h"
@@ -63,6 +64,20 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	(void)flag;
 	(void)ftw;
 	return remove(path);
+}
+
+char *unit_read_file(const char *path, const char *if_missing)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return if_missing ? xstrdup(if_missing) : NULL;
+	struct strbuf text = STRBUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&text, chunk, n);
+	fclose(f);
+	return strbuf_detach(&text, NULL);
 }
 
 void unit_rmtree(const char *path)
@@ -193,6 +208,7 @@ int main(int argc, char **argv)
 	suite_corpora();
 	suite_snapshot();
 	suite_markdown();
+	suite_bard();
 	suite_watch();
 	suite_extras();
 	suite_augment();
@@ -205,6 +221,8 @@ int main(int argc, char **argv)
 	suite_cache();
 	suite_corpus_api();
 	suite_sha256();
+	suite_tags();
+	suite_journal();
 	suite_tokens();
 	suite_regex();
 	suite_hostile();
@@ -215,6 +233,7 @@ int main(int argc, char **argv)
 	suite_cache_plugin();
 	suite_cache_redis();
 	suite_fastpath();
+	suite_images();
 	suite_http_cache();
 	suite_renders();
 	suite_fcgi();
@@ -225,6 +244,9 @@ int main(int argc, char **argv)
 	suite_consttime();
 	suite_cache_entry();
 	suite_cache_file();
+	suite_queries();
+	suite_statamic();
+	suite_phparray();
 
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_pSuite only = argc > 1 ? CU_get_suite(argv[1]) : NULL;

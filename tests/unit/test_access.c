@@ -17,19 +17,6 @@
 #include "lib/strbuf.h"
 #include "unit.h"
 
-static char *read_all(const char *path)
-{
-	struct strbuf b = STRBUF_INIT;
-	FILE *f = fopen(path, "r");
-	char chunk[4096];
-	size_t n;
-	while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&b, chunk, n);
-	if (f)
-		fclose(f);
-	return strbuf_detach(&b, NULL);
-}
-
 static char *formatted(const struct access_entry *e)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -76,7 +63,7 @@ static void test_file(void)
 	access_write(&e);
 	access_close();
 	CU_ASSERT_FALSE(access_enabled());
-	char *text = read_all(path);
+	char *text = unit_read_file(path, "");
 	char want[200];
 	snprintf(want, sizeof want, "Z cms-api[%ld]: access: GET /api/ping 200 15 9 hit\n",
 	         (long)getpid());
@@ -101,7 +88,7 @@ static void test_file(void)
 	CU_ASSERT_EQUAL(access_open(path), -1);
 	CU_ASSERT_FALSE(access_enabled());
 	log_open("stderr", LOG_LEVEL_WARNING);
-	text = read_all(logpath);
+	text = unit_read_file(logpath, "");
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cannot open the access log"));
 	free(text);
 	access_close();
@@ -176,7 +163,7 @@ static void test_syslog(void)
 	CU_ASSERT_EQUAL(drain(rx, last, sizeof last), 1);
 	CU_ASSERT_EQUAL(access_dropped(), dropped);
 	log_open("stderr", LOG_LEVEL_WARNING);
-	char *text = read_all(logpath);
+	char *text = unit_read_file(logpath, "");
 	char said[200];
 	snprintf(said, sizeof said, "access log: %lu line(s) dropped so far: syslog did not take "
 	         "them in time", dropped);
@@ -208,7 +195,7 @@ static void test_progress(void)
 	CU_ASSERT_EQUAL(progress_end(), 4);
 	progress_tick(); /* counting stopped: nothing drawn */
 	fclose(f);
-	char *text = read_all(path);
+	char *text = unit_read_file(path, "");
 	CU_ASSERT_EQUAL(strncmp(text, "\rreading /srv/site: 0 files", 27), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\r\033[K\rreading /srv/site: 4 files"));
 	size_t n = strlen(text);
@@ -221,7 +208,7 @@ static void test_progress(void)
 	progress_tick();
 	CU_ASSERT_EQUAL(progress_end(), 1);
 	fclose(f);
-	text = read_all(path);
+	text = unit_read_file(path, "");
 	CU_ASSERT_STRING_EQUAL(text, "");
 	free(text);
 	unit_rmtree(dir);

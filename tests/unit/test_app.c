@@ -196,6 +196,82 @@ static void test_token_guard(void)
 	close_fixture();
 }
 
+/* --- a sort by a key never served --------------------------------------- */
+
+static void enable(enum resource_type type)
+{
+	app.cfg.resources[type].type_set = true;
+	app.cfg.resources[type].type_value = true;
+}
+
+/* The "data" of the answer to GET uri (the links name the sort). */
+static char *data_of(const char *uri)
+{
+	get("GET", uri);
+	CU_ASSERT_EQUAL(res.status, 200);
+	const char *body = strbuf_str(&res.body), *links = strstr(body, ",\"links\":");
+	return strndup(body, links ? (size_t)(links - body) : strlen(body));
+}
+
+/* uri with each sort gives the same data as uri alone. */
+static void assert_unsorted(const char *uri, const char *const sorts[], size_t n)
+{
+	char *plain = data_of(uri);
+	for (size_t i = 0; i < n; i++) {
+		char sorted_uri[256];
+		snprintf(sorted_uri, sizeof sorted_uri, "%s&sort=%s", uri, sorts[i]);
+		char *sorted = data_of(sorted_uri);
+		CU_ASSERT_STRING_EQUAL(sorted, plain);
+		if (strcmp(sorted, plain) != 0)
+			fprintf(stderr, "\n%s: %s\n  unsorted: %s\n", sorted_uri, sorted, plain);
+		free(sorted);
+	}
+	free(plain);
+}
+
+/* A key that excluded_keys withholds (or one users never show) orders
+ * nothing: two requests, sorted each way, would tell how its hidden
+ * values rank. Entries, terms and users alike. */
+static void test_sort_by_a_withheld_key(void)
+{
+	open_fixture();
+	enable(RES_COLLECTIONS);
+	enable(RES_TAXONOMIES);
+	enable(RES_USERS);
+	strlist_split(&app.cfg.excluded_keys, "title, email, date");
+	static const char *const by_title[] = {"title", "-title", "-title->x", "-date"};
+	assert_unsorted("/api/collections/blog/entries?fields=id", by_title, 4);
+	assert_unsorted("/api/taxonomies/tags/terms?fields=slug", by_title, 3);
+	static const char *const by_secret[] = {"-email", "email", "-password_hash", "-password",
+	                                        "-remember_token"};
+	assert_unsorted("/api/users?fields=id", by_secret, 5);
+	/* What is served still sorts. */
+	char *plain = data_of("/api/collections/blog/entries?fields=id");
+	char *by_id = data_of("/api/collections/blog/entries?fields=id&sort=-title,-id");
+	CU_ASSERT_STRING_NOT_EQUAL(by_id, plain);
+	free(by_id);
+	free(plain);
+	close_fixture();
+}
+
+/* fields never brings a withheld key back: null, for terms as for entries. */
+static void test_fields_keep_withheld_keys_out(void)
+{
+	open_fixture();
+	enable(RES_COLLECTIONS);
+	enable(RES_TAXONOMIES);
+	strlist_split(&app.cfg.excluded_keys, "title, url");
+	get("GET", "/api/taxonomies/tags/terms/news?fields=title,url,slug");
+	assert_answer(200, "{\"data\":{\"title\":null,\"url\":null,\"slug\":\"news\"}}");
+	char *terms = data_of("/api/taxonomies/tags/terms?fields=title&limit=1");
+	CU_ASSERT_STRING_EQUAL(terms, "{\"data\":[{\"title\":null}]");
+	free(terms);
+	char *entries = data_of("/api/collections/blog/entries?fields=title&limit=1");
+	CU_ASSERT_STRING_EQUAL(entries, "{\"data\":[{\"title\":null}]");
+	free(entries);
+	close_fixture();
+}
+
 /* --- per-user tokens through the pipeline ------------------------------- */
 
 static char *tokens_dir;
@@ -252,6 +328,145 @@ static void get_as(const char *token, const char *uri)
 	app_finish(&app, &x);
 	exchange_free(&x);
 	request_free(&req);
+}
+
+/* --- the rate limit around the guard ------------------------------------ */
+
+/* A limit of per_minute in a table of this app alone (the cache directory
+ * is made for it: tokens_dir), by token or by address. */
+static void limit_rate(long per_minute, enum rate_by by)
+{
+	app.cfg.rate_per_minute = per_minute;
+	app.cfg.rate_by = by;
+	free(app.cfg.cache_dir);
+	app.cfg.cache_dir = strdup(tokens_dir);
+	rate_limiter_free(&app.rate);
+	rate_limiter_init(&app.rate, &app.cfg, true); /* as for a web server's client */
+}
+
+/* METHOD uri from the address remote, with "Authorization: Bearer token"
+ * (none when token is NULL). */
+static void ask_from(const char *remote, const char *method, const char *token, const char *uri)
+{
+	struct request req;
+	request_from_uri(&req, method, uri);
+	free(req.remote_addr);
+	req.remote_addr = strdup(remote);
+	if (token) {
+		char header[128];
+		snprintf(header, sizeof header, "Bearer %s", token);
+		req.authorization = strdup(header);
+	}
+	unit_handle(&app, &req, &res);
+	request_free(&req);
+}
+
+/* The last answer: status, and X-RateLimit-Remaining ("" when absent). */
+static void assert_rate(int status, const char *remaining, int line)
+{
+	const char *got = response_header(&res, "X-RateLimit-Remaining");
+	CU_ASSERT_EQUAL(res.status, status);
+	CU_ASSERT_STRING_EQUAL(got ? got : "", remaining);
+	if (res.status != status || strcmp(got ? got : "", remaining) != 0)
+		fprintf(stderr, "\nline %d: want %d with %s left, got %d with %s\n", line, status,
+		        remaining, res.status, got ? got : "none");
+}
+#define ASSERT_RATE(status, remaining) assert_rate((status), (remaining), __LINE__)
+
+static void ask_many(int n, const char *remote, const char *prefix)
+{
+	for (int i = 0; i < n; i++) {
+		char token[64];
+		snprintf(token, sizeof token, "%s%d", prefix, i);
+		ask_from(remote, "GET", token, "/api/ping");
+	}
+}
+
+/* by = token: the budget is the verified token's, whatever address it
+ * comes from and however it is spelt; a token that does not verify counts
+ * against its address, with the headers on its 401, and once that address
+ * has spent its budget it gets a 429 before any token of its is checked,
+ * a good one included. */
+static void test_rate_by_verified_token(void)
+{
+	static const char *const owners[] = {"user-ada", "user-bob"};
+	static const char *const abilities[] = {"[\"*\"]", "[\"*\"]"};
+	char tokens[2][64];
+	open_with_tokens(owners, abilities, 2, tokens);
+	limit_rate(3, RATE_BY_TOKEN);
+	ask_from("192.0.2.1", "GET", tokens[0], "/api/ping");
+	ASSERT_RATE(200, "2");
+	ask_from("192.0.2.2", "GET", tokens[0], "/api/ping");
+	ASSERT_RATE(200, "1");
+	char spelt[80];
+	snprintf(spelt, sizeof spelt, "0%s", tokens[0]); /* "01|secret": still token 1 */
+	ask_from("192.0.2.3", "GET", spelt, "/api/ping");
+	ASSERT_RATE(200, "0");
+	ask_from("192.0.2.4", "GET", spelt, "/api/ping");
+	ASSERT_RATE(429, "0");
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&res.body), "{\"message\":\"Too Many Attempts.\"}");
+	/* Token 2 has its own budget, and so has an address without a token. */
+	ask_from("192.0.2.1", "GET", tokens[1], "/api/ping");
+	ASSERT_RATE(200, "2");
+	ask_from("192.0.2.1", "GET", NULL, "/api/ping");
+	ASSERT_RATE(401, "2");
+	CU_ASSERT_STRING_EQUAL(response_header(&res, "WWW-Authenticate"), "Bearer");
+	/* Made-up tokens: one budget, the address's; then a 429 even for a good token. */
+	ask_many(2, "198.51.100.7", "1|made-up-");
+	ASSERT_RATE(401, "1");
+	ask_many(1, "198.51.100.7", "");
+	ASSERT_RATE(401, "0");
+	ask_many(20, "198.51.100.7", "2|guess-");
+	ASSERT_RATE(429, "0");
+	CU_ASSERT_PTR_NOT_NULL(response_header(&res, "Retry-After"));
+	CU_ASSERT_PTR_NULL(response_header(&res, "WWW-Authenticate"));
+	ask_from("198.51.100.7", "GET", tokens[1], "/api/ping");
+	ASSERT_RATE(429, "0");
+	/* That good token is still good elsewhere, and its budget untouched. */
+	ask_from("198.51.100.8", "GET", tokens[1], "/api/ping");
+	ASSERT_RATE(200, "1");
+	/* A 405 passed the guard and is not counted. */
+	ask_from("198.51.100.8", "POST", tokens[1], "/api/ping");
+	ASSERT_RATE(405, "");
+	ask_from("198.51.100.8", "GET", tokens[1], "/api/ping");
+	ASSERT_RATE(200, "0");
+	close_with_tokens();
+}
+
+/* by = ip with the shared token: guessing it costs the address its
+ * budget; once spent, the right token gets the 429 too. */
+static void test_rate_guessing_the_shared_token(void)
+{
+	char tokens[1][64];
+	open_with_tokens(NULL, NULL, 0, tokens);
+	free(app.cfg.middleware);
+	app.cfg.middleware = strdup("");
+	free(app.cfg.auth_token);
+	app.cfg.auth_token = strdup("s3cret");
+	limit_rate(3, RATE_BY_IP);
+	ask_from("192.0.2.1", "GET", "s3cret", "/api/ping");
+	ASSERT_RATE(200, "2");
+	ask_from("192.0.2.1", "GET", "guess", "/api/ping");
+	ASSERT_RATE(401, "1");
+	ask_from("192.0.2.1", "POST", "guess", "/api/ping"); /* refused before the method */
+	ASSERT_RATE(401, "0");
+	ask_from("192.0.2.1", "GET", "s3cret", "/api/ping");
+	ASSERT_RATE(429, "0");
+	ask_from("192.0.2.1", "GET", "guess", "/api/ping");
+	ASSERT_RATE(429, "0");
+	ask_from("192.0.2.2", "GET", "s3cret", "/api/ping");
+	ASSERT_RATE(200, "2");
+	/* by = token: the shared token is one budget for all who hold it. */
+	limit_rate(2, RATE_BY_TOKEN);
+	ask_from("192.0.2.3", "GET", "s3cret", "/api/ping");
+	ASSERT_RATE(200, "1");
+	ask_from("192.0.2.4", "GET", "s3cret", "/api/ping");
+	ASSERT_RATE(200, "0");
+	ask_from("192.0.2.5", "GET", "s3cret", "/api/ping");
+	ASSERT_RATE(429, "0");
+	ask_from("192.0.2.5", "GET", NULL, "/api/ping");
+	ASSERT_RATE(401, "1");
+	close_with_tokens();
 }
 
 /* Appends 'y' or 'n' to the string ctx: whether the token was used. */
@@ -399,6 +614,12 @@ void suite_app(void)
 	unit_add_test(s, "ping and not found", test_ping_and_not_found);
 	unit_add_test(s, "disabled API", test_disabled_api_is_404_for_everything);
 	unit_add_test(s, "405", test_method_not_allowed);
+	unit_add_test(s, "a sort by a withheld key orders nothing", test_sort_by_a_withheld_key);
+	unit_add_test(s, "fields never brings a withheld key back", test_fields_keep_withheld_keys_out);
+	unit_add_test(s, "rate limit by the verified token, 401s by the address",
+	              test_rate_by_verified_token);
+	unit_add_test(s, "rate limit: guessing the shared token is throttled",
+	              test_rate_guessing_the_shared_token);
 	unit_add_test(s, "resources follow the config", test_resources_follow_the_config);
 	unit_add_test(s, "route and base_url", test_route_and_base_url);
 	unit_add_test(s, "route follows the script", test_route_follows_the_script);

@@ -140,6 +140,10 @@ static void test_every_section(void)
 	CU_ASSERT_STRING_EQUAL(cfg.sites[0].locale, "en_GB");
 	CU_ASSERT_EQUAL_FATAL(cfg.ndisks, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.disks[0].url, "/assets");
+	/* A site handle may hold dots, as versioned Statamic sites have. */
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[sites.v2.3]\nurl = /v2.3/\n"), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nsites, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.sites[0].handle, "v2.3");
 }
 
 static void test_relative_paths(void)
@@ -154,6 +158,14 @@ static void test_relative_paths(void)
 	CU_ASSERT_STRING_EQUAL(cfg.auth_database, want);
 	snprintf(want, sizeof want, "%s/files", cfg.dir);
 	CU_ASSERT_STRING_EQUAL(cfg.disks[0].root, want);
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[icons]\nheroicons = svg/outline/\n"
+	                           "lucide = /abs/lucide\n"),
+	                      0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nicon_sets, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.icon_sets[0].name, "heroicons");
+	snprintf(want, sizeof want, "%s/svg/outline/", cfg.dir);
+	CU_ASSERT_STRING_EQUAL(cfg.icon_sets[0].folder, want);
+	CU_ASSERT_STRING_EQUAL(cfg.icon_sets[1].folder, "/abs/lucide");
 	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[log]\ntarget = logs/api.log\n"), 0);
 	snprintf(want, sizeof want, "%s/logs/api.log", cfg.dir);
 	CU_ASSERT_STRING_EQUAL(cfg.log_target, want);
@@ -303,8 +315,32 @@ static void test_errors(void)
 	             ": [api] middleware = auth:token needs [auth] database, the file of the "
 	             "per-user tokens");
 	assert_error("[api]\nmiddleware = sanctum\n", ":2: [api] middleware: unknown value: sanctum");
+	assert_error("[edge]\ntags_header = X-Tags\n", ":2: [edge] tags_header: unknown value: X-Tags");
+	assert_error("[content]\nroot = ROOT\n[edge]\ntag_prefix = a:b\n",
+	             ": [edge] tag_prefix: at most 16 of the characters A-Z a-z 0-9 . _ - (what "
+	             "every CDN takes in a tag)");
+	assert_error("[content]\nroot = ROOT\n[api]\nbase_url = http://x.example\n[cache]\n"
+	             "public_dir = /srv/pub\n[edge]\ntags_header = xkey\n",
+	             ": [edge] tags_header cannot go with [cache] public_dir: the answers the web "
+	             "server serves from public_dir carry no tags, so no purge would reach their "
+	             "copies at the edge");
+	assert_error("[content]\nroot = ROOT\n[edge]\nvarnish = 127.0.0.1:6081\n",
+	             ": [edge] varnish: not an http:// URL");
+	assert_error("[content]\nroot = ROOT\n[webhook.build]\nsecret = s\n",
+	             ":3: [webhook.build] url: required");
+	assert_error("[content]\nroot = ROOT\n[webhook.build]\nurl = ftp://x\n",
+	             ":3: [webhook.build] url: not an http:// or https:// URL");
+	assert_error("[webhook.a]\nurl = http://x\n[webhook.a]\n",
+	             ":3: section [webhook.a] appears twice");
+	assert_error("[webhook.a]\ncolour = red\n", ":2: unknown key 'colour' in [webhook.a]");
 	assert_error("enabled = true\n", ":1: key 'enabled' outside any section");
 	assert_error("[disks.a]\nroot = x\n[disks.a]\n", ":3: section [disks.a] appears twice");
+	assert_error("[icons]\nheroicons =\n", ":2: [icons] heroicons: names no folder");
+	assert_error("[icons]\nh = a\nh = b\n",
+	             ":3: [icons] h is set twice (or an indented line continues it)");
+	/* Site handles may hold dots (v2.3), other handles not; nothing else. */
+	assert_error("[sites.v/2]\nurl = /\n", ":1: unknown section [sites.v/2]");
+	assert_error("[disks.v2.3]\nroot = x\n", ":1: unknown section [disks.v2.3]");
 	assert_error("[resources.collections.a-very-long-collection-handle-indeed-x]\n",
 	             ":1: section name longer than 49 characters: "
 	             "[resources.collections.a-very-long-collection-handle-indeed-x]");
@@ -375,6 +411,45 @@ static void test_query_bounds(void)
 
 /* [cache] public_dir (fastpath.h): a path, refused with what a static
  * fast path cannot go with, on the key's own line. */
+/* [api] cors_origins and [images] presets are read whole at load. */
+static void test_cors_and_presets(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[api]\ncors_origins = *\n"), 0);
+	CU_ASSERT_EQUAL(cfg.cors_origins.len, 1);
+	config_free(&cfg);
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = *, https://a.example\n",
+	             ":4: [api] cors_origins: \"*\" stands alone: every origin, or a list");
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = https://a.example/app\n",
+	             ":4: [api] cors_origins: not an origin (scheme://host[:port], nothing after): "
+	             "https://a.example/app");
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = a.example\n",
+	             ":4: [api] cors_origins: not an origin (scheme://host[:port], nothing after): "
+	             "a.example");
+	assert_error("[content]\nroot = ROOT\n[api]\ncors_origins = *\ncors_credentials = on\n",
+	             ": [api] cors_credentials = true needs a list of origins, never \"*\": "
+	             "browsers refuse credentials offered to every origin");
+	assert_error("[content]\nroot = ROOT\n[api]\nbase_url = http://x.example\n"
+	             "cors_origins = http://a.example\n[cache]\npublic_dir = /srv/pub\n",
+	             ": [api] cors_origins and [cache] public_dir: the web server answers published "
+	             "files without CORS headers, so a page on another origin would be refused "
+	             "every repeat; the static fast path is same-origin only");
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n[images]\n"
+	                           "presets = thumb:w=300,h=300,fit=crop hero:w=1600,fm=webp\n"), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.images_presets, "thumb:w=300,h=300,fit=crop hero:w=1600,fm=webp");
+	config_free(&cfg);
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = w=300\n",
+	             ":4: [images] presets: a preset starts with its name and ':' (thumb:w=300), "
+	             "not w=300");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a:w=300 a:h=3\n",
+	             ":4: [images] presets: preset a is given twice");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a:w=0300\n",
+	             ":4: [images] presets: preset a: The image parameter w is invalid: 0300.");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a:blur=5\n",
+	             ":4: [images] presets: preset a: The image parameter blur is not supported.");
+	assert_error("[content]\nroot = ROOT\n[images]\npresets = a: b:w=1\n",
+	             ":4: [images] presets: preset a has no parameters");
+}
+
 static void test_public_dir(void)
 {
 	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
@@ -564,6 +639,11 @@ static const struct key_case key_cases[] = {
 	LONG_CASE("api", "max_sort_keys", max_sort_keys, 10, 0, 1000000),
 	LONG_CASE("api", "max_fields", max_fields, 100, 0, 1000000),
 	LONG_CASE("api", "regex_budget", regex_budget, 500000, 0, 1000000000000L),
+	BOOL_CASE("api", "openapi", openapi, false),
+	LIST_CASE("api", "cors_origins", cors_origins, "", "https://a.example, http://b:8080",
+	          "https://a.example,http://b:8080"),
+	LONG_CASE("api", "cors_max_age", cors_max_age, 600, 0, 86400),
+	BOOL_CASE("api", "cors_credentials", cors_credentials, false),
 	STRING_CASE("content", "root", content_root, NULL, "ROOT", FIXTURES_DIR "/site"),
 	STRING_CASE("content", "app_name", app_name, "Statamic", "Shop", "Shop"),
 	BOOL_CASE("cache", "enabled", cache_enabled, true),
@@ -593,7 +673,23 @@ static const struct key_case key_cases[] = {
 	ENUM_CASE("log", "level", log_level, LOG_LEVEL_WARNING, log_levels),
 	/* on = the log's own target, here its default */
 	STRING_CASE("log", "access", log_access, "", "on", "syslog"),
+	STRING_CASE("images", "presets", images_presets, "", "thumb:w=300,h=300,fit=crop",
+	            "thumb:w=300,h=300,fit=crop"),
+	STRING_CASE("images", "sign_key", images_sign_key, "", "k3y", "k3y"),
+	LONG_CASE("images", "max_input_pixels", images_max_input_pixels, 40000000, 1, 1000000000),
+	LONG_CASE("images", "max_output_pixels", images_max_output_pixels, 4194304, 1, 268402689),
+	LONG_CASE("images", "max_memory", images_max_memory, 256, 16, 65536),
+	LONG_CASE("images", "max_time_ms", images_max_time_ms, 5000, 10, 600000),
 	LONG_CASE("server", "max_requests", max_requests, 0, 0, 1000000000000L),
+	STRING_CASE("edge", "tags_header", edge_tags_header, "", "xkey", "xkey"),
+	STRING_CASE("edge", "tag_prefix", edge_tag_prefix, "", "blog.", "blog."),
+	STRING_CASE("edge", "varnish", edge_varnish, "", "http://127.0.0.1:6081/",
+	            "http://127.0.0.1:6081"),
+	STRING_CASE("edge", "purge_url", edge_purge_url, "", "https://cdn.example/purge",
+	            "https://cdn.example/purge"),
+	STRING_CASE("edge", "purge_header", edge_purge_header, "", "Authorization: Bearer x",
+	            "Authorization: Bearer x"),
+	LONG_CASE("sync", "generations", sync_generations, 1000, 1, 1000000),
 };
 #define NKEY_CASES (sizeof key_cases / sizeof key_cases[0])
 
@@ -794,7 +890,8 @@ static const char full_ini[] =
 	"[api]\nenabled = true\nroute = /v1/\nauth_token = s3cret\nmiddleware = auth:token\n"
 	"base_url = https://x.example/\ndefault_limit = 10\nmax_limit = 50\nexcluded_keys = a, b\n"
 	"max_query_length = 100\nmax_filters = 1\nmax_sort_keys = 2\nmax_fields = 3\n"
-	"regex_budget = 4\n"
+	"regex_budget = 4\nopenapi = true\ncors_origins = https://a.example\ncors_max_age = 5\n"
+	"cors_credentials = true\n"
 	"[content]\nroot = ROOT\napp_name = Shop\n"
 	"[cache]\nenabled = true\ndriver = /usr/lib/cms-api/x.so\nexpiry = 5\n"
 	"ignored_events = EntrySaved, TermSaved\ndir = c\nmax_size = 1\npublic_dir =\n"
@@ -805,6 +902,8 @@ static const char full_ini[] =
 	"[auth]\ndatabase = t.db\n"
 	"[log]\ntarget = stderr\nlevel = debug\naccess = a.log\n"
 	"[server]\nmax_requests = 9\n"
+	"[images]\npresets = thumb:w=300,h=300,fit=crop small:w=100\nsign_key = k\n"
+	"max_input_pixels = 10\nmax_output_pixels = 10\nmax_memory = 16\nmax_time_ms = 10\n"
 	"[resources]\ncollections = true\nnavs = false\nusers = true\n"
 	"[resources.collections.*]\nenabled = true\nallowed_filters = title, status\n"
 	"[resources.collections.blog]\nallowed_filters = author\n"
@@ -814,7 +913,13 @@ static const char full_ini[] =
 	"[resources.users]\nallowed_filters = name, email\n"
 	"[sites.en]\nname = English\nlocale = en_GB\nurl = /\nlang = en\n"
 	"[sites.de]\nname = Deutsch\nlocale = de_DE\nurl = /de/\n"
-	"[disks.assets]\nroot = public/assets\nurl = /assets/\n[disks.private]\nroot = p\n";
+	"[disks.assets]\nroot = public/assets\nurl = /assets/\n[disks.private]\nroot = p\n"
+	"[edge]\ntags_header = Cache-Tag\ntag_prefix = x-\nvarnish = http://127.0.0.1:6081\n"
+	"purge_url = https://cdn.example/purge\npurge_header = X-Key: k\n"
+	"[sync]\ngenerations = 5\n"
+	"[webhook.build]\nurl = http://127.0.0.1:9/\nevents = EntrySaved\nsecret = s\n"
+	"[webhook.other]\nurl = https://hooks.example/x\n"
+	"[icons]\nheroicons = svg/heroicons\nlucide = /svg/lucide\n";
 
 /* Whether text sets name in [section] (a key line "name = ..." under it). */
 static bool ini_sets(const char *text, const char *section, const char *name)
@@ -833,27 +938,12 @@ static bool ini_sets(const char *text, const char *section, const char *name)
 	return false;
 }
 
-/* The file at path, or NULL; the caller frees it. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	struct strbuf text = STRBUF_INIT;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&text, chunk, n);
-	fclose(f);
-	return strbuf_detach(&text, NULL);
-}
-
 /* The fuzzer's corpus starts it from a file that loads and sets every key
  * of the table. */
 static void test_fuzz_corpus_sets_every_key(void)
 {
 	const char *path = FIXTURES_DIR "/../fuzz/corpus/config/keys.ini";
-	char *text = read_text(path);
+	char *text = unit_read_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	const char *section, *name;
 	for (size_t i = 0; (name = config_key_at(i, &section)); i++) {
@@ -885,6 +975,7 @@ static void test_free_of_a_full_config(void)
 	CU_ASSERT_EQUAL(cfg.ncache_options, 2);
 	CU_ASSERT_EQUAL(cfg.nsites, 2);
 	CU_ASSERT_EQUAL(cfg.ndisks, 2);
+	CU_ASSERT_EQUAL(cfg.nicon_sets, 2);
 	CU_ASSERT_PTR_NOT_NULL(cfg.resources[RES_GLOBALS].wildcard);
 	config_free(&cfg);
 	CU_ASSERT_TRUE(all_zero(&cfg));
@@ -931,6 +1022,7 @@ void suite_config(void)
 	unit_add_test(s, "query bounds", test_query_bounds);
 	unit_add_test(s, "[cache] driver = a plug-in", test_cache_plugin_driver);
 	unit_add_test(s, "public_dir", test_public_dir);
+	unit_add_test(s, "cors and presets", test_cors_and_presets);
 	unit_add_test(s, "the cases cover the key table", test_cases_cover_the_table);
 	unit_add_test(s, "init_defaults: the documented defaults", test_init_defaults_are_documented);
 	unit_add_test(s, "every key reads back", test_every_key_reads_back);

@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,10 +126,11 @@ static void test_dates_and_status(void)
 	CU_ASSERT_EQUAL(entry_status_at(&past, now), ENTRY_PUBLISHED);
 	struct status_facts undated_collection = {true, false, now + 1000, true, true};
 	CU_ASSERT_EQUAL(entry_status_at(&undated_collection, now), ENTRY_PUBLISHED);
-	/* No date in the name: updated_at. */
+	/* No date in the name: updated_at (2023-11-14 22:13:20), at the start
+	 * of its day, since the blueprint's date field shows no time. */
 	const struct entry *undated = entry("1f2e3d4c-0000-4000-8000-000000000005");
 	CU_ASSERT_TRUE(undated->has_date);
-	CU_ASSERT_EQUAL(undated->date, 1700000000);
+	CU_ASSERT_EQUAL(undated->date, 1699920000);
 	CU_ASSERT_EQUAL(entry_status(idx, entry("about"), now), ENTRY_PUBLISHED);
 }
 
@@ -165,6 +167,112 @@ static void test_cleanup(void)
 	config_free(&cfg);
 }
 
+/* --- temporary sites --- */
+
+/* Writes files (name, text pairs, NULL-ended) into a new folder and
+ * loads it; *dir is the folder, for unit_rmtree. */
+static struct site_index *load_written(struct config *c, char **dir, const char *const *files)
+{
+	*dir = unit_tempdir();
+	for (size_t i = 0; files[i]; i += 2)
+		CU_ASSERT_EQUAL(unit_write_file(*dir, files[i], files[i + 1]), 0);
+	config_init_defaults(c);
+	free(c->content_root);
+	c->content_root = strdup(*dir);
+	return site_index_load(c);
+}
+
+static void drop_written(struct config *c, char *dir, struct site_index *i)
+{
+	site_index_free(i);
+	config_free(c);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+static void test_slug_ends_at_first_dot(void)
+{
+	static const char *const files[] = {
+		"content/collections/news.yaml", "date: true\n",
+		"content/collections/news/2024-01-10.llms.txt.md", "---\nid: a\n---\n",
+		"content/collections/news/notes.v2.md", "---\nid: b\n---\n",
+		NULL};
+	struct config c;
+	char *dir;
+	struct site_index *i = load_written(&c, &dir, files);
+	const struct entry *a = site_index_entry(i, "a"), *b = site_index_entry(i, "b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	/* Statamic's GetSlugFromPath: the first part, or the second after a date. */
+	CU_ASSERT_STRING_EQUAL(a->slug, "llms");
+	CU_ASSERT_EQUAL(a->date, 1704844800);
+	CU_ASSERT_STRING_EQUAL(b->slug, "notes");
+	drop_written(&c, dir, i);
+}
+
+/* 2023-11-14 22:13:20 UTC, and its minute and its day. */
+#define CHANGED 1700000000LL
+#define CHANGED_MINUTE 1699999980LL
+#define CHANGED_DAY 1699920000LL
+
+static void test_undated_entry_dates(void)
+{
+	static const char *const files[] = {
+		"resources/sites.yaml", "en: {url: /}\nde: {url: /de}\n",
+		"config/statamic/system.php", "<?php return ['multisite' => true];\n",
+		"content/collections/news.yaml", "date: true\nsites: [en, de]\n",
+		"content/collections/clock.yaml", "date: true\n",
+		"content/collections/watch.yaml", "date: true\n",
+		"resources/blueprints/collections/clock/clock.yaml",
+		"fields:\n  - {handle: date, field: {type: date, time_enabled: true}}\n",
+		"resources/blueprints/collections/watch/watch.yaml",
+		"fields:\n  - {handle: date, field: {type: date, time_enabled: true,"
+		" time_seconds_enabled: true}}\n",
+		"content/collections/news/en/day.md", "---\nid: day\nupdated_at: 1700000000\n---\n",
+		"content/collections/news/en/2024-01-10.dated.md", "---\nid: dated\n---\n",
+		"content/collections/news/de/tag.md", "---\nid: tag\norigin: day\n---\n",
+		"content/collections/news/de/datiert.md", "---\nid: datiert\norigin: dated\n---\n",
+		"content/collections/clock/en/minute.md", "---\nid: minute\nupdated_at: 1700000000\n---\n",
+		"content/collections/watch/en/second.md", "---\nid: second\nupdated_at: 1700000000\n---\n",
+		NULL};
+	struct config c;
+	char *dir;
+	struct site_index *i = load_written(&c, &dir, files);
+	const char *ids[] = {"day", "tag", "datiert", "minute", "second"};
+	const long long want[] = {CHANGED_DAY, CHANGED_DAY, 1704844800, CHANGED_MINUTE, CHANGED};
+	for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+		const struct entry *e = site_index_entry(i, ids[k]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_TRUE(e->has_date);
+		if (e->date != want[k])
+			fprintf(stderr, "%s: %lld, not %lld\n", ids[k], e->date, want[k]);
+		CU_ASSERT_EQUAL(e->date, want[k]);
+	}
+	drop_written(&c, dir, i);
+}
+
+static void test_entries_of_other_sites_left_out(void)
+{
+	static const char *const files[] = {
+		"resources/sites.yaml", "en: {url: /}\nde: {url: /de}\n",
+		"config/statamic/system.php", "<?php return ['multisite' => true];\n",
+		"content/collections/pages.yaml", "title: Pages\n",
+		"content/collections/pages/en/a.md", "---\nid: a\n---\n",
+		"content/collections/pages/de/b.md", "---\nid: b\n---\n",
+		NULL};
+	struct config c;
+	char *dir;
+	struct site_index *i = load_written(&c, &dir, files);
+	/* Without `sites` a collection is in the default site alone. */
+	CU_ASSERT_PTR_NOT_NULL(site_index_entry(i, "a"));
+	CU_ASSERT_PTR_NULL(site_index_entry(i, "b"));
+	CU_ASSERT_EQUAL_FATAL(i->files.nproblems, 1);
+	CU_ASSERT_TRUE(i->files.problems[0].warning);
+	CU_ASSERT_STRING_EQUAL(i->files.problems[0].path, "content/collections/pages/de");
+	CU_ASSERT_PTR_NOT_NULL(strstr(i->files.problems[0].message, "not one of the collection's sites"));
+	drop_written(&c, dir, i);
+}
+
 void suite_entries(void)
 {
 	CU_pSuite s = unit_add_suite("entries and trees");
@@ -177,4 +285,7 @@ void suite_entries(void)
 	unit_add_test(s, "tree order and parents", test_tree_order_and_parents);
 	unit_add_test(s, "URIs", test_uris);
 	unit_add_test(s, "cleanup", test_cleanup);
+	unit_add_test(s, "a slug ends at its first dot", test_slug_ends_at_first_dot);
+	unit_add_test(s, "dates of undated entries", test_undated_entry_dates);
+	unit_add_test(s, "entries of another site left out", test_entries_of_other_sites_left_out);
 }

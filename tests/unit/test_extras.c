@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/config.h"
@@ -252,11 +253,22 @@ static void test_assets(void)
 	CU_ASSERT_STRING_EQUAL(str(dot, "folder"), "img");
 	CU_ASSERT_STRING_EQUAL(str(dot, "extension"), "gif");
 	CU_ASSERT_STRING_EQUAL(str(value_map_getz(dot, "data"), "alt"), "A dot");
-	CU_ASSERT_EQUAL(value_int(value_map_getz(dot, "size")), 16); /* the file's, not .meta's */
+	/* .meta's size, as Statamic believes it, not the file's 16 bytes. */
+	CU_ASSERT_EQUAL(value_int(value_map_getz(dot, "size")), 999);
 	CU_ASSERT_STRING_EQUAL(str(dot, "mime_type"), "image/gif");
 	value_t readme = find(files, "path", "readme.txt");
 	CU_ASSERT_STRING_EQUAL(str(readme, "folder"), "/");
 	CU_ASSERT_EQUAL(value_count(value_map_getz(readme, "data")), 0);
+	/* Without a .meta, the file's own size and time. */
+	CU_ASSERT_EQUAL(value_int(value_map_getz(readme, "size")), 6);
+	struct stat st;
+	snprintf(path, sizeof path, "%s/readme.txt", disk);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(value_int(value_map_getz(readme, "last_modified")), st.st_mtime);
+	/* A .meta without a time: the file's. */
+	snprintf(path, sizeof path, "%s/img/dot.gif", disk);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(value_int(value_map_getz(dot, "last_modified")), st.st_mtime);
 	CU_ASSERT_EQUAL(files_errors(&idx->files), 0);
 	site_index_free(idx);
 	config_free(&cfg);
@@ -559,6 +571,10 @@ static void test_assets_urls(void)
 	CU_ASSERT_EQUAL(s.len, 0);
 	assets_api_path("assets", "img/a b#1?(2)%.png", &s);
 	CU_ASSERT_STRING_EQUAL(s.ptr, "assets/assets/img/a%20b%231%3F%282%29%25.png");
+	/* What Laravel's URLs leave bare stays bare. */
+	strbuf_reset(&s);
+	assets_api_path("my=c", "a@2x=b;c,d:e+f!g*h|i&j.png", &s);
+	CU_ASSERT_STRING_EQUAL(s.ptr, "assets/my=c/a@2x=b;c,d:e+f!g*h|i&j.png");
 	strbuf_release(&s);
 	vb_release(&b);
 }

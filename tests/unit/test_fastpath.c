@@ -203,16 +203,7 @@ static char *published(const char *rel)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/public/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return xstrdup("-");
-	struct strbuf b = STRBUF_INIT;
-	char chunk[256];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&b, chunk, n);
-	fclose(f);
-	return strbuf_detach(&b, NULL);
+	return unit_read_file(path, "-");
 }
 
 static void expect_published(const char *rel, const char *want)
@@ -224,19 +215,25 @@ static void expect_published(const char *rel, const char *want)
 	free(got);
 }
 
-/* Publishes body (a 200, or status) for GET uri under generation. */
-static void publish(struct fastpath *fp, const char *method, const char *uri, int status,
-                    const char *body, uint64_t generation, bool replace)
+/* Publishes body (a 200, or status) of type for GET uri under generation. */
+static void publish_typed(struct fastpath *fp, const char *method, const char *uri, int status,
+                          const char *type, const char *body, uint64_t generation, bool replace)
 {
 	struct request req;
 	request_from_uri(&req, method, uri);
 	fastpath_note(fp, &req);
 	struct response res;
 	response_init(&res);
-	strbuf_addstr(response_begin(&res, status, "application/json"), body);
+	strbuf_addstr(response_begin(&res, status, type), body);
 	fastpath_publish(fp, generation, &res, replace);
 	response_free(&res);
 	request_free(&req);
+}
+
+static void publish(struct fastpath *fp, const char *method, const char *uri, int status,
+                    const char *body, uint64_t generation, bool replace)
+{
+	publish_typed(fp, method, uri, status, "application/json", body, generation, replace);
 }
 
 static void write_generation(struct generation *g)
@@ -290,6 +287,14 @@ static void test_generations(void)
 	expect_published("current/api/x@a=...json", "-");
 	publish(&fp, "GET", "/api/old", 200, "{}", g.cache_signature - 1, true);
 	expect_published("current/api/old@.json", "-");
+	/* An image under its type's suffix, so a server types it alike; an
+	 * answer of a type without one is not published. */
+	publish_typed(&fp, "GET", "/api/img/assets/a.jpg?p=thumb", 200, "image/webp", "RIFF",
+	              g.cache_signature, true);
+	expect_published("current/api/img/assets/a.jpg@p=thumb.webp", "RIFF");
+	expect_published("current/api/img/assets/a.jpg@p=thumb.json", "-");
+	publish_typed(&fp, "GET", "/api/text", 200, "text/plain", "x", g.cache_signature, true);
+	expect_published("current/api/text@.json", "-");
 
 	/* The site changed: a new directory at once, the old one gone. */
 	generation_next(&g, true, 2);

@@ -437,9 +437,10 @@ static void test_truncated(void)
 	CU_ASSERT(rs.eof);
 	close_pair(&p);
 
-	/* Cut in a header, and the web server stalls: bounded by the timeout. */
+	/* Cut in a header, and the web server stalls: bounded by the time a
+	 * request has to arrive whole. */
 	open_pair(&p);
-	p.c.timeout_ms = 50;
+	p.c.request_ms = 50;
 	write_all(p.web, b.ptr, 8 + 8 + 3);
 	CU_ASSERT_EQUAL(fcgi_next_request(&p.c), 0);
 	CU_ASSERT_FALSE(fcgi_connected(&p.c));
@@ -775,6 +776,122 @@ static void test_web_server_gone(void)
 	close_pair(&p);
 }
 
+/* --- time: a whole request within request_ms --------------------------- */
+
+/* Writes b to p's web server end from a child: after first_ms, a byte
+ * every pause_ms. The child exits 0 when it wrote every byte, 1 when the
+ * responder closed the connection on it first. */
+static pid_t dribble_in_child(const struct pair *p, const struct strbuf *b, long first_ms,
+                              long pause_ms)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	close(p->c.fd); /* the responder's end is the responder's alone */
+	int fd = p->web;
+	signal(SIGPIPE, SIG_IGN);
+	struct timespec first = {first_ms / 1000, (first_ms % 1000) * 1000000L};
+	nanosleep(&first, NULL);
+	for (size_t i = 0; i < b->len; i++) {
+		if (write(fd, b->ptr + i, 1) != 1)
+			_exit(1);
+		struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
+		nanosleep(&pause, NULL);
+	}
+	_exit(0);
+}
+
+static int exit_status(pid_t pid)
+{
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* A request sent a byte every 20 ms (well over a second in all) is cut
+ * off at request_ms, however long the wait between two bytes is allowed
+ * to be: the bound is on the whole request, not on each read. A peer that
+ * sends nothing is cut off alike. */
+static void test_request_bound(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	add_request(&b, 1, 0, "/api/collections/blog/entries?slowly=1");
+	CU_ASSERT_FATAL(b.len * 20 >= 1500);
+	struct pair p;
+	open_pair(&p);
+	p.c.request_ms = 200;
+	pid_t pid = dribble_in_child(&p, &b, 0, 20);
+	CU_ASSERT_EQUAL(fcgi_next_request(&p.c), 0);
+	CU_ASSERT_FALSE(fcgi_connected(&p.c));
+	fcgi_conn_free(&p.c);
+	CU_ASSERT_EQUAL(exit_status(pid), 1); /* cut off before it finished */
+	close(p.web);
+
+	open_pair(&p);
+	p.c.request_ms = 100;
+	CU_ASSERT_EQUAL(fcgi_next_request(&p.c), 0);
+	CU_ASSERT_FALSE(fcgi_connected(&p.c));
+	close_pair(&p);
+	strbuf_release(&b);
+}
+
+/* On a kept connection the bound starts at the next request's first byte:
+ * the time it stayed idle is not the request's. */
+static void test_request_bound_after_idle(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	add_request(&b, 1, FCGI_KEEP_CONN, "/api/ping");
+	struct pair p;
+	open_pair(&p);
+	p.c.request_ms = 150;
+	write_all(p.web, b.ptr, b.len);
+	CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&p.c), 1);
+	CU_ASSERT_EQUAL(fcgi_answer(&p.c, "x", 1), 0);
+	struct records rs;
+	read_records(p.web, 1, &rs);
+	records_free(&rs);
+	/* Idle four times the bound, then the request at once. */
+	pid_t pid = dribble_in_child(&p, &b, 600, 0);
+	CU_ASSERT_EQUAL(fcgi_next_request(&p.c), 1);
+	CU_ASSERT_TRUE(fcgi_connected(&p.c));
+	CU_ASSERT_EQUAL(exit_status(pid), 0);
+	close_pair(&p);
+	strbuf_release(&b);
+}
+
+/* A peer that asks GET_VALUES over and over and reads none of the
+ * answers is held no longer than one that sends slowly: the answers are
+ * sent by the request's deadline. The responder runs in a child that
+ * SIGALRM ends after 10 s, a stall bound fifty times the request's. */
+static void test_unread_answers_are_bounded(void)
+{
+	struct pair p;
+	open_pair(&p);
+	p.c.request_ms = 200;
+	int small = 4096;
+	setsockopt(p.c.fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+	struct strbuf ask = STRBUF_INIT, b = STRBUF_INIT;
+	add_pair(&ask, "FCGI_MAX_CONNS", "", false);
+	add_pair(&ask, "FCGI_MAX_REQS", "", false);
+	add_pair(&ask, "FCGI_MPXS_CONNS", "", false);
+	for (int i = 0; i < 4000; i++)
+		add_record(&b, FCGI_GET_VALUES, 0, ask.ptr, ask.len, 0);
+	pid_t writer = dribble_in_child(&p, &b, 0, 0);
+	pid_t responder = fork();
+	if (responder == 0) {
+		alarm(10);
+		_exit(fcgi_next_request(&p.c) == 0 && !fcgi_connected(&p.c) ? 0 : 1);
+	}
+	CU_ASSERT_EQUAL(exit_status(responder), 0);
+	fcgi_conn_free(&p.c);
+	kill(writer, SIGKILL); /* it may wait to write the rest */
+	waitpid(writer, NULL, 0);
+	close(p.web);
+	strbuf_release(&ask);
+	strbuf_release(&b);
+}
+
 /* A TCP listening socket on 127.0.0.1 and a client connected to it. */
 static int tcp_listener(int *client)
 {
@@ -790,6 +907,44 @@ static int tcp_listener(int *client)
 	struct timeval tv = {5, 0};
 	setsockopt(*client, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	return l;
+}
+
+/* Idle kept connections are given up first: one idle after its answer
+ * yields at once to a connection waiting on the listening socket, long
+ * before its idle time (60 s here) is over. The responder runs in a child
+ * that SIGALRM ends after 10 s, a stall bound. */
+static void test_idle_kept_connection_yields(void)
+{
+	int web, l = tcp_listener(&web);
+	struct fcgi_conn c;
+	fcgi_conn_init(&c, l, NULL);
+	CU_ASSERT_EQUAL_FATAL(fcgi_accept(&c), 0);
+	c.timeout_ms = 60000;
+	struct strbuf b = STRBUF_INIT;
+	add_request(&b, 1, FCGI_KEEP_CONN, "/api/ping");
+	write_all(web, b.ptr, b.len);
+	CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&c), 1);
+	CU_ASSERT_EQUAL(fcgi_answer(&c, "x", 1), 0);
+	CU_ASSERT_TRUE(fcgi_connected(&c));
+	struct records rs;
+	read_records(web, 1, &rs);
+	records_free(&rs);
+	struct sockaddr_in sa;
+	socklen_t len = sizeof sa;
+	CU_ASSERT_FATAL(getsockname(l, (struct sockaddr *)&sa, &len) == 0);
+	int waiting = socket(AF_INET, SOCK_STREAM, 0);
+	CU_ASSERT_FATAL(connect(waiting, (struct sockaddr *)&sa, sizeof sa) == 0);
+	pid_t responder = fork();
+	if (responder == 0) {
+		alarm(10);
+		_exit(fcgi_next_request(&c) == 0 && !fcgi_connected(&c) ? 0 : 1);
+	}
+	CU_ASSERT_EQUAL(exit_status(responder), 0);
+	fcgi_conn_free(&c);
+	close(waiting);
+	close(web);
+	close(l);
+	strbuf_release(&b);
 }
 
 /* FCGI_WEB_SERVER_ADDRS keeps other TCP peers out. */
@@ -837,4 +992,12 @@ void suite_fcgi(void)
 	unit_add_test(s, "an answer of several records", test_large_answer);
 	unit_add_test(s, "the web server gone or stalled", test_web_server_gone);
 	unit_add_test(s, "FCGI_WEB_SERVER_ADDRS", test_allowed_peers);
+	unit_add_test(s, "a whole request within request_ms, however it is sent",
+	              test_request_bound);
+	unit_add_test(s, "a kept connection's idle time is not its request's",
+	              test_request_bound_after_idle);
+	unit_add_test(s, "answers a peer does not read are bounded alike",
+	              test_unread_answers_are_bounded);
+	unit_add_test(s, "an idle kept connection yields to a waiting one",
+	              test_idle_kept_connection_yields);
 }

@@ -319,9 +319,96 @@ static void test_plain_contains_anywhere(void)
 		vb_release(&v);
 		filter_free(&f);
 	}
+	/* k and s too (test_contains_k_and_s): the search, and the regex only
+	 * where a text holds a sign that folds to one of them. */
 	struct filter re = parse_ok("t:contains", "desk", &budget);
-	CU_ASSERT_TRUE(filter_uses_regex(&re)); /* s and k: the regex */
+	CU_ASSERT_FALSE(filter_uses_regex(&re));
 	filter_free(&re);
+	re = parse_ok("t:contains", "50%", &budget);
+	CU_ASSERT_TRUE(filter_uses_regex(&re)); /* a wildcard: the regex */
+	filter_free(&re);
+}
+
+/* Pieces of text for k and s: both cases, the two signs that fold to them
+ * (U+212A KELVIN SIGN, U+017F LONG S), another two-byte letter and a line
+ * break. (Valid UTF-8 only: the regex matches no invalid text, where a
+ * plain search goes by the bytes, with or without a k.) */
+static const char *const fold_pieces[] = {
+	"k", "K", "s", "S", "a", "e", " ", "\xe2\x84\xaa", "\xc5\xbf", "\xc3\xa9", "\n",
+};
+
+static size_t random_fold_text(char *out, size_t pieces)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < pieces; i++) {
+		const char *p = fold_pieces[random_below(sizeof fold_pieces / sizeof fold_pieces[0])];
+		memcpy(out + len, p, strlen(p));
+		len += strlen(p);
+	}
+	return len;
+}
+
+/* filter_match and filter_match_lowered of texts (from fold_pieces) for a
+ * contains or doesnt_contain of needle: what the regex says of the same
+ * needle (a regex condition of the needle's letters is a caseless search
+ * for them, as contains is), with the signs folded as PCRE2 folds them. */
+static void check_folds(const char *key, const char *needle, bool negate,
+                        struct regex_budget *budget)
+{
+	enum { NTEXTS = 24 };
+	char texts[NTEXTS][8 * 3];
+	size_t lens[NTEXTS];
+	uint32_t ends[NTEXTS];
+	struct strbuf block = STRBUF_INIT;
+	struct filter f = parse_ok(key, needle, budget);
+	struct filter ref = parse_ok("t:regex", needle, budget);
+	CU_ASSERT_FALSE(filter_uses_regex(&f));
+	for (size_t i = 0; i < NTEXTS; i++) {
+		lens[i] = random_fold_text(texts[i], random_below(9));
+		strbuf_add(&block, texts[i], lens[i]);
+		ends[i] = (uint32_t)block.len;
+		struct value_builder v = VALUE_BUILDER_INIT;
+		vb_str(&v, texts[i], lens[i]);
+		bool want = filter_match(&ref, vb_result(&v)) != negate;
+		if (filter_match(&f, vb_result(&v)) != want) {
+			CU_FAIL("contains of k or s differs from the regex");
+			fprintf(stderr, "%s=%s in \"%.*s\": want %d\n", key, needle, (int)lens[i], texts[i], want);
+		}
+		vb_release(&v);
+	}
+	for (size_t i = 0; i < block.len; i++)
+		block.ptr[i] = lower_ascii(block.ptr[i]);
+	size_t from = random_below(NTEXTS), to = from + random_below(NTEXTS - (unsigned)from + 1);
+	unsigned char pass[NTEXTS];
+	CU_ASSERT_TRUE_FATAL(filter_match_lowered(&f, block.ptr ? block.ptr : "", ends, from, to, pass));
+	for (size_t i = from; i < to; i++) {
+		struct value_builder v = VALUE_BUILDER_INIT;
+		vb_str(&v, texts[i], lens[i]);
+		CU_ASSERT_EQUAL(pass[i - from], filter_match(&f, vb_result(&v)));
+		vb_release(&v);
+	}
+	filter_free(&f);
+	filter_free(&ref);
+	strbuf_release(&block);
+}
+
+static void test_contains_k_and_s(void)
+{
+	static const char *const needles[] = {"k", "s", "S", "sk", "Ks", "ks", "a k", "es", "kK"};
+	struct regex_budget budget;
+	regex_budget_init(&budget, 0);
+	for (int round = 0; round < 2000; round++) {
+		const char *needle = needles[random_below(sizeof needles / sizeof needles[0])];
+		check_folds("t:contains", needle, false, &budget);
+		check_folds("t:doesnt_contain", needle, true, &budget);
+	}
+	CU_ASSERT_FALSE(budget.spent);
+	/* The signs themselves: the Kelvin sign is a k, the long s an s. */
+	const char *titles = "[{t: \"\u212Ait\"}, {t: \"de\u017Fk\"}, {t: desk}, {t: \"\u212A\u017F\"}, {t: dex}]";
+	CU_ASSERT_EQUAL(count(titles, "t:contains", "kit"), 1);
+	CU_ASSERT_EQUAL(count(titles, "t:contains", "desk"), 2);
+	CU_ASSERT_EQUAL(count(titles, "t:contains", "KS"), 1);
+	CU_ASSERT_EQUAL(count(titles, "t:doesnt_contain", "s"), 2);
 }
 
 /* filter_match_lowered says of each text what filter_match says of it. */
@@ -396,4 +483,5 @@ void suite_filter(void)
 	unit_add_test(s, "huge numbers", test_huge_numbers);
 	unit_add_test(s, "plain contains, anywhere", test_plain_contains_anywhere);
 	unit_add_test(s, "contains over many texts at once", test_contains_over_many_texts);
+	unit_add_test(s, "contains of k and s, and the signs that fold to them", test_contains_k_and_s);
 }

@@ -214,6 +214,8 @@ static void test_public_api(void)
 		struct verdict v = guard(&g, &cfg, NULL, 1, headers[i], 500, &grant);
 		ASSERT_PASSED(v);
 		CU_ASSERT_EQUAL(grant.id, 0);
+		/* No token needed is no token verified (the rate limit's key). */
+		CU_ASSERT_FALSE(grant.shared);
 	}
 	token_grant_free(&grant);
 	guard_state_free(&g);
@@ -232,8 +234,10 @@ static void test_shared_token(void)
 	struct verdict v = guard(&g, &cfg, NULL, 1, "Bearer s3cret", 500, &grant);
 	ASSERT_PASSED(v);
 	CU_ASSERT_EQUAL(grant.id, 0);
+	CU_ASSERT_TRUE(grant.shared);
 	v = guard(&g, &cfg, NULL, 1, "bearer   s3cret ", 500, &grant);
 	ASSERT_PASSED(v);
+	CU_ASSERT_TRUE(grant.shared);
 	static const char *const wrong[] = {
 		NULL, "", "Bearer", "Bearer ", "Bearer s3cre", "Bearer s3cret1", "Bearer S3CRET",
 		"Bearer s3cret, Bearer s3cret", "Basic s3cret", "s3cret", "Bearer s3cret x",
@@ -243,6 +247,7 @@ static void test_shared_token(void)
 		v = guard(&g, &cfg, NULL, 1, wrong[i], 500, &grant);
 		ASSERT_401(v);
 		CU_ASSERT_EQUAL(grant.id, 0);
+		CU_ASSERT_FALSE(grant.shared); /* the pass before is forgotten */
 	}
 	/* Without the middleware a per-user token is no token at all, and no
 	 * database is asked (none is configured: it would be a 503). */
@@ -318,7 +323,15 @@ static void test_per_user_tokens(void)
 	struct verdict v = guard_bearer(&g, &cfg, tokens[0], 500, &grant);
 	ASSERT_PASSED(v);
 	CU_ASSERT_EQUAL(grant.id, 1);
+	CU_ASSERT_FALSE(grant.shared);
 	CU_ASSERT_STRING_EQUAL(grant.owner, "user-ada");
+	/* The same token spelt with a leading zero is the same token: id 1,
+	 * which is what the rate limit keys its budget on. */
+	char spelt[80];
+	snprintf(spelt, sizeof spelt, "0%s", tokens[0]);
+	v = guard_bearer(&g, &cfg, spelt, 500, &grant);
+	ASSERT_PASSED(v);
+	CU_ASSERT_EQUAL(grant.id, 1);
 	CU_ASSERT_TRUE(abilities_cover_handle(&grant.abilities, RES_COLLECTIONS, "blog"));
 	CU_ASSERT_FALSE(abilities_cover_handle(&grant.abilities, RES_COLLECTIONS, "news"));
 	/* Expired at its expiry. */

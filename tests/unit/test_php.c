@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/htmlesc.h"
 #include "lib/php.h"
 #include "unit.h"
 
@@ -85,10 +86,34 @@ static void test_truthiness_and_strings(void)
 	vb_release(&b);
 }
 
+/* The expected strings are PHP 8.2's own answers. */
+static void test_html_escaping(void)
+{
+	static const char in[] = "a & b < \"c\" 'd' > \xc3\xa9\xe2\x80\x94\xe2\x80\x99\xc2\xa0 "
+	                         "\xc3\xbc \xe2\x82\xac  \xe2\x88\x91 \xf0\x9f\x98\x80 \xff z";
+	struct strbuf out = STRBUF_INIT;
+	htmlesc_entities(in, strlen(in), &out);
+	CU_ASSERT_STRING_EQUAL(out.ptr, "a &amp; b &lt; &quot;c&quot; &#039;d&#039; &gt; "
+	                                "&eacute;&mdash;&rsquo;&nbsp; &uuml; &euro;  &sum; "
+	                                "\xf0\x9f\x98\x80 \xef\xbf\xbd z");
+	strbuf_reset(&out);
+	CU_ASSERT_TRUE(htmlesc_special(STR_LEN("\xc3\xa9 <'>\"&"), &out));
+	CU_ASSERT_STRING_EQUAL(out.ptr, "\xc3\xa9 &lt;&#039;&gt;&quot;&amp;");
+	/* Not UTF-8 (a surrogate, an overlong NUL): PHP answers "". */
+	strbuf_reset(&out);
+	CU_ASSERT_FALSE(htmlesc_special(STR_LEN("a\xed\xa0\x80"), &out));
+	CU_ASSERT_FALSE(htmlesc_special(STR_LEN("a\xc0\x80"), &out));
+	CU_ASSERT_EQUAL(out.len, 0);
+	htmlesc_xml(STR_LEN("<a href=\"x\">'&'</a>"), &out);
+	CU_ASSERT_STRING_EQUAL(out.ptr, "&lt;a href=&quot;x&quot;&gt;'&amp;'&lt;/a&gt;");
+	strbuf_release(&out);
+}
+
 void suite_php(void)
 {
 	CU_pSuite s = unit_add_suite("php value rules");
 	unit_add_test(s, "is_numeric", test_is_numeric);
 	unit_add_test(s, "(string) of floats", test_string_of_floats);
 	unit_add_test(s, "truthiness and strings", test_truthiness_and_strings);
+	unit_add_test(s, "htmlspecialchars, htmlentities, Xml::escape", test_html_escaping);
 }

@@ -18,20 +18,6 @@
 #include "lib/strbuf.h"
 #include "unit.h"
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	struct strbuf b = STRBUF_INIT;
-	char buf[256];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_add(&b, buf, n);
-	fclose(f);
-	return strbuf_detach(&b, NULL);
-}
-
 /* The names in dir, but . and .. (a temporary file left behind shows). */
 static int count_files(const char *dir)
 {
@@ -60,7 +46,7 @@ static void test_replace_and_mode(void)
 	CU_ASSERT_EQUAL(publish_bytes(file, "one", 3, 0644, PUBLISH_REPLACE), 0);
 	CU_ASSERT_EQUAL(publish_bytes(file, "second", 6, 0644, PUBLISH_SYNC), 0);
 	umask(old);
-	char *text = read_all(file);
+	char *text = unit_read_file(file, NULL);
 	CU_ASSERT_STRING_EQUAL(text, "second");
 	struct stat st;
 	CU_ASSERT_EQUAL(stat(file, &st), 0);
@@ -80,7 +66,7 @@ static void test_create_keeps_the_first(void)
 	errno = 0;
 	CU_ASSERT_EQUAL(publish_bytes(file, "later", 5, 0600, PUBLISH_CREATE), -1);
 	CU_ASSERT_EQUAL(errno, EEXIST);
-	char *text = read_all(file);
+	char *text = unit_read_file(file, NULL);
 	CU_ASSERT_STRING_EQUAL(text, "first");
 	CU_ASSERT_EQUAL(count_files(dir), 1); /* no temporary file left */
 	free(text);
@@ -108,7 +94,7 @@ static void test_failed_fill_changes_nothing(void)
 	errno = 0;
 	CU_ASSERT_EQUAL(publish_file(file, 0644, PUBLISH_REPLACE, fail_with_enospc, NULL), -1);
 	CU_ASSERT_EQUAL(errno, ENOSPC);
-	char *text = read_all(file);
+	char *text = unit_read_file(file, NULL);
 	CU_ASSERT_STRING_EQUAL(text, "kept");
 	CU_ASSERT_EQUAL(count_files(dir), 1);
 	free(text);
@@ -124,7 +110,7 @@ static void test_at_and_missing_directory(void)
 	int at = open(dir, O_RDONLY | O_DIRECTORY);
 	CU_ASSERT_EQUAL(publish_bytes_at(at, "x@q.json", "{}", 2, 0644, PUBLISH_REPLACE), 0);
 	char *file = path_in(dir, "x@q.json");
-	char *text = read_all(file);
+	char *text = unit_read_file(file, NULL);
 	CU_ASSERT_STRING_EQUAL(text, "{}");
 	errno = 0;
 	CU_ASSERT_EQUAL(publish_bytes_at(at, "gone/f", "x", 1, 0644, PUBLISH_REPLACE), -1);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -23,6 +24,7 @@
 #include "guard/ratelimit.h"
 #include "guard/ratelimit_table.h"
 #include "lib/siphash.h"
+#include "redis_server.h"
 #include "unit.h"
 
 #define T0 1700000000LL /* the tests' clock starts here */
@@ -76,6 +78,36 @@ static void test_window(void)
 	 * one that jumped far back starts afresh. */
 	expect_hit(t, 42, 3, T0 + 199, true, 2, T0 + 260);
 	expect_hit(t, 42, 3, T0 + 100, true, 1, T0 + 160);
+	rate_table_close(t);
+}
+
+/* What a hit would find, neither counted nor given a bucket. */
+static void expect_look(struct rate_table *t, uint64_t key, long limit, long long now,
+                        bool allowed, long count, long long window_end)
+{
+	struct rate_result r;
+	rate_table_look(t, key, limit, now, &r);
+	CU_ASSERT_EQUAL(r.allowed, allowed);
+	CU_ASSERT_EQUAL(r.count, count);
+	CU_ASSERT_EQUAL(r.window_end, window_end);
+}
+
+static void test_look(void)
+{
+	struct rate_table *t = rate_table_private(8);
+	/* A key never hit: the whole budget, and no bucket taken. */
+	expect_look(t, 42, 2, T0, true, 0, T0 + 60);
+	for (uint64_t k = 100; k < 108; k++)
+		expect_hit(t, k, 2, T0, true, 1, T0 + 60);
+	expect_look(t, 42, 2, T0 + 1, true, 0, T0 + 61);
+	expect_look(t, 100, 2, T0 + 1, true, 1, T0 + 60);
+	/* Looking counts nothing, however often. */
+	expect_look(t, 100, 2, T0 + 1, true, 1, T0 + 60);
+	expect_hit(t, 100, 2, T0 + 2, true, 2, T0 + 60);
+	expect_look(t, 100, 2, T0 + 3, false, 2, T0 + 60);
+	expect_hit(t, 100, 2, T0 + 3, false, 2, T0 + 60);
+	/* The window over: the budget whole again. */
+	expect_look(t, 100, 2, T0 + 60, true, 0, T0 + 120);
 	rate_table_close(t);
 }
 
@@ -360,18 +392,18 @@ static struct request client(const char *remote, const char *forwarded, const ch
 }
 
 static char *key_of(const struct rate_limiter *rl, const char *remote, const char *forwarded,
-                    const char *auth)
+                    const char *auth, const struct token_grant *verified)
 {
 	struct request req = client(remote, forwarded, auth);
 	struct strbuf key = STRBUF_INIT;
-	rate_limiter_client_key(rl, &req, &key);
+	rate_limiter_client_key(rl, &req, verified, &key);
 	request_free(&req);
 	return strbuf_detach(&key, NULL);
 }
 
-#define EXPECT_KEY(rl, remote, forwarded, auth, want)                                   \
+#define EXPECT_KEY(rl, remote, forwarded, auth, verified, want)                         \
 	do {                                                                            \
-		char *got_ = key_of((rl), (remote), (forwarded), (auth));               \
+		char *got_ = key_of((rl), (remote), (forwarded), (auth), (verified));   \
 		CU_ASSERT_STRING_EQUAL(got_, (want));                                   \
 		free(got_);                                                             \
 	} while (0)
@@ -383,21 +415,60 @@ static void test_client_keys(void)
 	strlist_split(&f.cfg.rate_trusted_proxies, "10.0.0.0/8, ::1");
 	struct rate_limiter rl;
 	rate_limiter_init(&rl, &f.cfg, true);
-	EXPECT_KEY(&rl, "192.0.2.1", NULL, NULL, "ip:192.0.2.1");
-	EXPECT_KEY(&rl, "192.0.2.1", "203.0.113.5", NULL, "ip:192.0.2.1");
-	EXPECT_KEY(&rl, "10.1.1.1", "203.0.113.5", NULL, "ip:203.0.113.5");
-	EXPECT_KEY(&rl, "::1", "198.51.100.1, 203.0.113.5", NULL, "ip:203.0.113.5");
-	/* by = ip: a token does not matter. */
-	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer abc", "ip:192.0.2.1");
+	struct token_grant user7, shared;
+	token_grant_init(&user7);
+	token_grant_init(&shared);
+	user7.id = 7;
+	shared.shared = true;
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, NULL, NULL, "ip:192.0.2.1");
+	EXPECT_KEY(&rl, "192.0.2.1", "203.0.113.5", NULL, NULL, "ip:192.0.2.1");
+	EXPECT_KEY(&rl, "10.1.1.1", "203.0.113.5", NULL, NULL, "ip:203.0.113.5");
+	EXPECT_KEY(&rl, "::1", "198.51.100.1, 203.0.113.5", NULL, NULL, "ip:203.0.113.5");
+	/* by = ip: a token does not matter, verified or not. */
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer abc", NULL, "ip:192.0.2.1");
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer 7|s3cret", &user7, "ip:192.0.2.1");
 	rate_limiter_free(&rl);
 	f.cfg.rate_by = RATE_BY_TOKEN;
 	rate_limiter_init(&rl, &f.cfg, true);
-	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer abc", "token:abc");
-	EXPECT_KEY(&rl, "192.0.2.2", NULL, "Bearer abc", "token:abc");
-	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer 7|s3cret", "token:7|s3cret");
+	/* The token the guard verified, wherever it comes from ... */
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer 7|s3cret", &user7, "token:7");
+	EXPECT_KEY(&rl, "192.0.2.2", NULL, "Bearer 07|s3cret", &user7, "token:7");
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer the-shared-one", &shared, "token:shared");
+	EXPECT_KEY(&rl, "192.0.2.9", NULL, "bearer   the-shared-one", &shared, "token:shared");
+	/* ... never the header as sent: a token not verified (made up, or no
+	 * token needed) is its address. */
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer abc", NULL, "ip:192.0.2.1");
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer 7|s3cret", NULL, "ip:192.0.2.1");
+	struct token_grant none;
+	token_grant_init(&none);
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, "Bearer abc", &none, "ip:192.0.2.1");
 	/* No token: the address. */
-	EXPECT_KEY(&rl, "192.0.2.1", NULL, NULL, "ip:192.0.2.1");
-	EXPECT_KEY(&rl, "10.1.1.1", "203.0.113.5", "Basic Zm9v", "ip:203.0.113.5");
+	EXPECT_KEY(&rl, "192.0.2.1", NULL, NULL, NULL, "ip:192.0.2.1");
+	EXPECT_KEY(&rl, "10.1.1.1", "203.0.113.5", "Basic Zm9v", NULL, "ip:203.0.113.5");
+	rate_limiter_free(&rl);
+	fixture_close(&f);
+}
+
+/* by = token: 20,000 made-up tokens from one address are one budget, the
+ * address's (the guard verified none of them). */
+static void test_made_up_tokens_share_the_address(void)
+{
+	struct fixture f;
+	fixture_open(&f, 5);
+	f.cfg.rate_by = RATE_BY_TOKEN;
+	struct rate_limiter rl;
+	rate_limiter_init(&rl, &f.cfg, true);
+	long passed = 0;
+	for (int i = 0; i < 20000; i++) {
+		char auth[64];
+		snprintf(auth, sizeof auth, "Bearer %d|made-up-%d", i + 1, i);
+		struct request req = client("192.0.2.1", NULL, auth);
+		struct rate_verdict v;
+		rate_limiter_hit(&rl, &req, NULL, T0, &v);
+		passed += v.allowed;
+		request_free(&req);
+	}
+	CU_ASSERT_EQUAL(passed, 5);
 	rate_limiter_free(&rl);
 	fixture_close(&f);
 }
@@ -406,9 +477,53 @@ static struct rate_verdict hit(struct rate_limiter *rl, const char *remote, long
 {
 	struct request req = client(remote, NULL, NULL);
 	struct rate_verdict v;
-	rate_limiter_hit(rl, &req, now, &v);
+	rate_limiter_hit(rl, &req, NULL, now, &v);
 	request_free(&req);
 	return v;
+}
+
+static struct rate_verdict look(struct rate_limiter *rl, const char *remote, long long now)
+{
+	struct request req = client(remote, NULL, "Bearer 1|anything");
+	struct rate_verdict v;
+	rate_limiter_look(rl, &req, now, &v);
+	request_free(&req);
+	return v;
+}
+
+/* A look counts nothing, says nothing while there is budget, and is the
+ * 429 once the address spent it, whatever token the request carries. */
+static void test_limiter_look(void)
+{
+	struct fixture f;
+	fixture_open(&f, 2);
+	f.cfg.rate_by = RATE_BY_TOKEN;
+	struct rate_limiter rl;
+	rate_limiter_init(&rl, &f.cfg, true);
+	struct rate_verdict v = look(&rl, "192.0.2.1", T0);
+	CU_ASSERT_FALSE(v.applies);
+	CU_ASSERT_EQUAL(hit(&rl, "192.0.2.1", T0).remaining, 1);
+	v = look(&rl, "192.0.2.1", T0 + 1);
+	CU_ASSERT_FALSE(v.applies);
+	CU_ASSERT_EQUAL(hit(&rl, "192.0.2.1", T0 + 1).remaining, 0);
+	v = look(&rl, "192.0.2.1", T0 + 15);
+	CU_ASSERT_TRUE(v.applies);
+	CU_ASSERT_FALSE(v.allowed);
+	CU_ASSERT_EQUAL(v.limit, 2);
+	CU_ASSERT_EQUAL(v.remaining, 0);
+	CU_ASSERT_EQUAL(v.retry_after, 45);
+	CU_ASSERT_EQUAL(v.reset, T0 + 60);
+	struct http_error e = HTTP_ERROR_INIT;
+	CU_ASSERT_EQUAL(rate_verdict_refusal(&v, &e), 429);
+	http_error_free(&e);
+	/* Another address is untouched; the limit off says nothing. */
+	CU_ASSERT_FALSE(look(&rl, "192.0.2.2", T0 + 15).applies);
+	rate_limiter_free(&rl);
+	f.cfg.rate_per_minute = 0;
+	rate_limiter_init(&rl, &f.cfg, true);
+	CU_ASSERT_FALSE(look(&rl, "192.0.2.1", T0 + 15).applies);
+	rate_limiter_free(&rl);
+	fixture_close(&f);
 }
 
 static void test_verdicts(void)
@@ -594,6 +709,44 @@ static void test_redis_not_answering(void)
 	fixture_close(&f);
 }
 
+/* Redis answering: a look neither counts nor makes a counter, and sees
+ * the hits of every machine. */
+static void test_redis_look(void)
+{
+	if (!test_redis_available()) {
+		fprintf(stderr, "\nnote: redis-server is not installed: the Redis look is not tested ");
+		return;
+	}
+	struct fixture f;
+	fixture_open(&f, 2);
+	struct test_redis redis;
+	CU_ASSERT_EQUAL_FATAL(test_redis_start(&redis, f.dir), 0);
+	f.cfg.rate_driver = RATE_DRIVER_REDIS;
+	f.cfg.rate_redis_port = redis.port;
+	struct rate_limiter w1, w2;
+	rate_limiter_init(&w1, &f.cfg, true);
+	rate_limiter_init(&w2, &f.cfg, true);
+	long long now = (long long)time(NULL); /* Redis keeps its own clock */
+	CU_ASSERT_FALSE(look(&w1, "192.0.2.1", now).applies);
+	CU_ASSERT_FALSE(look(&w1, "192.0.2.1", now).applies);
+	/* Nothing made by looking: Redis holds no key at all (else an error). */
+	CU_ASSERT_EQUAL(test_redis_command(&redis, "EVAL %s 0",
+	                                   "if #redis.call('KEYS', '*') > 0 then "
+	                                   "return redis.error_reply('a key') end return 0"),
+	                0);
+	CU_ASSERT_EQUAL(hit(&w1, "192.0.2.1", now).remaining, 1);
+	CU_ASSERT_EQUAL(hit(&w2, "192.0.2.1", now).remaining, 0);
+	struct rate_verdict v = look(&w1, "192.0.2.1", now);
+	CU_ASSERT_TRUE(v.applies);
+	CU_ASSERT_FALSE(v.allowed);
+	CU_ASSERT_TRUE(v.retry_after >= 1 && v.retry_after <= 60);
+	CU_ASSERT_FALSE(look(&w2, "192.0.2.2", now).applies);
+	rate_limiter_free(&w1);
+	rate_limiter_free(&w2);
+	test_redis_stop(&redis);
+	fixture_close(&f);
+}
+
 /* The cache never stores the rate limit's headers: they belong to one
  * client's request. */
 static void test_cache_leaves_the_headers_out(void)
@@ -715,7 +868,11 @@ void suite_ratelimit(void)
 	              test_foreign_and_missing);
 	unit_add_test(s, "a bucket left locked is taken", test_abandoned_bucket);
 	unit_add_test(s, "processes at once count exactly", test_processes_count_exactly);
-	unit_add_test(s, "client keys: address, proxies, token", test_client_keys);
+	unit_add_test(s, "a look counts nothing and takes no bucket", test_look);
+	unit_add_test(s, "client keys: address, proxies, the verified token", test_client_keys);
+	unit_add_test(s, "by token: made-up tokens are their address's budget",
+	              test_made_up_tokens_share_the_address);
+	unit_add_test(s, "a look before the token check: the 429 once spent", test_limiter_look);
 	unit_add_test(s, "verdicts, the 429 and the headers", test_verdicts);
 	unit_add_test(s, "per_minute = 0, and cms-api get, are not limited", test_off);
 	unit_add_test(s, "workers share the file and follow it when removed",
@@ -723,6 +880,7 @@ void suite_ratelimit(void)
 	unit_add_test(s, "an unusable cache directory: a table per worker", test_unusable_directory);
 	unit_add_test(s, "Redis not answering: the machine's table, one log line",
 	              test_redis_not_answering);
+	unit_add_test(s, "Redis: a look counts nothing and sees every hit", test_redis_look);
 	unit_add_test(s, "the cache leaves the rate limit's headers out",
 	              test_cache_leaves_the_headers_out);
 }

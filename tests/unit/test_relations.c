@@ -174,28 +174,116 @@ static void test_user_ids_as_text_or_number(void)
 static void test_taxonomy_fields_are_terms(void)
 {
 	open_site();
+	/* The collection lists the taxonomy and the field is named like it:
+	 * Statamic sees the terms through the collection, under its handle. */
 	assert_rendered("a", "topics", Y2021, NULL,
-	                "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/topics\\/alpha\","
-	                "\"permalink\":\"http:\\/\\/h\\/topics\\/alpha\","
+	                "[{\"id\":\"topics::alpha\",\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":\"\\/posts\\/topics\\/alpha\","
+	                "\"permalink\":\"http:\\/\\/h\\/posts\\/topics\\/alpha\","
 	                "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/alpha\"},"
-	                "{\"id\":\"topics::beta\",\"title\":\"beta\",\"slug\":\"beta\",\"url\":\"\\/topics\\/beta\","
-	                "\"permalink\":\"http:\\/\\/h\\/topics\\/beta\","
+	                "{\"id\":\"topics::beta\",\"title\":\"beta\",\"slug\":\"beta\",\"url\":\"\\/posts\\/topics\\/beta\","
+	                "\"permalink\":\"http:\\/\\/h\\/posts\\/topics\\/beta\","
 	                "\"api_url\":\"http:\\/\\/h\\/api\\/taxonomies\\/topics\\/terms\\/beta\"}]");
 	/* An entry that names no topic still has the field. */
 	assert_rendered("b", "topics", Y2021, NULL, "[]");
 	value_t topics = value_map_getz(snap_entry_at(snap, snap_entry_find(snap, "a")).data, "topics");
-	CU_ASSERT_STRING_EQUAL(value_str(value_raw(value_array_get(topics, 0)), NULL), "alpha");
+	CU_ASSERT_STRING_EQUAL(value_str(value_array_get(value_raw(topics), 0), NULL), "alpha");
+	CU_ASSERT_STRING_EQUAL(value_str(value_array_get(value_raw(topics), 1), NULL), "beta");
 	close_site();
 }
 
-/* Link fields: @child is the first child's url (null without children),
- * entry::id the entry's url. */
+/* The url of each term of entry id's key, as JSON (in a site made of
+ * files, name and text pairs ending in NULL). */
+static void assert_term_urls(const char *const *site, const char *id, const char *key,
+                             const char *want)
+{
+	char *d = unit_tempdir();
+	for (size_t i = 0; site[i]; i += 2)
+		CU_ASSERT_EQUAL_FATAL(unit_write_file(d, site[i], site[i + 1]), 0);
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(d);
+	strlist_split(&cfg.excluded_keys, "id, permalink, api_url");
+	struct snapshot *s = unit_snapshot(&cfg);
+	value_t v = value_map_getz(snap_entry_at(s, snap_entry_find(s, id)).data, key);
+	char *got = unit_render(s, v, Y2021, &cfg);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n%s.%s: got  %s\n%*swant %s\n", id, key, got,
+		        (int)(strlen(id) + strlen(key) + 2), "", want);
+	free(got);
+	snapshot_close(s);
+	config_free(&cfg);
+	unit_rmtree(d);
+	free(d);
+}
+
+/* Statamic sees an entry's terms through its collection (their urls under
+ * the collection's mount, in the entry's site) only in the entry's own
+ * field named like its one taxonomy, which the collection lists; a term
+ * the entry's site does not have is left out. */
+static void test_terms_seen_through_the_collection(void)
+{
+	static const char *const site[] = {
+		"resources/sites.yaml", "en: {url: /}\nfr: {url: /fr/}\n",
+		"config/statamic/system.php", "<?php return ['multisite' => true];\n",
+		"content/collections/pages.yaml", "route: '{slug}'\nsites: [en, fr]\n",
+		"content/collections/pages/en/home.md", "---\nid: home\ntitle: Home\n---\n",
+		"content/collections/pages/fr/accueil.md", "---\nid: home-fr\norigin: home\n---\n",
+		"content/collections/guides.yaml",
+		"route: '/guides/{slug}'\nmount: home\nsites: [en, fr]\ntaxonomies: [topics]\n",
+		"content/collections/notes.yaml", "route: '/notes/{slug}'\ntaxonomies: [topics, tags]\n",
+		"content/taxonomies/topics.yaml", "title: Topics\nsites: [en, fr]\n",
+		"content/taxonomies/topics/alpha.yaml",
+		"title: Alpha\nlocalizations:\n  fr: {title: Alpha-fr, slug: alpha-fr}\n",
+		"content/taxonomies/tags.yaml", "title: Tags\n",
+		"resources/blueprints/collections/guides/guide.yaml",
+		"fields:\n"
+		"  - {handle: topics, field: {type: terms, taxonomies: [topics]}}\n"
+		"  - {handle: other, field: {type: terms, taxonomies: [topics]}}\n"
+		"  - {handle: ghosts, field: {type: terms, taxonomies: [tags]}}\n"
+		"  - handle: blocks\n    field:\n      type: replicator\n      sets:\n        s:\n"
+		"          fields:\n            - {handle: topics, field: {type: terms, taxonomies: [topics]}}\n",
+		"resources/blueprints/collections/notes/note.yaml",
+		"fields:\n  - {handle: topics, field: {type: terms, taxonomies: [topics, tags]}}\n",
+		"content/collections/guides/en/g.md",
+		"---\nid: g\ntopics: [alpha]\nother: [alpha]\nghosts: [boo]\n"
+		"blocks: [{id: x, type: s, topics: [alpha]}]\n---\n",
+		"content/collections/guides/fr/g.md", "---\nid: g-fr\norigin: g\n---\n",
+		"content/collections/notes/en/n.md", "---\nid: n\ntopics: ['topics::alpha']\n---\n",
+		NULL};
+	const char *alpha = "{\"title\":\"Alpha\",\"slug\":\"alpha\",\"url\":";
+	struct strbuf want = STRBUF_INIT;
+	strbuf_addf(&want, "[%s\"\\/home\\/topics\\/alpha\"}]", alpha);
+	assert_term_urls(site, "g", "topics", want.ptr);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "[%s\"\\/topics\\/alpha\"}]", alpha);
+	assert_term_urls(site, "g", "other", want.ptr);
+	assert_term_urls(site, "n", "topics", want.ptr);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "[{\"topics\":[%s\"\\/topics\\/alpha\"}],\"id\":\"x\",\"type\":\"s\"}]", alpha);
+	assert_term_urls(site, "g", "blocks", want.ptr);
+	assert_term_urls(site, "g", "ghosts", "[]");
+	assert_term_urls(site, "g-fr", "topics",
+	                 "[{\"title\":\"Alpha-fr\",\"slug\":\"alpha-fr\","
+	                 "\"url\":\"\\/fr\\/accueil\\/topics\\/alpha-fr\"}]");
+	strbuf_release(&want);
+}
+
+#define P2 "{\"id\":\"p2\",\"title\":\"P2\",\"url\":\"\\/p1\\/p2\",\"permalink\":\"http:\\/\\/h\\/p1\\/p2\"," \
+           "\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/pages\\/entries\\/p2\"}"
+#define P3 "{\"id\":\"p3\",\"title\":\"P3\",\"url\":\"\\/p1\\/p3\",\"permalink\":\"http:\\/\\/h\\/p1\\/p3\"," \
+           "\"api_url\":\"http:\\/\\/h\\/api\\/collections\\/pages\\/entries\\/p3\"}"
+
+/* Link fields are objects (Statamic's ArrayableLink): @child the first
+ * child's short object ({url: null} without children), entry::id the
+ * entry's. */
 static void test_links(void)
 {
 	open_site();
-	assert_rendered("p1", "go", Y2021, NULL, "\"\\/p1\\/p2\"");
-	assert_rendered("p2", "go", Y2021, NULL, "\"\\/p1\\/p3\"");
-	assert_rendered("p3", "go", Y2021, NULL, "null");
+	assert_rendered("p1", "go", Y2021, NULL, P2);
+	assert_rendered("p2", "go", Y2021, NULL, P3);
+	assert_rendered("p3", "go", Y2021, NULL, "{\"url\":null}");
 	close_site();
 }
 
@@ -228,6 +316,7 @@ void suite_relations(void)
 	unit_add_test(s, "excluded keys inside relations", test_excluded_keys_inside_relations);
 	unit_add_test(s, "user ids as text or number", test_user_ids_as_text_or_number);
 	unit_add_test(s, "taxonomy fields are terms", test_taxonomy_fields_are_terms);
+	unit_add_test(s, "terms seen through the collection", test_terms_seen_through_the_collection);
 	unit_add_test(s, "links", test_links);
 	unit_add_test(s, "bard links", test_bard_links);
 	unit_add_test(s, "imports inside nested fields", test_imports_inside_nested_fields);

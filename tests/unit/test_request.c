@@ -166,6 +166,30 @@ static void test_configured_params_keep_the_last(void)
 	strbuf_release(&params.joined);
 }
 
+/* A Host is a name with a letter or digit in it, or a bracketed address,
+ * and an optional port: never dots or dashes alone. */
+static void test_host_names(void)
+{
+	static const char *const good[] = {
+		"localhost", "cms.example.org", "a", "1", "a_b-c", "-a-", ".example.", "x..y",
+		"127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:80", "[2001:db8::1]:65535",
+	};
+	static const char *const bad[] = {
+		".", "..", "...", "-", "--", "_", "._-", "..:80", "-:8080", ".-.-.",
+		"", "h/x", "a b", "user@h", "h:80:80", "h:123456", "h:", "[::1", "[]", ":80",
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		CU_ASSERT_TRUE(request_host_valid(good[i]));
+		if (!request_host_valid(good[i]))
+			fprintf(stderr, "\nrefused a host name: %s\n", good[i]);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CU_ASSERT_FALSE(request_host_valid(bad[i]));
+		if (request_host_valid(bad[i]))
+			fprintf(stderr, "\ntook for a host name: %s\n", bad[i]);
+	}
+}
+
 /* The directory of SCRIPT_NAME, where a rewritten request has its route. */
 static void test_script_dir(void)
 {
@@ -353,4 +377,5 @@ void suite_request(void)
 	unit_add_test(s, "repeats keep their first place", test_repeats_keep_their_first_place);
 	unit_add_test(s, "many parameters", test_many_parameters);
 	unit_add_test(s, "NUL is noticed", test_nul_is_noticed);
+	unit_add_test(s, "Host: a name, never dots or dashes alone", test_host_names);
 }

@@ -35,18 +35,11 @@ static char *logged(void)
 	char path[600];
 	log_open("stderr", LOG_LEVEL_WARNING);
 	snprintf(path, sizeof path, "%s/log", log_dir);
-	struct strbuf text = STRBUF_INIT;
-	FILE *f = fopen(path, "r");
-	char buf[512];
-	size_t n;
-	while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_add(&text, buf, n);
-	if (f)
-		fclose(f);
+	char *text = unit_read_file(path, "");
 	unit_rmtree(log_dir);
 	free(log_dir);
 	log_dir = NULL;
-	return strbuf_detach(&text, NULL);
+	return text;
 }
 
 static int lines_in(const char *text)

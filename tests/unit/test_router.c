@@ -85,7 +85,10 @@ static const struct {
 	api_handler handler;
 	const char *params;
 } routes_wanted[] = {
+	/* The route itself: the index of what answers (api/index.c). */
+	{"", api_index, ""},
 	{"ping", api_ping, ""},
+	{"openapi.json", api_openapi, ""},
 	{"sites", api_sites_index, ""},
 	{"collections", api_collections_index, ""},
 	{"collections/blog", api_collections_show, "blog"},
@@ -110,6 +113,7 @@ static const struct {
 	{"asset-containers/main", api_asset_containers_show, "main"},
 	{"assets/main", api_assets_index, "main"},
 	{"assets/main/a.jpg", api_assets_show, "main,a.jpg"},
+	{"img/main/photos/a.jpg", api_images_show, "main,photos/a.jpg"},
 	/* Parameters are the decoded segments, whatever they spell. */
 	{"collections/tree", api_collections_show, "tree"},
 	{"collections/entries/entries/entries", api_entries_show, "entries,entries"},
@@ -136,7 +140,7 @@ static void test_every_route(void)
 static void test_nothing_else_matches(void)
 {
 	static const char *const paths[] = {
-		"", "pings", "Ping", "ping/x", "site", "sites/en", "Collections",
+		"pings", "Ping", "openapi", "openapi.yaml", "img", "img/main", "img/main/..", "ping/x", "site", "sites/en", "Collections",
 		"collections/blog/entry", "collections/blog/entries/x/y", "collections/blog/tree/x",
 		"collections/blog/x", "navs/footer/trees", "navs/footer/tree/x",
 		"taxonomies/tags/term", "taxonomies/tags/terms/red/entries/x",

@@ -15,6 +15,28 @@ static void assert_hex(const char *data, size_t len, const char *want)
 	CU_ASSERT_STRING_EQUAL(hex, want);
 }
 
+/* RFC 4231's test cases 1, 2, 3 and 6 (a key longer than a block). */
+static void test_hmac_vectors(void)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	unsigned char key[131];
+	memset(key, 0x0b, 20);
+	hmac_sha256_hex(key, 20, "Hi There", 8, hex);
+	CU_ASSERT_STRING_EQUAL(hex, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+	const char *what = "what do ya want for nothing?";
+	hmac_sha256_hex("Jefe", 4, what, strlen(what), hex);
+	CU_ASSERT_STRING_EQUAL(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	unsigned char dd[50];
+	memset(key, 0xaa, 20);
+	memset(dd, 0xdd, sizeof dd);
+	hmac_sha256_hex(key, 20, dd, sizeof dd, hex);
+	CU_ASSERT_STRING_EQUAL(hex, "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe");
+	memset(key, 0xaa, sizeof key);
+	const char *big = "Test Using Larger Than Block-Size Key - Hash Key First";
+	hmac_sha256_hex(key, sizeof key, big, strlen(big), hex);
+	CU_ASSERT_STRING_EQUAL(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
 /* The examples of FIPS 180-4's appendix (NIST's "SHA256.pdf"). */
 static void test_nist_vectors(void)
 {
@@ -80,4 +102,5 @@ void suite_sha256(void)
 	unit_add_test(s, "NIST vectors", test_nist_vectors);
 	unit_add_test(s, "a million a, in pieces", test_million_a);
 	unit_add_test(s, "padding boundaries", test_padding_boundaries);
+	unit_add_test(s, "HMAC-SHA256, RFC 4231", test_hmac_vectors);
 }

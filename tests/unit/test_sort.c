@@ -15,8 +15,10 @@ static value_t item_value(void *ctx, uint32_t item, const struct sort_key *key)
 	return sort_key_value(key, value_array_get(*(value_t *)ctx, item));
 }
 
-/* Sorts a YAML list of maps by param; returns their `id`s joined by ','. */
-static void sorted_ids(const char *yaml, const char *param, struct strbuf *out)
+/* Sorts a YAML list of maps by param's keys but those of withheld (a
+ * comma-separated list, "" for none); returns their `id`s joined by ','. */
+static void sorted_ids_withheld(const char *yaml, const char *param, const char *withheld_keys,
+                                struct strbuf *out)
 {
 	struct value_builder b = VALUE_BUILDER_INIT;
 	struct yaml_error err;
@@ -26,15 +28,25 @@ static void sorted_ids(const char *yaml, const char *param, struct strbuf *out)
 	uint32_t n = value_count(list);
 	for (uint32_t i = 0; i < n; i++)
 		items[i] = i;
-	struct sort_spec spec;
+	struct sort_spec spec, served;
+	struct strlist withheld = {NULL, 0};
+	strlist_split(&withheld, withheld_keys);
 	sort_parse(param, &spec);
-	sort_items(items, n, &spec, item_value, &list);
+	sort_view_served(&spec, &withheld, &served);
+	sort_items(items, n, &served, item_value, &list);
 	strbuf_reset(out);
 	for (uint32_t i = 0; i < n; i++)
 		strbuf_addf(out, "%s%s", i ? "," : "",
 		            value_str(value_map_getz(value_array_get(list, items[i]), "id"), NULL));
+	sort_view_free(&served);
 	sort_free(&spec);
+	strlist_free(&withheld);
 	vb_release(&b);
+}
+
+static void sorted_ids(const char *yaml, const char *param, struct strbuf *out)
+{
+	sorted_ids_withheld(yaml, param, "", out);
 }
 
 static void assert_order(const char *yaml, const char *param, const char *want)
@@ -174,6 +186,43 @@ static void test_first_items_match_a_full_sort(void)
 	}
 }
 
+/* sort_view_served leaves out the keys whose field is withheld, by the
+ * first part of the path, keeping the others in order. */
+static void test_view_without_withheld_keys(void)
+{
+	struct strlist withheld = {NULL, 0};
+	strlist_split(&withheld, "secret, rank");
+	struct sort_spec spec, view;
+	sort_parse("-secret,title,rank->a,-date,title->secret,secretive", &spec);
+	sort_view_served(&spec, &withheld, &view);
+	CU_ASSERT_EQUAL_FATAL(view.n, 4);
+	CU_ASSERT_STRING_EQUAL(view.keys[0].path[0], "title");
+	CU_ASSERT_STRING_EQUAL(view.keys[1].path[0], "date");
+	CU_ASSERT_TRUE(view.keys[1].descending);
+	CU_ASSERT_EQUAL(view.keys[2].npath, 2);
+	CU_ASSERT_STRING_EQUAL(view.keys[2].path[1], "secret");
+	CU_ASSERT_STRING_EQUAL(view.keys[3].path[0], "secretive");
+	sort_view_free(&view);
+	sort_free(&spec);
+	/* Sorted by a withheld key, each way: the order of the list, as for a
+	 * key no item has; other keys still order it. */
+	static const char yaml[] = "- {id: a, secret: 2, title: y}\n- {id: b, secret: 3, title: x}\n"
+	                           "- {id: c, secret: 1, title: x}\n";
+	static const char *const params[] = {"secret", "-secret", "secret->x", "-rank,secret"};
+	struct strbuf got = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+		sorted_ids_withheld(yaml, params[i], "secret, rank", &got);
+		CU_ASSERT_STRING_EQUAL(strbuf_str(&got), "a,b,c");
+	}
+	sorted_ids_withheld(yaml, "-secret,title", "secret", &got);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&got), "b,c,a");
+	/* Not withheld, the same keys do order it. */
+	sorted_ids_withheld(yaml, "-secret", "rank", &got);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&got), "b,a,c");
+	strbuf_release(&got);
+	strlist_free(&withheld);
+}
+
 void suite_sort(void)
 {
 	CU_pSuite s = unit_add_suite("sort");
@@ -184,4 +233,6 @@ void suite_sort(void)
 	unit_add_test(s, "mixed types", test_mixed_types);
 	unit_add_test(s, "several keys, nested, stable", test_several_keys_nested_and_stable);
 	unit_add_test(s, "a page's first items match a full sort", test_first_items_match_a_full_sort);
+	unit_add_test(s, "keys withheld from the answer do not order it",
+	              test_view_without_withheld_keys);
 }

@@ -4,6 +4,8 @@
 
 #include <CUnit/CUnit.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,8 @@
 #include "change/shared.h"
 #include "change/watch.h"
 #include "core/config.h"
+#include "lib/strbuf.h"
+#include "site/files.h"
 #include "site/snapshot.h"
 #include "unit.h"
 
@@ -96,6 +100,34 @@ static void test_signature(void)
 	struct stat st;
 	stat(path, &st);
 	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* An icon folder of [icons] counts with its own files: a changed icon is
+ * read again for the next snapshot. Its subfolders and dot files do not
+ * (no icon's name reaches them). */
+static void test_signature_of_icon_folders(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = files_join(dir, "site");
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+	uint64_t without = content_signature(&cfg);
+	cfg.icon_sets = calloc(1, sizeof *cfg.icon_sets);
+	cfg.nicon_sets = 1;
+	cfg.icon_sets[0] = (struct icon_set){strdup("heroicons"), files_join(dir, "svg")};
+	unit_write_file(dir, "svg/star.svg", "<svg/>");
+	uint64_t with = content_signature(&cfg);
+	CU_ASSERT_NOT_EQUAL(with, without);
+	unit_write_file(dir, "svg/sub/deep.svg", "<svg/>");
+	unit_write_file(dir, "svg/.star.svg.swp", "x");
+	CU_ASSERT_EQUAL(content_signature(&cfg), with);
+	unit_write_file(dir, "svg/star.svg", "<svg>!</svg>");
+	CU_ASSERT_NOT_EQUAL(content_signature(&cfg), with);
+	config_free(&cfg);
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -476,7 +508,7 @@ static void test_publication_order(void)
 	struct indexer x;
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, &hooks, NULL), 0);
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: News\n");
-	struct indexer_change ch = {true, "CollectionSaved", "content/collections/news.yaml"};
+	struct indexer_change ch = {true, "CollectionSaved", "content/collections/news.yaml", NULL, 0};
 	CU_ASSERT_EQUAL(indexer_publish(&x, &ch), 1);
 	CU_ASSERT_EQUAL_FATAL(generation_read(paths.generation, &after), 0);
 	CU_ASSERT_EQUAL(after.index, before.index + 1);
@@ -491,7 +523,7 @@ static void test_publication_order(void)
 	seen.generation_path = paths.generation;
 	seen.paths = &paths;
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: Newer\n");
-	struct indexer_change ignored = {false, NULL, NULL};
+	struct indexer_change ignored = {false, NULL, NULL, NULL, 0};
 	CU_ASSERT_EQUAL(indexer_publish(&x, &ignored), 1);
 	CU_ASSERT_EQUAL(seen.publishing, 0);
 	CU_ASSERT_EQUAL(seen.moved, 0);
@@ -512,7 +544,7 @@ static void publish_changes(const struct config *cfg, const char *dir)
 		char text[64];
 		snprintf(text, sizeof text, "title: Blog %d\n", i);
 		unit_write_file(dir, "site/content/collections/blog.yaml", text);
-		struct indexer_change ch = {true, "CollectionSaved", NULL};
+		struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
 		if (indexer_publish(&x, &ch) != 1)
 			_exit(2);
 	}
@@ -597,7 +629,7 @@ static void test_held_files_keep_their_last_version(void)
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
 	struct indexer x;
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
-	struct indexer_change ch = {true, "CollectionSaved", NULL};
+	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
 	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
 	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 2\n");
@@ -630,12 +662,241 @@ static void test_held_files_keep_their_last_version(void)
 	free(dir);
 }
 
+/* Its hook is compiled in only with --enable-test-hooks: without it the
+ * test is neither registered nor built (an unused function would warn in
+ * the Debian package's build, which has no hooks). */
+#ifdef CMS_API_TEST_HOOKS
+/* An edit made just after the watcher's first scan is seen at once, not
+ * at the next full scan 30 s later: the watches are set before the scan.
+ * The watcher holds after its scan (a test hook) while the test edits. */
+static void test_edit_after_first_scan(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: A\n---\n");
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	struct strbuf hold = STRBUF_INIT, reached = STRBUF_INIT;
+	strbuf_addf(&hold, "%s/hold", dir);
+	strbuf_addf(&reached, "%s/hold.reached", dir);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "hold", ""), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setenv("CMS_API_TEST_WATCH_HOLD", hold.ptr, 1);
+		watch_run(&cfg, -1, NULL);
+		_exit(0);
+	}
+	bool held = false;
+	for (int i = 0; i < 1000 && !held; i++) {
+		held = access(reached.ptr, F_OK) == 0;
+		if (!held)
+			usleep(10000);
+	}
+	CU_ASSERT_TRUE_FATAL(held);
+	struct generation before, after;
+	CU_ASSERT_EQUAL(generation_read(paths.generation, &before), 0);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: Edited\n---\n");
+	unlink(hold.ptr);
+	/* Seen by inotify within a second or so; the next full scan would
+	 * come only after 30 s. */
+	bool moved = false;
+	for (int i = 0; i < 1000 && !moved; i++) {
+		moved = generation_read(paths.generation, &after) == 0 && after.index != before.index;
+		if (!moved)
+			usleep(10000);
+	}
+	CU_ASSERT_TRUE(moved);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	strbuf_release(&hold);
+	strbuf_release(&reached);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+#endif
+
+/* cfg for the site /srv/site with its cache in dir; config_free it. */
+static void config_with_cache_dir(struct config *cfg, const char *dir)
+{
+	config_init_defaults(cfg);
+	free(cfg->content_root);
+	free(cfg->cache_dir);
+	cfg->content_root = strdup("/srv/site");
+	cfg->cache_dir = strdup(dir);
+}
+
+/* In a child that cannot write dir: check names the directory, the user
+ * and the fix. */
+static void check_unwritable_dir_problem(const char *dir)
+{
+	struct config cfg;
+	char out[1024], user[64];
+	config_with_cache_dir(&cfg, dir);
+	shared_dir_problem(&cfg, out, sizeof out);
+	shared_user_name(user, sizeof user);
+	char want[512];
+	snprintf(want, sizeof want, "[cache] dir %s is not writable by the user %s (Permission denied)",
+	         dir, user);
+	_exit(strncmp(out, want, strlen(want)) == 0 && strstr(out, "chown -R www-data") ? 0 : 1);
+}
+
+/* What `cms-api check` says of a cache directory: nothing when a worker
+ * of this user could use it, else why not and what to do, without making
+ * it. */
+static void test_cache_dir_problems(void)
+{
+	char *dir = unit_tempdir();
+	char path[512], parent[512], out[1024];
+	struct config cfg;
+
+	config_with_cache_dir(&cfg, dir);
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	config_free(&cfg);
+
+	snprintf(parent, sizeof parent, "%s/absent", dir);
+	snprintf(path, sizeof path, "%s/absent/cache", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	char want[2048];
+	snprintf(want, sizeof want, "[cache] dir %s does not exist, nor does %s: workers cannot "
+	         "share an index or cache answers; make it the workers' user's, e.g. for www-data "
+	         "(Apache, Debian's lighttpd): install -d -o www-data -m 0700 %s", path, parent, path);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	CU_ASSERT_EQUAL(access(parent, F_OK), -1); /* nothing made */
+	config_free(&cfg);
+
+	/* Its parent is there and this user may write in it: a worker of
+	 * this user would make it, but root's workers are rarely root. */
+	snprintf(path, sizeof path, "%s/cache", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	if (geteuid() == 0) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "does not exist: the first worker makes it if its "
+		                                   "user may write in"));
+	} else {
+		CU_ASSERT_STRING_EQUAL(out, "");
+	}
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "file", "x"), 0);
+	snprintf(path, sizeof path, "%s/file", dir);
+	config_with_cache_dir(&cfg, path);
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "is not a directory"));
+	config_free(&cfg);
+
+	config_with_cache_dir(&cfg, "");
+	shared_dir_problem(&cfg, out, sizeof out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[cache] dir is empty"));
+	config_free(&cfg);
+
+	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_unwritable_dir_problem), 0);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* The hooks' record of the files each move touched (moved_files), kept
+ * in a file: the hooks run in the watcher, a child of the test. */
+static const char *files_log;
+
+static void record_files(void *state, const struct config *cfg, const struct watch_file *files,
+                         size_t nfiles, uint64_t old_cache, uint64_t new_cache)
+{
+	(void)state;
+	(void)cfg;
+	(void)old_cache;
+	(void)new_cache;
+	FILE *f = fopen(files_log, "a");
+	if (!f)
+		return;
+	if (nfiles == 0)
+		fprintf(f, "unknown\n");
+	for (size_t i = 0; i < nfiles; i++)
+		fprintf(f, "%s %s %s\n", files[i].event, files[i].disk ? files[i].disk : "-",
+		        files[i].path);
+	fclose(f);
+}
+
+/* Up to 10 s for the log to hold want. */
+static bool files_logged(const char *want)
+{
+	for (int i = 0; i < 1000; i++) {
+		char *got = unit_read_file(files_log, "");
+		bool ok = strstr(got, want) != NULL;
+		free(got);
+		if (ok)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* The hooks learn which files a change touched: a save, a deletion, both
+ * halves of a rename, a file on an asset disk; a change found by a scan
+ * is one of unknown files. */
+static void test_moved_files(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	struct strbuf b = STRBUF_INIT, log = STRBUF_INIT;
+	strbuf_addf(&b, "%s/disk", dir);
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0] = (struct disk_def){strdup("assets"), strbuf_detach(&b, NULL), NULL};
+	unit_write_file(dir, "disk/a.jpg", "jpg");
+	unit_write_file(dir, "site/content/collections/blog/b.md", "---\ntitle: B\n---\n");
+	unit_write_file(dir, "site/content/collections/blog/c.md", "---\ntitle: C\n---\n");
+	strbuf_addf(&log, "%s/files.log", dir);
+	files_log = log.ptr;
+	struct shared_paths paths;
+	CU_ASSERT_EQUAL_FATAL(shared_paths_init(&paths, &cfg), 0);
+	static const struct watch_hooks hooks = {.moved_files = record_files};
+	pid_t pid = fork();
+	if (pid == 0) {
+		watch_run(&cfg, -1, &hooks);
+		_exit(0);
+	}
+	/* The first scan makes the generation file (a move of unknown files):
+	 * the watches are set by then. */
+	CU_ASSERT_TRUE(files_logged("unknown\n"));
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: A\n---\n");
+	CU_ASSERT_TRUE(files_logged("EntrySaved - content/collections/blog/a.md\n"));
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	strbuf_addf(&from, "%s/site/content/collections/blog/c.md", dir);
+	strbuf_addf(&to, "%s/site/content/collections/blog/d.md", dir);
+	CU_ASSERT_EQUAL(rename(from.ptr, to.ptr), 0);
+	CU_ASSERT_TRUE(files_logged("EntryDeleted - content/collections/blog/c.md\n"
+	                            "EntrySaved - content/collections/blog/d.md\n"));
+	strbuf_reset(&from);
+	strbuf_addf(&from, "%s/site/content/collections/blog/b.md", dir);
+	CU_ASSERT_EQUAL(unlink(from.ptr), 0);
+	CU_ASSERT_TRUE(files_logged("EntryDeleted - content/collections/blog/b.md\n"));
+	unit_write_file(dir, "disk/a.jpg", "jpeg");
+	CU_ASSERT_TRUE(files_logged("AssetSaved assets a.jpg\n"));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	strbuf_release(&log);
+	shared_paths_free(&paths);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 void suite_watch(void)
 {
 	CU_pSuite s = unit_add_suite("watch");
 	unit_add_test(s, "event names", test_event_names);
 	unit_add_test(s, "ignored events", test_ignored_events);
 	unit_add_test(s, "content signature", test_signature);
+	unit_add_test(s, "signature of icon folders", test_signature_of_icon_folders);
 	unit_add_test(s, "signature is the same elsewhere", test_signature_is_the_same_elsewhere);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
 	unit_add_test(s, "first generation made once", test_first_generation_made_once);
@@ -645,4 +906,9 @@ void suite_watch(void)
 	unit_add_test(s, "publication order", test_publication_order);
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
+	unit_add_test(s, "the files a move touched", test_moved_files);
+#ifdef CMS_API_TEST_HOOKS
+	unit_add_test(s, "an edit just after the first scan", test_edit_after_first_scan);
+#endif
+	unit_add_test(s, "cache directory problems", test_cache_dir_problems);
 }

@@ -23,6 +23,7 @@ void suite_entries(void);
 void suite_corpora(void);
 void suite_snapshot(void);
 void suite_markdown(void);
+void suite_bard(void);
 void suite_watch(void);
 void suite_extras(void);
 void suite_augment(void);
@@ -35,6 +36,8 @@ void suite_app(void);
 void suite_cache(void);
 void suite_corpus_api(void);
 void suite_sha256(void);
+void suite_tags(void);
+void suite_journal(void);
 void suite_tokens(void);
 void suite_regex(void);
 void suite_hostile(void);
@@ -45,6 +48,7 @@ void suite_access(void);
 void suite_cache_plugin(void);
 void suite_cache_redis(void);
 void suite_fastpath(void);
+void suite_images(void);
 void suite_http_cache(void);
 void suite_renders(void);
 void suite_fcgi(void);
@@ -55,6 +59,9 @@ void suite_guard(void);
 void suite_consttime(void);
 void suite_cache_entry(void);
 void suite_cache_file(void);
+void suite_queries(void);
+void suite_statamic(void);
+void suite_phparray(void);
 
 /* Adds a suite, aborting the run when CUnit cannot (a registry error would
  * otherwise show up as "0 tests run"). */
@@ -65,6 +72,9 @@ void unit_add_test(CU_pSuite suite, const char *name, CU_TestFunc fn);
  * unit_rmtree. The caller frees the returned path. */
 char *unit_tempdir(void);
 void unit_rmtree(const char *path);
+/* The whole file at path as a string the caller frees; when it cannot be
+ * opened, a copy of if_missing (NULL: NULL). */
+char *unit_read_file(const char *path, const char *if_missing);
 /* Writes text to dir/name (creating parent folders). Returns 0 or -1. */
 int unit_write_file(const char *dir, const char *name, const char *text);
 

@@ -1,0 +1,2 @@
+<?php
+return ['sites' => ['default' => ['name' => config('app.name'), 'locale' => 'en_US', 'url' => env('APP_URL', '/')]]];
