@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -454,8 +455,27 @@ static bool peer_allowed(const struct fcgi_conn *c, const struct sockaddr_storag
 	return false;
 }
 
+/* With a stop flag, accept on the listening socket waits at most
+ * FCGI_STOP_CHECK_MS (then EAGAIN), so that a stop signal that came just
+ * before it is seen (fcgi.h). A timeout rather than a poll first: workers
+ * sharing the socket all wake for one connection, and all but one would
+ * then wait in accept unbounded. Set once; the socket's siblings (other
+ * workers of the pool) do the same. */
+static void bound_accept(struct fcgi_conn *c)
+{
+	if (c->accept_bounded || !c->stop)
+		return;
+	struct timeval tv = {FCGI_STOP_CHECK_MS / 1000, (FCGI_STOP_CHECK_MS % 1000) * 1000};
+	if (setsockopt(c->listen_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0)
+		log_warning("FastCGI: cannot bound the wait for a connection (%s): a stop signal "
+		            "that comes just before it waits for the next connection",
+		            strerror(errno));
+	c->accept_bounded = true;
+}
+
 int fcgi_accept(struct fcgi_conn *c)
 {
+	bound_accept(c);
 	struct sockaddr_storage sa;
 	socklen_t len = sizeof sa;
 	int fd = accept4(c->listen_fd, c->restricted ? (struct sockaddr *)&sa : NULL,
@@ -501,6 +521,10 @@ static enum wait_result wait_for(struct fcgi_conn *c, short events, long long de
 		long long left = deadline - now_ms();
 		if (left <= 0)
 			return WAIT_TIMEOUT;
+		/* Idle, a stop signal may have come since the flag was looked
+		 * at: look again at least every FCGI_STOP_CHECK_MS. */
+		if (is_idle && c->stop && left > FCGI_STOP_CHECK_MS)
+			left = FCGI_STOP_CHECK_MS;
 		struct pollfd p[2] = {{c->fd, events, 0}, {c->listen_fd, POLLIN, 0}};
 		nfds_t n = is_idle && c->listen_fd >= 0 ? 2 : 1;
 		int r = poll(p, n, left > INT_MAX ? INT_MAX : (int)left);

@@ -66,6 +66,13 @@
  * that sense: the web server connected to send a request, which is read
  * and answered first.
  *
+ * A stop signal may land after the caller looked at its flag and before
+ * the wait it then begins (accept, or an idle kept connection's poll):
+ * its handler sets the flag, and nothing interrupts the wait. lighttpd
+ * sends its workers one SIGTERM when it stops, and such a worker would
+ * wait in accept() for ever, its parent gone. So with a stop flag, no wait
+ * lasts more than FCGI_STOP_CHECK_MS: a stop is honoured within that.
+ *
  * A web server that went away (EPIPE, ECONNRESET) is logged at info, and
  * the connection closed; the worker goes on.
  *
@@ -150,6 +157,7 @@ struct fcgi_conn {
 	struct netrange *allowed;  /* owned: the TCP peers let in, when restricted */
 	size_t nallowed;
 	bool restricted;
+	bool accept_bounded; /* listen_fd's accept times out (FCGI_STOP_CHECK_MS) */
 
 	/* The request: valid from fcgi_next_request's 1 until it is answered. */
 	char **env;      /* "NAME=value" strings ending in NULL; points into env_text */
@@ -188,9 +196,13 @@ void fcgi_allow_peers(struct fcgi_conn *c, const char *list);
 /* Whether c has a connection open. */
 bool fcgi_connected(const struct fcgi_conn *c);
 
+/* The longest a wait lasts without looking at the stop flag. */
+#define FCGI_STOP_CHECK_MS 1000
+
 /* Waits for a connection on c->listen_fd and makes it c's. Returns 0, or
- * -1 with errno (EINTR after a signal: the caller looks at its flags and
- * calls again; ECONNABORTED for a peer fcgi_allow_peers keeps out). */
+ * -1 with errno (EINTR after a signal, EAGAIN when none came within
+ * FCGI_STOP_CHECK_MS and c has a stop flag: the caller looks at its flags
+ * and calls again; ECONNABORTED for a peer fcgi_allow_peers keeps out). */
 int fcgi_accept(struct fcgi_conn *c);
 
 /* Takes fd (a connected socket, made non-blocking here) as c's connection:

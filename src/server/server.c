@@ -11,8 +11,8 @@
  * connection, see fcgi.h); a request that has begun is read, answered and
  * sent first, since every read and write of fcgi.c retries EINTR, and the
  * loop ends after it. A stop signal that lands in the instant between the
- * test of the flag and accept() is seen at the next signal or connection
- * (the pool sends SIGTERM again every second). SIGHUP (logrotate) sets a
+ * test of the flag and accept() is seen within FCGI_STOP_CHECK_MS, when
+ * the wait gives up (fcgi.h): lighttpd sends one SIGTERM and never again. SIGHUP (logrotate) sets a
  * flag, with SA_RESTART; the log is opened again before the next request
  * is handled, never in the middle of one, and nothing fails for it.
  *
@@ -281,9 +281,11 @@ static int accept_next(struct fcgi_conn *conn)
 		return 0;
 	switch (errno) {
 	case EINTR:
+	case EAGAIN:
 	case ECONNABORTED:
 	case EPROTO:
-		return 0; /* a signal, or a connection that went before it was taken */
+		return 0; /* a signal, no connection within FCGI_STOP_CHECK_MS, or a
+		           * connection that went before it was taken */
 	case EMFILE:
 	case ENFILE:
 	case ENOBUFS:

@@ -974,6 +974,49 @@ static void test_allowed_peers(void)
 	}
 }
 
+/* In a child: a worker whose stop flag was set just before it began to
+ * wait for a connection (its SIGTERM landed between the look at the flag
+ * and accept), with none coming. Exits 0 when the wait gave up, EAGAIN. */
+static void wait_with_stop_set(int l)
+{
+	static volatile sig_atomic_t stop;
+	stop = 1;
+	struct fcgi_conn c;
+	fcgi_conn_init(&c, l, &stop);
+	int rc = fcgi_accept(&c);
+	_exit(rc == -1 && errno == EAGAIN ? 0 : 1);
+}
+
+/* lighttpd sends one SIGTERM when it stops: a worker that got it just
+ * before accept() must not wait there for ever, orphaned. The wait gives
+ * up within FCGI_STOP_CHECK_MS; the test allows it 5 s, then kills it. */
+static void test_stop_before_accept(void)
+{
+	struct sockaddr_in sa = {0};
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	CU_ASSERT_FATAL(l >= 0 && bind(l, (struct sockaddr *)&sa, sizeof sa) == 0 &&
+	                listen(l, 4) == 0);
+	pid_t pid = fork();
+	if (pid == 0)
+		wait_with_stop_set(l);
+	int status = -1;
+	pid_t done = 0;
+	for (int i = 0; i < 500 && done == 0; i++) {
+		done = waitpid(pid, &status, WNOHANG);
+		if (done == 0)
+			usleep(10000);
+	}
+	if (done == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	CU_ASSERT_EQUAL(done, pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(l);
+}
+
 void suite_fcgi(void)
 {
 	CU_pSuite s = unit_add_suite("fcgi");
@@ -1000,4 +1043,5 @@ void suite_fcgi(void)
 	              test_unread_answers_are_bounded);
 	unit_add_test(s, "an idle kept connection yields to a waiting one",
 	              test_idle_kept_connection_yields);
+	unit_add_test(s, "a stop just before accept is seen", test_stop_before_accept);
 }
