@@ -1738,7 +1738,7 @@ static bool open_segments(struct snapshot *s, char err[SNAP_ERR_LEN])
 		           segment_map(s->dir, s->blob + r->name, r->size, &s->segs[i], why) == 0) {
 			continue;
 		}
-		snprintf(err, SNAP_ERR_LEN, "a segment of the snapshot cannot be read%s%s",
+		snprintf(err, SNAP_ERR_LEN, "a segment of the snapshot cannot be read%s%.160s",
 		         *why ? ": " : "", why);
 		return false;
 	}
