@@ -662,6 +662,63 @@ static void test_held_files_keep_their_last_version(void)
 	free(dir);
 }
 
+/* What moved_files was last told, one "event path" a line, "unknown"
+ * when no file was named. */
+static struct strbuf told_files = STRBUF_INIT;
+
+static void note_told(void *state, const struct config *cfg, const struct watch_file *files,
+                      size_t nfiles, uint64_t old_cache, uint64_t new_cache)
+{
+	(void)state;
+	(void)cfg;
+	(void)old_cache;
+	(void)new_cache;
+	strbuf_reset(&told_files);
+	if (nfiles == 0)
+		strbuf_addstr(&told_files, "unknown\n");
+	for (size_t i = 0; i < nfiles; i++)
+		strbuf_addf(&told_files, "%s %s\n", files[i].event, files[i].path);
+}
+
+/* The hooks are told the files a publication read, in its order (the
+ * sync journal records what was published): a file held back is told
+ * with the later publication that reads it, not with the one that left
+ * it out. */
+static void test_hooks_told_what_was_published(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	static const struct watch_hooks hooks = {.moved_files = note_told};
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, &hooks, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&x), 1);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files), "unknown\n");
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 2\n");
+	const struct watch_file both[] = {{"CollectionSaved", NULL, "content/collections/news.yaml"},
+	                                  {"CollectionSaved", NULL, "content/collections/blog.yaml"}};
+	struct indexer_change ch = {true, "CollectionSaved", NULL, both, 2};
+	struct strmap held = STRMAP_INIT;
+	struct strbuf blog = STRBUF_INIT;
+	strbuf_addf(&blog, "%s/content/collections/blog.yaml", cfg.content_root);
+	strmap_put(&held, strbuf_str(&blog), "");
+	CU_ASSERT_EQUAL(indexer_publish_held(&x, &ch, &held, NULL, NULL), 1);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files),
+	                       "CollectionSaved content/collections/news.yaml\n");
+	struct indexer_change later = {true, "CollectionSaved", NULL, both + 1, 1};
+	CU_ASSERT_EQUAL(indexer_publish(&x, &later), 1);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files),
+	                       "CollectionSaved content/collections/blog.yaml\n");
+	strbuf_release(&told_files);
+	strmap_free(&held);
+	strbuf_release(&blog);
+	indexer_free(&x);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 /* Its hook is compiled in only with --enable-test-hooks: without it the
  * test is neither registered nor built (an unused function would warn in
  * the Debian package's build, which has no hooks). */
@@ -907,6 +964,7 @@ void suite_watch(void)
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
 	unit_add_test(s, "the files a move touched", test_moved_files);
+	unit_add_test(s, "the hooks are told what was published", test_hooks_told_what_was_published);
 #ifdef CMS_API_TEST_HOOKS
 	unit_add_test(s, "an edit just after the first scan", test_edit_after_first_scan);
 #endif
