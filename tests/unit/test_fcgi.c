@@ -779,7 +779,9 @@ static void test_web_server_gone(void)
 /* --- time: a whole request within request_ms --------------------------- */
 
 /* Writes b to p's web server end from a child: after first_ms, a byte
- * every pause_ms. The child exits 0 when it wrote every byte, 1 when the
+ * every pause_ms, or with pause_ms 0 all at once (byte by byte, a loaded
+ * machine could stretch a request that should arrive at once past a
+ * bound). The child exits 0 when it wrote every byte, 1 when the
  * responder closed the connection on it first. */
 static pid_t dribble_in_child(const struct pair *p, const struct strbuf *b, long first_ms,
                               long pause_ms)
@@ -792,9 +794,11 @@ static pid_t dribble_in_child(const struct pair *p, const struct strbuf *b, long
 	signal(SIGPIPE, SIG_IGN);
 	struct timespec first = {first_ms / 1000, (first_ms % 1000) * 1000000L};
 	nanosleep(&first, NULL);
-	for (size_t i = 0; i < b->len; i++) {
-		if (write(fd, b->ptr + i, 1) != 1)
+	for (size_t off = 0; off < b->len;) {
+		ssize_t n = write(fd, b->ptr + off, pause_ms > 0 ? 1 : b->len - off);
+		if (n <= 0)
 			_exit(1);
+		off += (size_t)n;
 		struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
 		nanosleep(&pause, NULL);
 	}
@@ -836,27 +840,6 @@ static void test_request_bound(void)
 	strbuf_release(&b);
 }
 
-/* Writes b whole, in a child, after first_ms: a request that arrives at
- * once, however busy the machine (byte by byte, a loaded machine could
- * stretch it past a bound). Returns the child's pid (exit 0: all sent). */
-static pid_t send_in_child(const struct pair *p, const struct strbuf *b, long first_ms)
-{
-	pid_t pid = fork();
-	if (pid != 0)
-		return pid;
-	close(p->c.fd);
-	signal(SIGPIPE, SIG_IGN);
-	struct timespec first = {first_ms / 1000, (first_ms % 1000) * 1000000L};
-	nanosleep(&first, NULL);
-	for (size_t off = 0; off < b->len;) {
-		ssize_t n = write(p->web, b->ptr + off, b->len - off);
-		if (n <= 0)
-			_exit(1);
-		off += (size_t)n;
-	}
-	_exit(0);
-}
-
 /* On a kept connection the bound starts at the next request's first byte:
  * the time it stayed idle is not the request's. */
 static void test_request_bound_after_idle(void)
@@ -873,7 +856,7 @@ static void test_request_bound_after_idle(void)
 	read_records(p.web, 1, &rs);
 	records_free(&rs);
 	/* Idle four times the bound, then the request at once. */
-	pid_t pid = send_in_child(&p, &b, 2000);
+	pid_t pid = dribble_in_child(&p, &b, 2000, 0);
 	CU_ASSERT_EQUAL(fcgi_next_request(&p.c), 1);
 	CU_ASSERT_TRUE(fcgi_connected(&p.c));
 	CU_ASSERT_EQUAL(exit_status(pid), 0);
