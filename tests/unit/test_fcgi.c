@@ -779,7 +779,9 @@ static void test_web_server_gone(void)
 /* --- time: a whole request within request_ms --------------------------- */
 
 /* Writes b to p's web server end from a child: after first_ms, a byte
- * every pause_ms. The child exits 0 when it wrote every byte, 1 when the
+ * every pause_ms, or with pause_ms 0 all at once (byte by byte, a loaded
+ * machine could stretch a request that should arrive at once past a
+ * bound). The child exits 0 when it wrote every byte, 1 when the
  * responder closed the connection on it first. */
 static pid_t dribble_in_child(const struct pair *p, const struct strbuf *b, long first_ms,
                               long pause_ms)
@@ -792,9 +794,11 @@ static pid_t dribble_in_child(const struct pair *p, const struct strbuf *b, long
 	signal(SIGPIPE, SIG_IGN);
 	struct timespec first = {first_ms / 1000, (first_ms % 1000) * 1000000L};
 	nanosleep(&first, NULL);
-	for (size_t i = 0; i < b->len; i++) {
-		if (write(fd, b->ptr + i, 1) != 1)
+	for (size_t off = 0; off < b->len;) {
+		ssize_t n = write(fd, b->ptr + off, pause_ms > 0 ? 1 : b->len - off);
+		if (n <= 0)
 			_exit(1);
+		off += (size_t)n;
 		struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
 		nanosleep(&pause, NULL);
 	}
@@ -844,7 +848,7 @@ static void test_request_bound_after_idle(void)
 	add_request(&b, 1, FCGI_KEEP_CONN, "/api/ping");
 	struct pair p;
 	open_pair(&p);
-	p.c.request_ms = 150;
+	p.c.request_ms = 500;
 	write_all(p.web, b.ptr, b.len);
 	CU_ASSERT_EQUAL_FATAL(fcgi_next_request(&p.c), 1);
 	CU_ASSERT_EQUAL(fcgi_answer(&p.c, "x", 1), 0);
@@ -852,7 +856,7 @@ static void test_request_bound_after_idle(void)
 	read_records(p.web, 1, &rs);
 	records_free(&rs);
 	/* Idle four times the bound, then the request at once. */
-	pid_t pid = dribble_in_child(&p, &b, 600, 0);
+	pid_t pid = dribble_in_child(&p, &b, 2000, 0);
 	CU_ASSERT_EQUAL(fcgi_next_request(&p.c), 1);
 	CU_ASSERT_TRUE(fcgi_connected(&p.c));
 	CU_ASSERT_EQUAL(exit_status(pid), 0);
