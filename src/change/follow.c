@@ -17,6 +17,10 @@
 #include "site/index.h"
 
 #define SECOND_NS 1000000000LL
+/* How long a worker that started the watcher waits for its first look
+ * before it answers from what was published before (a site of a million
+ * entries changed while no worker ran takes a full build). */
+#define FIRST_LOOK_MS 30000
 
 static long long now_ns(void)
 {
@@ -146,11 +150,8 @@ static void build_own_index(struct follow *f, uint64_t generation)
 		snapshot_close(snap);
 }
 
-/* Maps the snapshot of generation g. A worker with no index yet that
- * finds none there brings the published index up to date first
- * (watch_scan_once: it waits while the watcher publishes, and builds when
- * no one does); one that has an index keeps it until the snapshot is
- * there. A snapshot of a site that could not be read whole is not taken
+/* Maps the snapshot of generation g. A worker that finds none there
+ * keeps the index it has until the snapshot is there. A snapshot of a site that could not be read whole is not taken
  * in place of a good index. */
 static void load_generation(struct follow *f, const struct generation *g)
 {
@@ -199,7 +200,7 @@ static void refresh_shared(struct follow *f)
 {
 	if (f->mode == FOLLOW_SHARED_WATCH && now_ns() >= f->next_watch_check) {
 		/* A watcher that died (its worker was stopped) is replaced. */
-		watch_start(f->cfg, f->hooks);
+		watch_start(f->cfg, f->hooks, NULL);
 		f->next_watch_check = now_ns() + 2 * SECOND_NS;
 	}
 	struct stat st;
@@ -259,15 +260,19 @@ static bool share(struct follow *f)
 	shared_paths_free(&f->paths);
 	f->paths = paths;
 	/* A watcher keeps the published index up to date with the site. A
-	 * worker that finds no index published it can map, or that started
-	 * the watcher, brings it up to date itself first: it waits while the
-	 * watcher publishes, and builds when no one does (indexer.h). */
+	 * worker that started it waits for its first look: no watcher ran
+	 * before, so what is published may be older than the site (an edit
+	 * made while no worker ran), and the watcher reads what is being
+	 * written only once it is whole. A worker that still finds no index
+	 * it can map (no watcher here, or it died) builds and publishes one
+	 * itself, waiting while another publishes (indexer.h). */
 	struct generation g;
-	bool started = f->wanted == FOLLOW_SHARED_WATCH && watch_start(f->cfg, f->hooks);
-	/* No watcher ran before this one: what is published may be older
-	 * than the site (an edit made while no worker ran), and answering
-	 * from it before the new watcher has looked would show it again. */
-	if (started || !published(f))
+	int first_look = -1;
+	if (f->wanted == FOLLOW_SHARED_WATCH && watch_start(f->cfg, f->hooks, &first_look) &&
+	    !watch_wait_first_look(first_look, FIRST_LOOK_MS))
+		log_warning("the watcher's first look at the site takes more than %d s: answering "
+		            "from the index published before it meanwhile", FIRST_LOOK_MS / 1000);
+	if (!published(f))
 		watch_scan_once(f->cfg);
 	if (generation_read(f->paths.generation, &g) != 0) {
 		/* No generation can be written there (a full disk): nothing to

@@ -5,9 +5,11 @@
  * generation file names (generation.h), mapped from the cache directory,
  * where the watcher publishes it before the file names it (indexer.h). A
  * worker reads the file (one stat) at every request and moves before it
- * answers, and only ever to a later generation. A worker that finds no
- * snapshot it can map when it starts brings the published index up to
- * date itself (watch_scan_once: waiting while another publishes). A
+ * answers, and only ever to a later generation. A worker that starts the
+ * watcher waits for its first look (checked: nothing being written is
+ * read half); one that still finds no snapshot it can map brings the
+ * published index up to date itself (watch_scan_once: waiting while
+ * another publishes). A
  * generation published without a snapshot (a full disk) is read from the
  * site by each worker. A site that cannot be read whole never replaces a
  * good index: it is tried again every two seconds, and a worker with no

@@ -926,6 +926,31 @@ static void hold_for_test(void)
 }
 #endif
 
+/* The write end of the pipe the worker that started this watcher waits on
+ * (watch_start's first_look): set in the forked watcher only, closed once
+ * its first look is published. */
+static int first_look_fd = -1;
+
+static void announce_first_look(void)
+{
+	if (first_look_fd >= 0)
+		close(first_look_fd);
+	first_look_fd = -1;
+}
+
+bool watch_wait_first_look(int fd, int timeout_ms)
+{
+	if (fd < 0)
+		return false;
+	struct pollfd p = {fd, POLLIN, 0};
+	int n;
+	do
+		n = poll(&p, 1, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return n > 0; /* nothing is ever written: readable is end of file */
+}
+
 void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *h)
 {
 	static const struct watch_hooks none;
@@ -935,14 +960,17 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	indexer_init(&x, cfg, h, state);
 	/* Watched before the first look, so that an edit made while it
 	 * looks is seen after (and read again, checked, once settled). The
-	 * first look waits for nothing: a worker that started with the
-	 * watcher may be answering from an older index meanwhile. */
+	 * first look is checked like every later one: files may be being
+	 * written while it reads (mod_fcgid starts and ends workers, and so
+	 * watchers, while editors write), and the worker that started it
+	 * answers from what it publishes at once. */
 	struct watch_table t = {-1, NULL, 0};
 	watch_site(&t, cfg);
-	indexer_catch_up(&x);
-	hold_for_test();
 	struct change ch = CHANGE_INIT;
 	struct empties empties = {NULL, 0};
+	publish(&x, &t, cfg, &ch, &empties, true);
+	announce_first_look();
+	hold_for_test();
 	if (h->pass)
 		h->pass(state, cfg);
 	bool readable = site_readable(cfg);
@@ -1016,7 +1044,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
  * request's connection open: the web server must never see the watcher
  * hold either.
  */
-static void become_watcher(int lock_fd, pid_t parent)
+static void become_watcher(int lock_fd, int keep_fd, pid_t parent)
 {
 	/* The handlers first, then the signals let through: a stop signal
 	 * must never find the worker's handler or the default action. */
@@ -1038,7 +1066,7 @@ static void become_watcher(int lock_fd, pid_t parent)
 		raise(SIGTERM); /* the worker ended already: stop as if told */
 	int keep_log = log_file_fd();
 	for (int fd = 0; fd < 1024; fd++)
-		if (fd != lock_fd && fd != keep_log && fd != 2)
+		if (fd != lock_fd && fd != keep_fd && fd != keep_log && fd != 2)
 			close(fd);
 	int null = open("/dev/null", O_RDWR); /* takes fd 0 */
 	if (null > 0) {
@@ -1050,8 +1078,10 @@ static void become_watcher(int lock_fd, pid_t parent)
 	log_reopen();
 }
 
-bool watch_start(const struct config *cfg, const struct watch_hooks *hooks)
+bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int *first_look)
 {
+	if (first_look)
+		*first_look = -1;
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
 		return false;
@@ -1063,22 +1093,30 @@ bool watch_start(const struct config *cfg, const struct watch_hooks *hooks)
 		close(fd);
 		return false;
 	}
-	/* Workers never wait for the watcher: let the kernel reap it. */
+	int look[2] = {-1, -1};
+	if (first_look && pipe2(look, O_CLOEXEC) != 0)
+		look[0] = look[1] = -1;
+	/* Workers never reap the watcher: let the kernel do it. */
 	signal(SIGCHLD, SIG_IGN);
 	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return false;
-	}
-	if (pid > 0) {
+	if (pid != 0) {
 		close(fd); /* the child's copy keeps the lock */
-		return true;
+		if (look[1] >= 0)
+			close(look[1]);
+		if (pid > 0 && first_look)
+			*first_look = look[0];
+		else if (look[0] >= 0)
+			close(look[0]);
+		return pid > 0;
 	}
+	if (look[0] >= 0)
+		close(look[0]);
+	first_look_fd = look[1];
 	running_hooks = hooks;
 	if (hooks && hooks->arm_stop)
 		hooks->arm_stop(cfg);
-	become_watcher(fd, parent);
+	become_watcher(fd, look[1], parent);
 	watch_run(cfg, fd, hooks);
 	_exit(0);
 }

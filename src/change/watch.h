@@ -48,8 +48,19 @@ bool watch_event_ignored(const struct config *cfg, const char *name);
  * directory) was removed it makes it again and locks it, or ends if
  * another process took the new lock first. It also makes the generation
  * file again when it is gone, with a generation never used before.
+ *
+ * first_look (may be NULL) is set to -1, or, when this call started the
+ * watcher, to the read end of a pipe (close-on-exec, the caller's to
+ * close) that reaches end of file once the watcher's first look at the
+ * site is published, or it died: a worker waits on it instead of
+ * publishing what it read itself, unchecked (watch_wait_first_look).
  */
-bool watch_start(const struct config *cfg, const struct watch_hooks *hooks);
+bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int *first_look);
+
+/* Waits on a first_look pipe of watch_start for at most timeout_ms, then
+ * closes it. True when the watcher's first look was done (or the watcher
+ * ended) in time. */
+bool watch_wait_first_look(int fd, int timeout_ms);
 
 /* Runs the watch loop in the calling process until it is killed (used by
  * watch_start's child with its lock, and by tests with lock_fd -1). Brings
