@@ -250,6 +250,18 @@ static bool published(const struct follow *f)
 	return snap != NULL;
 }
 
+/* Waits while a watcher runs that has not published yet (another worker
+ * started it: its first look is under way), FIRST_LOOK_MS at most. True
+ * when something was published meanwhile. */
+static bool await_published(const struct follow *f)
+{
+	struct timespec tick = {0, 20 * 1000000L};
+	long long until = now_ns() + FIRST_LOOK_MS * 1000000LL;
+	while (!published(f) && watch_running(f->cfg) && now_ns() < until)
+		nanosleep(&tick, NULL);
+	return published(f);
+}
+
 /* Moves to the shared mode asked for. Returns false, with errno set and
  * nothing changed, when the cache directory cannot be used for it. */
 static bool share(struct follow *f)
@@ -272,7 +284,7 @@ static bool share(struct follow *f)
 	    !watch_wait_first_look(first_look, FIRST_LOOK_MS))
 		log_warning("the watcher's first look at the site takes more than %d s: answering "
 		            "from the index published before it meanwhile", FIRST_LOOK_MS / 1000);
-	if (!published(f))
+	if (!published(f) && !await_published(f))
 		watch_scan_once(f->cfg);
 	if (generation_read(f->paths.generation, &g) != 0) {
 		/* No generation can be written there (a full disk): nothing to

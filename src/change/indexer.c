@@ -60,6 +60,21 @@ static void use_snapshot(struct indexer *x, struct snapshot *snap, uint64_t gene
 	x->generation = generation;
 }
 
+/* Takes the snapshot of generation g as the last one, unless it is
+ * already. False when it cannot be opened. */
+static bool take_snapshot_of(struct indexer *x, const struct generation *g)
+{
+	if (x->snap && x->generation == g->index)
+		return true;
+	char err[SNAP_ERR_LEN];
+	char *path = shared_snapshot_path(&x->paths, g->index);
+	struct snapshot *snap = snapshot_map(path, err);
+	free(path);
+	if (snap)
+		use_snapshot(x, snap, g->index);
+	return snap != NULL;
+}
+
 /* Logs each error, and each file left out, that the last build did not
  * have: said once, when it comes, not at every build. */
 static void log_new_problems(struct indexer *x, const struct site_index *idx)
@@ -254,6 +269,13 @@ static void tell_moved(struct indexer *x, const struct indexer_change *ch,
 static int publish_locked(struct indexer *x, const struct indexer_change *ch, uint64_t signature,
                           struct holding *h)
 {
+	/* A new indexer (a watcher's first look) goes on from what is
+	 * published, whatever files it was of: a file held, or one that no
+	 * longer parses, keeps its last good version from it, not left out. */
+	struct generation named;
+	if (!x->snap && generation_read(x->paths.generation, &named) == 0 &&
+	    !(named.flags & GENERATION_NO_SNAPSHOT))
+		take_snapshot_of(x, &named);
 	struct site_index *idx = read_site(x, h);
 	if (!idx)
 		return 0;
@@ -318,15 +340,7 @@ static bool published(struct indexer *x, uint64_t signature)
 		return false;
 	if (g.flags & GENERATION_NO_SNAPSHOT)
 		return false; /* worth another try: room may have been made */
-	if (x->snap && x->generation == g.index)
-		return true;
-	char err[SNAP_ERR_LEN];
-	char *path = shared_snapshot_path(&x->paths, g.index);
-	struct snapshot *snap = snapshot_map(path, err);
-	free(path);
-	if (snap)
-		use_snapshot(x, snap, g.index);
-	return snap != NULL;
+	return take_snapshot_of(x, &g);
 }
 
 int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_fn check,

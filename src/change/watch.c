@@ -1078,6 +1078,20 @@ static void become_watcher(int lock_fd, int keep_fd, pid_t parent)
 	log_reopen();
 }
 
+bool watch_running(const struct config *cfg)
+{
+	struct shared_paths paths;
+	if (shared_paths_init(&paths, cfg) != 0)
+		return false;
+	int fd = open(paths.watch_lock, O_RDONLY | O_CLOEXEC);
+	shared_paths_free(&paths);
+	if (fd < 0)
+		return false;
+	bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
 bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int *first_look)
 {
 	if (first_look)

@@ -57,6 +57,10 @@ bool watch_event_ignored(const struct config *cfg, const char *name);
  */
 bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int *first_look);
 
+/* Whether a watcher holds cfg's watch lock (a worker that finds nothing
+ * published waits for it rather than read the site unchecked). */
+bool watch_running(const struct config *cfg);
+
 /* Waits on a first_look pipe of watch_start for at most timeout_ms, then
  * closes it. True when the watcher's first look was done (or the watcher
  * ended) in time. */
