@@ -662,6 +662,77 @@ static void test_held_files_keep_their_last_version(void)
 	free(dir);
 }
 
+/*
+ * A new indexer (a watcher's first look) that holds a file goes on from
+ * what is published even when that is not of the site's files (edited
+ * since): the held file keeps its last good version, never left out.
+ */
+static void test_new_indexer_holds_from_published(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
+	struct indexer first, second;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&first, &cfg, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&first), 1);
+	indexer_free(&first);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&second, &cfg, NULL, NULL), 0);
+	struct strmap held = STRMAP_INIT;
+	struct strbuf news = STRBUF_INIT;
+	strbuf_addf(&news, "%s/content/collections/news.yaml", cfg.content_root);
+	strmap_put(&held, strbuf_str(&news), "");
+	CU_ASSERT_EQUAL(indexer_catch_up_held(&second, &held, NULL, NULL), 1);
+	char *title = published_title(&second, "content/collections/news.yaml");
+	CU_ASSERT_STRING_EQUAL(title ? title : "(left out)", "Old");
+	free(title);
+	strmap_free(&held);
+	strbuf_release(&news);
+	indexer_free(&second);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* In a child (watch_start ignores SIGCHLD in its caller): starts the
+ * watcher, waits for its first look, and exits 0 when the generation it
+ * published then names a snapshot of the site as it is. */
+static void first_look_child(const struct config *cfg)
+{
+	int look = -1;
+	if (!watch_start(cfg, NULL, &look) || look < 0)
+		_exit(2);
+	if (!watch_wait_first_look(look, 10000))
+		_exit(3);
+	struct indexer x;
+	if (indexer_init(&x, cfg, NULL, NULL) != 0)
+		_exit(4);
+	/* 0: what is published is the site's; nothing to catch up. */
+	_exit(indexer_catch_up(&x) == 0 ? 0 : 5);
+}
+
+/* The worker that starts the watcher waits for its first look instead of
+ * publishing what it reads itself, unchecked: the pipe watch_start gives
+ * it ends once that look is published. */
+static void test_first_look_awaited(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\ntitle: A\n---\n");
+	pid_t pid = fork();
+	if (pid == 0)
+		first_look_child(&cfg);
+	int status = -1;
+	waitpid(pid, &status, 0);
+	CU_ASSERT_TRUE(WIFEXITED(status));
+	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 /* What moved_files was last told, one "event path" a line, "unknown"
  * when no file was named. */
 static struct strbuf told_files = STRBUF_INIT;
@@ -963,6 +1034,9 @@ void suite_watch(void)
 	unit_add_test(s, "publication order", test_publication_order);
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
+	unit_add_test(s, "a new indexer holds from what is published",
+	              test_new_indexer_holds_from_published);
+	unit_add_test(s, "the first look is awaited", test_first_look_awaited);
 	unit_add_test(s, "the files a move touched", test_moved_files);
 	unit_add_test(s, "the hooks are told what was published", test_hooks_told_what_was_published);
 #ifdef CMS_API_TEST_HOOKS
