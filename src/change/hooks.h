@@ -46,10 +46,12 @@ struct watch_hooks {
 	              uint64_t old_cache, uint64_t new_cache);
 	/* The same move, right after moved, told file by file: the nfiles
 	 * files the change touched, in the order seen (a file may come more
-	 * than once: its last event holds), a rename as its two halves; or
-	 * none (nfiles 0) when which files changed is not known (a stat scan
-	 * found the change, a publication not made by the watcher, or it
-	 * touched more than WATCH_MAX_FILES). moved and moved_files are
+	 * than once: its last event holds), a rename as its two halves;
+	 * files non-NULL with nfiles 0 when it read none of them (every one
+	 * held back, told with a later publication); or files NULL when which
+	 * files changed is not known (a stat scan found the change, a
+	 * publication not made by the watcher, or it touched more than
+	 * WATCH_MAX_FILES). moved and moved_files are
 	 * called once per publication that moves the cache generation, the
 	 * index lock held, so in the order of publication. Pointers are
 	 * valid during the call only. */

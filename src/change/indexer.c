@@ -238,8 +238,9 @@ void indexer_file_path(const struct config *cfg, const struct watch_file *f, str
 /* Tells the hooks that the cache generation moved, and which files moved
  * it: those of ch that this publication read, not the held ones, which
  * are told with the publication that reads them (so what the hooks are
- * told, the sync journal among them, is what was published). None are
- * known when ch does not know them. */
+ * told, the sync journal among them, is what was published): none,
+ * told as such, when every one was held. Unknown (NULL) when ch does not
+ * know them. */
 static void tell_moved(struct indexer *x, const struct indexer_change *ch,
                        const struct strmap *held, uint64_t old_cache, uint64_t new_cache)
 {

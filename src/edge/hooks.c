@@ -83,12 +83,12 @@ static void edge_moved_files(void *state, const struct config *cfg,
 		 * hooks, and comes first, as a reset. */
 		if (old_cache != 0 && old_cache != e->named)
 			sync_record_named(cfg, &e->paths, old_cache);
-		sync_record(cfg, &e->paths, &e->keeper, told, ntold, nfiles > 0, new_cache);
+		sync_record(cfg, &e->paths, &e->keeper, told, ntold, files != NULL, new_cache);
 		e->named = new_cache;
 	}
 	/* A first generation (a new cache directory) is no change to tell,
 	 * nor files that came and went. */
-	if (e->out && cfg->nwebhooks && old_cache != 0 && (nfiles == 0 || ntold > 0)) {
+	if (e->out && cfg->nwebhooks && old_cache != 0 && (!files || ntold > 0)) {
 		edge_webhooks_send(e->out, cfg, e->sync ? &e->keeper : NULL, told, ntold, new_cache,
 		                   now);
 		e->queued = true;
@@ -97,8 +97,9 @@ static void edge_moved_files(void *state, const struct config *cfg,
 	/* Nor for the caches in front: a first generation says only that the
 	 * cache directory is new (a worker may have made it first, and then
 	 * no move is told at all), and every machine that starts would
-	 * empty the edge. */
-	if (e->out && edge_purges_on(cfg) && old_cache != 0) {
+	 * empty the edge; a publication that read none of its files (all
+	 * held back) changed nothing they hold. */
+	if (e->out && edge_purges_on(cfg) && old_cache != 0 && (!files || nfiles > 0)) {
 		struct tagset tags = TAGSET_INIT;
 		edge_purge_tags(cfg, files, nfiles, &tags);
 		edge_purge_send(e->out, cfg, &tags, now);

@@ -745,8 +745,10 @@ static void note_told(void *state, const struct config *cfg, const struct watch_
 	(void)old_cache;
 	(void)new_cache;
 	strbuf_reset(&told_files);
-	if (nfiles == 0)
+	if (!files)
 		strbuf_addstr(&told_files, "unknown\n");
+	else if (nfiles == 0)
+		strbuf_addstr(&told_files, "none\n");
 	for (size_t i = 0; i < nfiles; i++)
 		strbuf_addf(&told_files, "%s %s\n", files[i].event, files[i].path);
 }
@@ -777,6 +779,11 @@ static void test_hooks_told_what_was_published(void)
 	CU_ASSERT_EQUAL(indexer_publish_held(&x, &ch, &held, NULL, NULL), 1);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files),
 	                       "CollectionSaved content/collections/news.yaml\n");
+	/* Every file held: a publication that read none of them, told so. */
+	struct indexer_change only_blog = {true, "CollectionSaved", NULL, both + 1, 1};
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 3\n");
+	CU_ASSERT_EQUAL(indexer_publish_held(&x, &only_blog, &held, NULL, NULL), 1);
+	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files), "none\n");
 	struct indexer_change later = {true, "CollectionSaved", NULL, both + 1, 1};
 	CU_ASSERT_EQUAL(indexer_publish(&x, &later), 1);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files),
