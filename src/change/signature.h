@@ -30,8 +30,9 @@ extern const char *const signature_tops[SIGNATURE_NTOPS];
 bool signature_visible(const char *name, bool disk);
 
 /* A hash of the path, size and modification time of every file Statamic
- * reads under the site root and the asset disks, and of the files of the
- * icon folders ([icons]): equal signatures mean nothing changed. */
+ * reads under the site root and the asset disks, of the files of the icon
+ * folders ([icons]), and of the config (its fingerprint): equal
+ * signatures mean nothing changed. */
 uint64_t content_signature(const struct config *cfg);
 
 #endif

@@ -358,6 +358,7 @@ struct site_index *site_index_load_holding(const struct config *cfg, value_t pre
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
 	idx->files.held = held;
 	idx->cfg = cfg;
+	idx->config_print = cfg->fingerprint;
 	idx->icons = icon_sets_copy(cfg->icon_sets, cfg->nicon_sets);
 	idx->nicons = cfg->nicon_sets;
 	check_site_folder(idx);

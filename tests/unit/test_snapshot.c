@@ -328,6 +328,28 @@ static void test_files_read_as_memory(void)
 	free(dir);
 }
 
+/* A config taken up anew (its fingerprint changed: [sites], app_url,
+ * shapes) renders every entry again: no blob made with the old one is
+ * reused. */
+static void test_new_config_renders_all(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_at(&cfg, FIXTURES_DIR "/site");
+	cfg.fingerprint = 1;
+	struct snapshot_build_stats st;
+	struct snapshot *first = build_files(&cfg, dir, "h1", NULL, &st);
+	cfg.fingerprint = 2;
+	struct snapshot *second = build_files(&cfg, dir, "h2", first, &st);
+	CU_ASSERT_EQUAL(st.reused, 0);
+	CU_ASSERT_EQUAL(st.rendered, snap_entry_count(first));
+	snapshot_close(first);
+	snapshot_close(second);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 /* A build that goes on from the last snapshot of the same site renders
  * nothing: every blob is reused, the same segment named. */
 static void test_nothing_changed_nothing_rendered(void)
@@ -457,6 +479,7 @@ void suite_snapshot(void)
 	unit_add_test(s, "save and map", test_save_and_map);
 	unit_add_test(s, "built to files, read as in memory", test_files_read_as_memory);
 	unit_add_test(s, "nothing changed, nothing rendered", test_nothing_changed_nothing_rendered);
+	unit_add_test(s, "a new config renders every entry", test_new_config_renders_all);
 	unit_add_test(s, "an edit renders what it changes", test_an_edit_renders_what_it_changes);
 	unit_add_test(s, "dead bytes are bounded", test_dead_bytes_are_bounded);
 }

@@ -100,6 +100,15 @@ static void test_signature(void)
 	struct stat st;
 	stat(path, &st);
 	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
+	/* The config is signed too: the snapshot is made with it. */
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = strdup(dir);
+	uint64_t before = content_signature(&cfg);
+	cfg.fingerprint ^= 1;
+	CU_ASSERT_NOT_EQUAL(content_signature(&cfg), before);
+	config_free(&cfg);
 	unit_rmtree(dir);
 	free(dir);
 }
