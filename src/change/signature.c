@@ -9,6 +9,7 @@
 
 #include "lib/hash.h"
 #include "lib/strbuf.h"
+#include "site/index.h"
 
 const char *const signature_tops[SIGNATURE_NTOPS] = {"content", "resources", "users"};
 
@@ -63,9 +64,10 @@ static void sign_tree(const char *abs, const char *rel, bool disk, uint64_t *sum
 
 uint64_t content_signature(const struct config *cfg)
 {
-	/* The config's fingerprint too: the snapshot is made with it, so an
-	 * INI taken up anew is a change to publish (and to cache anew). */
-	uint64_t sum = 0x9e3779b97f4a7c15ULL ^ cfg->fingerprint;
+	/* What the index reads of the config too: a snapshot is made with
+	 * it, so an INI taken up anew that changes it is a change to publish
+	 * (and to cache anew). */
+	uint64_t sum = 0x9e3779b97f4a7c15ULL ^ site_config_print(cfg);
 	for (size_t i = 0; i < SIGNATURE_NTOPS; i++) {
 		struct strbuf abs = STRBUF_INIT;
 		strbuf_addf(&abs, "%s/%s", cfg->content_root, signature_tops[i]);

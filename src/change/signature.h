@@ -31,8 +31,8 @@ bool signature_visible(const char *name, bool disk);
 
 /* A hash of the path, size and modification time of every file Statamic
  * reads under the site root and the asset disks, of the files of the icon
- * folders ([icons]), and of the config (its fingerprint): equal
- * signatures mean nothing changed. */
+ * folders ([icons]), and of what the index reads of the config
+ * (site_config_print): equal signatures mean nothing changed. */
 uint64_t content_signature(const struct config *cfg);
 
 #endif

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 #include "site/assets.h"
 #include "site/blueprints.h"
@@ -351,6 +352,39 @@ static void check_site_folder(struct site_index *idx)
 	}
 }
 
+/* Adds s and its end (NULL apart from "") to b. */
+static void add_part(struct strbuf *b, const char *s)
+{
+	strbuf_addstr(b, s ? s : "\1");
+	strbuf_add(b, "", 1);
+}
+
+/* Paths are left out (the content root, a disk's or an icon folder's):
+ * what is in them is signed as files (content_signature), and two
+ * machines with the same files under other roots must agree. */
+uint64_t site_config_print(const struct config *cfg)
+{
+	struct strbuf b = STRBUF_INIT;
+	add_part(&b, cfg->app_name);
+	add_part(&b, cfg->base_url);
+	for (size_t i = 0; i < cfg->nsites; i++) {
+		const struct site_def *d = &cfg->sites[i];
+		const char *parts[] = {"site", d->handle, d->name, d->locale, d->url, d->lang};
+		for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+			add_part(&b, parts[k]);
+	}
+	for (size_t i = 0; i < cfg->ndisks; i++) {
+		const char *parts[] = {"disk", cfg->disks[i].name, cfg->disks[i].url};
+		for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+			add_part(&b, parts[k]);
+	}
+	for (size_t i = 0; i < cfg->nicon_sets; i++)
+		add_part(&b, cfg->icon_sets[i].name);
+	uint64_t h = hash_fnv1a_bytes(b.ptr ? b.ptr : "", b.len);
+	strbuf_release(&b);
+	return h;
+}
+
 struct site_index *site_index_load_holding(const struct config *cfg, value_t previous,
                                            const struct strmap *held)
 {
@@ -358,7 +392,7 @@ struct site_index *site_index_load_holding(const struct config *cfg, value_t pre
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
 	idx->files.held = held;
 	idx->cfg = cfg;
-	idx->config_print = cfg->fingerprint;
+	idx->config_print = site_config_print(cfg);
 	idx->icons = icon_sets_copy(cfg->icon_sets, cfg->nicon_sets);
 	idx->nicons = cfg->nicon_sets;
 	check_site_folder(idx);

@@ -31,6 +31,13 @@
  */
 struct site_index *site_index_load(const struct config *cfg);
 
+/* A hash of what an index reads of cfg besides the site's files:
+ * app_name, base_url, [sites.*], the names and URLs of [disks.*] and the
+ * sets of [icons]. An
+ * index (or a snapshot) made with another config print is not this
+ * config's, whatever else the INI changed. */
+uint64_t site_config_print(const struct config *cfg);
+
 /* The same, a file that no longer parses standing in with its version in
  * previous (the sources of an earlier read, snapshot_sources()). */
 struct site_index *site_index_load_over(const struct config *cfg, value_t previous);

@@ -77,7 +77,7 @@ struct entry {
 struct site_index {
 	struct site_files files;    /* owned: the site folder and the problems found */
 	const struct config *cfg;   /* what it was loaded with; only valid while loading */
-	uint64_t config_print;      /* that config's fingerprint: what it renders with */
+	uint64_t config_print;      /* site_config_print of that config: what it renders with */
 	struct site_info *sites;    /* owned; the first is the default site */
 	size_t nsites;
 	bool multisite;             /* site folders are used on disk */

@@ -569,7 +569,7 @@ static void augmented_extras(const struct augment_ctx *ctx, struct value_builder
  * entries (ids, titles, URIs, sites, localizations, places in a tree:
  * entries, link and bard fields), terms (titles), users and assets. Its
  * fingerprint hashes all of that, the renderer (this build of cms-api)
- * and the config's fingerprint: an entry whose fingerprint did not change renders to the same
+ * and what it reads of the config: an entry whose fingerprint did not change renders to the same
  * bytes, so a build takes its blob from the last snapshot instead.
  */
 
@@ -746,8 +746,8 @@ static void render_inputs_build(const struct site_index *idx, const struct entry
                                 struct render_inputs *in)
 {
 	memset(in, 0, sizeof *in);
-	/* The config too: an INI taken up anew ([sites], app_url, shapes)
-	 * renders every entry again. */
+	/* The config too: an INI taken up anew with other sites, base_url,
+	 * disks or icons renders every entry again. */
 	in->common = hash_bytes(renderer(), &idx->config_print, sizeof idx->config_print);
 	for (size_t s = 0; s < idx->nsites; s++) {
 		const struct site_info *si = &idx->sites[s];

@@ -328,18 +328,18 @@ static void test_files_read_as_memory(void)
 	free(dir);
 }
 
-/* A config taken up anew (its fingerprint changed: [sites], app_url,
- * shapes) renders every entry again: no blob made with the old one is
- * reused. */
+/* A config taken up anew with another app_name ([sites], base_url,
+ * disks and icons alike) renders every entry again: no blob made with
+ * the old one is reused. */
 static void test_new_config_renders_all(void)
 {
 	char *dir = unit_tempdir();
 	struct config cfg;
 	config_at(&cfg, FIXTURES_DIR "/site");
-	cfg.fingerprint = 1;
 	struct snapshot_build_stats st;
 	struct snapshot *first = build_files(&cfg, dir, "h1", NULL, &st);
-	cfg.fingerprint = 2;
+	free(cfg.app_name);
+	cfg.app_name = strdup("Another name");
 	struct snapshot *second = build_files(&cfg, dir, "h2", first, &st);
 	CU_ASSERT_EQUAL(st.reused, 0);
 	CU_ASSERT_EQUAL(st.rendered, snap_entry_count(first));

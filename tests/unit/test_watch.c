@@ -100,13 +100,17 @@ static void test_signature(void)
 	struct stat st;
 	stat(path, &st);
 	CU_ASSERT_NOT_EQUAL(signature_of(dir), c);
-	/* The config is signed too: the snapshot is made with it. */
+	/* What the index reads of the config is signed too: the snapshot is
+	 * made with it. */
 	struct config cfg;
 	config_init_defaults(&cfg);
 	free(cfg.content_root);
 	cfg.content_root = strdup(dir);
 	uint64_t before = content_signature(&cfg);
-	cfg.fingerprint ^= 1;
+	cfg.fingerprint ^= 1; /* the INI changed where the index reads nothing */
+	CU_ASSERT_EQUAL(content_signature(&cfg), before);
+	free(cfg.base_url);
+	cfg.base_url = strdup("https://example.org");
 	CU_ASSERT_NOT_EQUAL(content_signature(&cfg), before);
 	config_free(&cfg);
 	unit_rmtree(dir);
