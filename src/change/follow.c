@@ -233,12 +233,15 @@ static void refresh_shared(struct follow *f)
 		remember_generation_file(f, &st);
 }
 
-/* Whether the generation file names a generation a worker can take:
- * one whose snapshot opens, or one published without. */
+/* Whether the generation file names a generation this worker can start
+ * from: one made with its config (what the index reads of it: an INI
+ * changed since, a watcher of the old one still ending) whose snapshot
+ * opens, or one published without. */
 static bool published(const struct follow *f)
 {
 	struct generation g;
-	if (generation_read(f->paths.generation, &g) != 0)
+	if (generation_read(f->paths.generation, &g) != 0 ||
+	    g.config_print != site_config_print(f->cfg))
 		return false;
 	if (g.flags & GENERATION_NO_SNAPSHOT)
 		return true;
@@ -248,6 +251,19 @@ static bool published(const struct follow *f)
 	free(path);
 	snapshot_close(snap);
 	return snap != NULL;
+}
+
+/* Starts the watcher when the worker is to, and none runs: waits for its
+ * first look. True when it started it. */
+static bool start_watcher(struct follow *f)
+{
+	int first_look = -1;
+	if (f->wanted != FOLLOW_SHARED_WATCH || !watch_start(f->cfg, f->hooks, &first_look))
+		return false;
+	if (!watch_wait_first_look(first_look, FIRST_LOOK_MS))
+		log_warning("the watcher's first look at the site takes more than %d s: answering "
+		            "from the index published before it meanwhile", FIRST_LOOK_MS / 1000);
+	return true;
 }
 
 /* Waits while a watcher runs that has not published yet (another worker
@@ -279,12 +295,13 @@ static bool share(struct follow *f)
 	 * it can map (no watcher here, or it died) builds and publishes one
 	 * itself, waiting while another publishes (indexer.h). */
 	struct generation g;
-	int first_look = -1;
-	if (f->wanted == FOLLOW_SHARED_WATCH && watch_start(f->cfg, f->hooks, &first_look) &&
-	    !watch_wait_first_look(first_look, FIRST_LOOK_MS))
-		log_warning("the watcher's first look at the site takes more than %d s: answering "
-		            "from the index published before it meanwhile", FIRST_LOOK_MS / 1000);
-	if (!published(f) && !await_published(f))
+	bool started = start_watcher(f);
+	/* A watcher that runs without publishing for this worker's config
+	 * is on its way out (its worker ended just now) or of another
+	 * config: once it is gone, this worker starts one. */
+	if (!published(f) && !await_published(f) && !started)
+		start_watcher(f);
+	if (!published(f))
 		watch_scan_once(f->cfg);
 	if (generation_read(f->paths.generation, &g) != 0) {
 		/* No generation can be written there (a full disk): nothing to

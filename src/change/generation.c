@@ -15,16 +15,18 @@
 #include "lib/publish.h"
 #include "lib/strbuf.h"
 
-#define MAGIC "cms-api-generation 4"
-/* Room for the magic, five 20-digit numbers and the check, padded so
- * that every write has the same size. */
-#define RECORD_SIZE 128
+#define MAGIC "cms-api-generation 5"
+/* Room for the magic, six 20-digit numbers and the check, padded so
+ * that every write has the same size (within one block: a write in place
+ * needs none). */
+#define RECORD_SIZE 192
 
 static uint64_t check_of(const struct generation *g)
 {
 	char text[128];
-	snprintf(text, sizeof text, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
-	         g->index, g->cache, g->signature, g->cache_signature, g->flags);
+	snprintf(text, sizeof text,
+	         "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, g->index,
+	         g->cache, g->signature, g->cache_signature, g->flags, g->config_print);
 	return hash_fnv1a(text);
 }
 
@@ -43,9 +45,9 @@ int generation_read(const char *path, struct generation *g)
 	struct generation read;
 	uint64_t check;
 	if (sscanf(text, MAGIC " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-	           " %" SCNu64,
+	           " %" SCNu64 " %" SCNu64,
 	           &read.index, &read.cache, &read.signature, &read.cache_signature, &read.flags,
-	           &check) != 6 ||
+	           &read.config_print, &check) != 7 ||
 	    check != check_of(&read))
 		return -1;
 	*g = read;
@@ -55,8 +57,9 @@ int generation_read(const char *path, struct generation *g)
 static void format_record(const struct generation *g, struct strbuf *out)
 {
 	strbuf_addf(out, MAGIC " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-	            " %" PRIu64,
-	            g->index, g->cache, g->signature, g->cache_signature, g->flags, check_of(g));
+	            " %" PRIu64 " %" PRIu64,
+	            g->index, g->cache, g->signature, g->cache_signature, g->flags, g->config_print,
+	            check_of(g));
 	while (out->len < RECORD_SIZE - 1)
 		strbuf_addch(out, ' ');
 	strbuf_addch(out, '\n');
@@ -111,6 +114,7 @@ void generation_fresh(struct generation *g, uint64_t signature)
 	g->signature = signature;
 	g->cache_signature = signature;
 	g->flags = 0;
+	g->config_print = 0;
 }
 
 void generation_next(struct generation *g, bool cache, uint64_t signature)

@@ -47,6 +47,9 @@ struct generation {
 	                           * cache's entries (cms_api_cache_request's
 	                           * generation) */
 	uint64_t flags;     /* enum generation_flags */
+	uint64_t config_print; /* site_config_print() of the config its snapshot was
+	                        * made with: a worker started with another waits for
+	                        * one of its own */
 };
 
 /* Reads the file at path. Returns 0, or -1 (g all zero) when it is

@@ -288,6 +288,7 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	} else {
 		generation_fresh(&g, signature);
 	}
+	g.config_print = site_config_print(x->cfg);
 	if (h->held->n > 0)
 		not_the_sites(&g);
 	struct snapshot *snap = build(x, idx, &g, had ? &before : NULL);

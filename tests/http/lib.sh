@@ -628,8 +628,8 @@ expect_static() {
 
 # gen_index FILE, gen_cache FILE, gen_cache_signature FILE: the index and
 # cache generations, and the signature that names the cache's answers, of a
-# generation file ("cms-api-generation 4 INDEX CACHE SIGNATURE CACHE_SIGNATURE FLAGS
-# CHECK").
+# generation file ("cms-api-generation 5 INDEX CACHE SIGNATURE CACHE_SIGNATURE FLAGS
+# CONFIG_PRINT CHECK").
 gen_index() { awk '{print $3}' "$1" 2>/dev/null; }
 gen_cache() { awk '{print $4}' "$1" 2>/dev/null; }
 gen_cache_signature() { awk '{print $6}' "$1" 2>/dev/null; }

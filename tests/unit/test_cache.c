@@ -544,7 +544,7 @@ static void test_stats_and_clear(void)
 {
 	struct fixture f;
 	fixture_open(&f, CACHE_FILE, 60);
-	struct generation g = {10, 10, 5, 5, 0};
+	struct generation g = {10, 10, 5, 5, 0, 0};
 	CU_ASSERT_EQUAL_FATAL(generation_write(f.paths.generation, &g), 0);
 	struct response res, got;
 	make_response(&res, 200, "{}");

@@ -585,7 +585,7 @@ static void test_make_room(void)
 	struct files f;
 	files_open(&f);
 	CU_ASSERT_EQUAL(cache_file_make_room(&f.paths, 3), 0); /* nothing there */
-	struct generation g = {10, 10, 2, 2, 0};
+	struct generation g = {10, 10, 2, 2, 0, 0};
 	CU_ASSERT_EQUAL_FATAL(generation_write(f.paths.generation, &g), 0);
 	char *ten = bytes_of(10, 't');
 	for (uint64_t h = 1; h <= 4; h++) {

@@ -349,7 +349,7 @@ static void test_first_generation_made_once(void)
 			CU_ASSERT_EQUAL(seen[i], last.index);
 	}
 	/* One there already is left as it is. */
-	struct generation mine = {5, 5, 5, 5, 0}, back;
+	struct generation mine = {5, 5, 5, 5, 0, 0}, back;
 	CU_ASSERT_EQUAL(generation_create(paths.generation, &mine), -1);
 	CU_ASSERT_EQUAL(errno, EEXIST);
 	CU_ASSERT_EQUAL(generation_read(paths.generation, &back), 0);
@@ -367,19 +367,20 @@ static void test_generation_record(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-x", dir);
-	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42, UINT64_MAX, 0}, back;
+	struct generation g = {1700000000000001ULL, 1700000000000000ULL, 42, UINT64_MAX, 0, 7}, back;
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
 	CU_ASSERT_TRUE(generation_same(&g, &back));
 	CU_ASSERT_EQUAL(back.signature, 42);
 	CU_ASSERT_EQUAL(back.cache_signature, UINT64_MAX);
+	CU_ASSERT_EQUAL(back.config_print, 7);
 	struct stat st;
 	CU_ASSERT_EQUAL(stat(path, &st), 0);
-	CU_ASSERT_EQUAL(st.st_size, 128); /* the same size whatever the numbers */
+	CU_ASSERT_EQUAL(st.st_size, 192); /* the same size whatever the numbers */
 	/* One digit changed, as by a write caught half done. */
 	FILE *f = fopen(path, "r+");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fseek(f, (long)strlen("cms-api-generation 4 1"), SEEK_SET);
+	fseek(f, (long)strlen("cms-api-generation 5 1"), SEEK_SET);
 	fputc('9', f);
 	fclose(f);
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
@@ -390,8 +391,10 @@ static void test_generation_record(void)
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	unit_write_file(dir, "generation-x", "cms-api-generation 3 5 5 42 42 17\n"); /* the third */
 	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
+	unit_write_file(dir, "generation-x", "cms-api-generation 4 5 5 42 42 0 17\n"); /* the fourth */
+	CU_ASSERT_EQUAL(generation_read(path, &back), -1);
 	/* The flags come back as written. */
-	struct generation flagged = {9, 9, 4, 4, GENERATION_NO_SNAPSHOT};
+	struct generation flagged = {9, 9, 4, 4, GENERATION_NO_SNAPSHOT, 0};
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &flagged), 0);
 	CU_ASSERT_EQUAL(generation_read(path, &back), 0);
 	CU_ASSERT_EQUAL(back.flags, GENERATION_NO_SNAPSHOT);
@@ -420,7 +423,7 @@ static void check_write_in_place(const char *dir)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {11, 10, 3, 3, 0}, back;
+	struct generation g = {11, 10, 3, 3, 0, 0}, back;
 	if (generation_write(path, &g) != 0 || generation_read(path, &back) != 0 ||
 	    !generation_same(&g, &back))
 		_exit(1);
@@ -432,7 +435,7 @@ static void test_generation_written_in_place(void)
 	char *dir = unit_tempdir();
 	char path[512];
 	snprintf(path, sizeof path, "%s/generation-y", dir);
-	struct generation g = {1, 1, 1, 1, 0};
+	struct generation g = {1, 1, 1, 1, 0, 0};
 	CU_ASSERT_EQUAL_FATAL(generation_write(path, &g), 0);
 	CU_ASSERT_EQUAL(unit_run_unprivileged(dir, check_write_in_place), 0);
 	struct generation back;
