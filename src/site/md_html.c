@@ -714,7 +714,14 @@ static void render_footnotes(struct render *r, cmark_node *doc)
 	for (cmark_node *k = cmark_node_first_child(doc); k; k = cmark_node_next(k)) {
 		if (cmark_node_get_type(k) != CMARK_NODE_FOOTNOTE_DEFINITION || n >= r->nnotes)
 			continue;
-		const struct footnote *f = &r->notes[n];
+		struct footnote *f = &r->notes[n];
+		/* A number no reference named (a definition whose only
+		 * reference sits in an unused definition): the label is the
+		 * definition's own. */
+		if (!f->label) {
+			const char *own = cmark_node_get_literal(k);
+			f->label = xstrdup(own ? own : "");
+		}
 		strbuf_addstr(r->out, n++ ? "\n" : "\n<div class=\"footnotes\" role=\"doc-endnotes\"><hr /><ol>");
 		strbuf_addstr(r->out, "<li class=\"footnote\" id=\"fn:");
 		xml(f->label, r->out);

@@ -606,6 +606,19 @@ static void test_league_cases(void)
 	}
 }
 
+/* A footnote whose only reference sits in a definition nothing refers
+ * to: its number has no reference to name it (fuzz_markdown found the
+ * label read as NULL). Its label is the definition's own. */
+static void test_footnote_named_by_no_reference(void)
+{
+	const char *md = "\n[^a]:[^unused]\n[^b]:[^b]\n[^unused]:";
+	struct strbuf out = STRBUF_INIT;
+	CU_ASSERT_EQUAL(markdown_to_html(md, strlen(md), &breaks, &out), 0);
+	CU_ASSERT_PTR_NULL(strstr(strbuf_str(&out), "(null)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(strbuf_str(&out), "<div class=\"footnotes\""));
+	strbuf_release(&out);
+}
+
 /* --- statamic:// links, resolved in the text before it is parsed --- */
 
 static bool fake_url(const char *ref, struct strbuf *out, const void *ctx)
@@ -669,6 +682,7 @@ void suite_markdown(void)
 	unit_add_test(s, "init repeatable", test_init_repeatable);
 	unit_add_test(s, "size cap", test_size_cap);
 	unit_add_test(s, "league/commonmark's HTML, case by case", test_league_cases);
+	unit_add_test(s, "a footnote named by no reference", test_footnote_named_by_no_reference);
 	unit_add_test(s, "statamic:// links", test_statamic_links);
 	unit_add_test(s, "tables mended for cmark-gfm", test_mend_tables);
 }
