@@ -54,6 +54,17 @@ void app_refresh(struct app *app)
 	take_news(app);
 }
 
+void app_between_requests(struct app *app)
+{
+	follow_tend(&app->follow);
+	take_news(app);
+}
+
+pid_t app_spawn_watcher(const struct config *cfg)
+{
+	return watch_spawn(cfg, &app_watch_hooks);
+}
+
 /* Loads the [shape] plugin, if one is named, at the first request (a
  * `cms-api check` runs none: it loads the plug-in itself and reports
  * what fails), after saying what one that crashed a worker before left

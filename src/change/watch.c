@@ -1009,12 +1009,51 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		h->close(state);
 }
 
+/* Closes the descriptors from to last; one by one, up to the limit of
+ * open files, where close_range(2) is refused (a kernel before 5.9, a
+ * seccomp filter that does not know it). */
+static void close_span(unsigned from, unsigned last)
+{
+	if (close_range(from, last, 0) == 0)
+		return;
+	long max = sysconf(_SC_OPEN_MAX);
+	unsigned end = max > 0 && (unsigned long)max - 1 < last ? (unsigned)max - 1 : last;
+	for (unsigned fd = from; fd <= end && fd < 1u << 20; fd++)
+		close((int)fd);
+}
+
 /*
- * In the forked child: end with the worker that made it, and let go of
- * everything of the worker's but the lock and the log. A worker may fork
- * in the middle of a request, with its stop signals blocked and the
- * request's connection open: the web server must never see the watcher
- * hold either.
+ * Closes every descriptor but the n in keep (each >= 0, or -1: none),
+ * with close_range(2) around them: a forked watcher must hold no socket
+ * of its parent's (a worker's listening socket, a request's connection,
+ * the supervisor's signalfd and pipes), whatever their number.
+ */
+static void close_all_but(int *keep, size_t n)
+{
+	/* Sorted, so that the gaps between them are ranges. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	unsigned from = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned)keep[i] < from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			close_span(from, (unsigned)keep[i] - 1);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_span(from, ~0U);
+}
+
+/*
+ * In the forked child: end with the process that made it (a worker, or
+ * the pool's supervisor), and let go of everything of its parent's but
+ * the lock and the log. A worker may have forked with a connection open
+ * (at its first request, or one kept by nginx): the web server must never
+ * see the watcher hold it.
  */
 static void become_watcher(int lock_fd, pid_t parent)
 {
@@ -1028,6 +1067,7 @@ static void become_watcher(int lock_fd, pid_t parent)
 	sigaction(SIGINT, &act, NULL);
 	act.sa_handler = on_hangup;
 	sigaction(SIGHUP, &act, NULL);
+	signal(SIGCHLD, SIG_DFL); /* the supervisor's is blocked, a worker's ignored */
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -1036,10 +1076,8 @@ static void become_watcher(int lock_fd, pid_t parent)
 	prctl(PR_SET_NAME, "cms-api-watch");
 	if (getppid() != parent)
 		raise(SIGTERM); /* the worker ended already: stop as if told */
-	int keep_log = log_file_fd();
-	for (int fd = 0; fd < 1024; fd++)
-		if (fd != lock_fd && fd != keep_log && fd != 2)
-			close(fd);
+	int keep[] = {lock_fd, log_file_fd(), 2};
+	close_all_but(keep, sizeof keep / sizeof keep[0]);
 	int null = open("/dev/null", O_RDWR); /* takes fd 0 */
 	if (null > 0) {
 		dup2(null, 0);
@@ -1050,30 +1088,24 @@ static void become_watcher(int lock_fd, pid_t parent)
 	log_reopen();
 }
 
-bool watch_start(const struct config *cfg, const struct watch_hooks *hooks)
+pid_t watch_spawn(const struct config *cfg, const struct watch_hooks *hooks)
 {
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
-		return false;
+		return -1;
 	int fd = open(paths.watch_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	shared_paths_free(&paths);
 	if (fd < 0)
-		return false;
+		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		close(fd);
-		return false;
+		return errno == EWOULDBLOCK ? 0 : -1;
 	}
-	/* Workers never wait for the watcher: let the kernel reap it. */
-	signal(SIGCHLD, SIG_IGN);
 	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return false;
-	}
-	if (pid > 0) {
+	if (pid != 0) {
 		close(fd); /* the child's copy keeps the lock */
-		return true;
+		return pid;
 	}
 	running_hooks = hooks;
 	if (hooks && hooks->arm_stop)
@@ -1081,4 +1113,15 @@ bool watch_start(const struct config *cfg, const struct watch_hooks *hooks)
 	become_watcher(fd, parent);
 	watch_run(cfg, fd, hooks);
 	_exit(0);
+}
+
+bool watch_start(const struct config *cfg, const struct watch_hooks *hooks)
+{
+	/* Workers never wait for the watcher: let the kernel reap it. Set
+	 * before the fork, so that a watcher ending at once is no zombie. */
+	void (*was)(int) = signal(SIGCHLD, SIG_IGN);
+	pid_t pid = watch_spawn(cfg, hooks);
+	if (pid <= 0)
+		signal(SIGCHLD, was);
+	return pid > 0;
 }

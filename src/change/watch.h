@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "change/generation.h"
 #include "change/hooks.h"
@@ -50,6 +51,14 @@ bool watch_event_ignored(const struct config *cfg, const char *name);
  * file again when it is gone, with a generation never used before.
  */
 bool watch_start(const struct config *cfg, const struct watch_hooks *hooks);
+
+/*
+ * watch_start for a parent that reaps its children itself (the pool's
+ * supervisor, pool.h): SIGCHLD is left as it is. Returns the watcher's
+ * pid, 0 when another process holds the lock (a watcher runs), -1 when
+ * the lock cannot be taken (no usable cache directory) or fork failed.
+ */
+pid_t watch_spawn(const struct config *cfg, const struct watch_hooks *hooks);
 
 /* Runs the watch loop in the calling process until it is killed (used by
  * watch_start's child with its lock, and by tests with lock_fd -1). Brings

@@ -305,7 +305,7 @@ static int accept_next(struct fcgi_conn *conn)
 
 int server_run_fastcgi(struct app *app, const struct server_options *opts)
 {
-	static const struct server_options defaults = {0, -1};
+	static const struct server_options defaults = {0, -1, false};
 	if (!opts)
 		opts = &defaults;
 	if (install_signal_handlers() != 0) {
@@ -327,6 +327,8 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 	int status = EXIT_SUCCESS;
 	say_ready(opts->ready_fd);
 	while (!stop_requested) {
+		/* No request in hand: the one place a worker forks (app.h). */
+		app_between_requests(app);
 		if (!fcgi_connected(&conn) && accept_next(&conn) != 0) {
 			status = EXIT_FAILURE;
 			break;
@@ -378,7 +380,10 @@ int server_run(struct config *cfg, bool fastcgi, const struct server_options *op
 	log_open(cfg->log_target, cfg->log_level);
 	access_open(cfg->log_access);
 	struct app app;
-	app_open_with_config(&app, cfg, fastcgi ? APP_SHARED_WATCH : APP_SHARED);
+	/* A pool's supervisor keeps the watcher running (pool.h); a worker on
+	 * its own makes sure one runs. */
+	bool pooled = opts && opts->pooled;
+	app_open_with_config(&app, cfg, fastcgi && !pooled ? APP_SHARED_WATCH : APP_SHARED);
 	int rc = fastcgi ? server_run_fastcgi(&app, opts) : server_run_cgi(&app);
 	app_close(&app);
 	access_close();

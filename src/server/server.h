@@ -19,11 +19,12 @@ bool server_is_fastcgi(void);
 bool server_is_cgi(void);
 
 /* How a FastCGI worker runs; NULL in server_run_fastcgi means the
- * defaults {0, -1}: a worker on its own. */
+ * defaults {0, -1, false}: a worker on its own. */
 struct server_options {
 	long max_requests; /* return after answering this many (0: never) */
 	int ready_fd;      /* >= 0: a pipe of the pool (pool.h), sent the worker's
 	                    * pid and closed once it accepts requests; -1: none */
+	bool pooled;       /* a worker of the pool: its supervisor runs the watcher */
 };
 
 /*
