@@ -85,6 +85,7 @@ struct app {
 	struct search_index *search; /* owned: q='s index, opened at the first q= (api/search.c) */
 	char *sync_journal;        /* owned: the sync journal in the shared cache directory
 	                            * (edge/syncrecord.h), NULL while not sharing */
+	struct config_stamp config_seen; /* the version of the INI looked at last */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
@@ -105,6 +106,12 @@ void app_close(struct app *app);
  * once a second while idle): what may fork, a watcher started or the
  * cache directory tried again (follow_tend), and what follows it. */
 void app_between_requests(struct app *app);
+
+/* Between requests, for a worker on its own: whether its configuration
+ * file changed to a good one (config_check_file), which it takes up by
+ * starting again; a broken one is logged once and the config in use
+ * stays. */
+bool app_config_changed(struct app *app);
 
 /*
  * Starts the watcher of cfg's site, with the hooks of every layer, for a

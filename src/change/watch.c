@@ -901,6 +901,26 @@ static bool root_moved(const struct config *cfg, char **target)
 	return moved;
 }
 
+/*
+ * Whether the configuration file changed to a good one (config_check_file;
+ * *seen: the version looked at last): this watcher then ends, withdrawing
+ * what it kept fresh with the old one (the hooks' stop: the static fast
+ * path), and its owner (the pool's supervisor, or a worker between
+ * requests, itself started again with the new file) starts one that
+ * reads the new file. A broken file changes nothing: the workers say so.
+ */
+static bool config_replaced(const struct config *cfg, const struct watch_hooks *h,
+                            struct config_stamp *seen)
+{
+	char err[CONFIG_ERR_LEN];
+	if (config_check_file(cfg, seen, err) != CONFIG_CHANGED)
+		return false;
+	log_info("configuration %s changed: this watcher ends, for one that reads it", cfg->path);
+	if (h->stop)
+		h->stop();
+	return true;
+}
+
 #ifdef CMS_API_TEST_HOOKS
 /* CMS_API_TEST_WATCH_HOLD=PATH, for the tests only: once its first look
  * is done, the watcher makes PATH.reached and waits (10 s at most) while
@@ -951,6 +971,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	time_t last_scan = time(NULL), last_prune = 0;
 	long long ch_since = now_ms(); /* when the change began */
 	long long next_try = 0;        /* a publication that held files: not before then */
+	struct config_stamp ini_seen = cfg->stamp;
 	for (;;) {
 		if (t.fd >= 0)
 			drain(&t, cfg, ch.nwriting || ch.index ? SETTLE_MS : 1000, &ch);
@@ -973,7 +994,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 			reopen_requested = 0;
 			log_reopen();
 		}
-		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd))
+		if ((lock_fd >= 0 && !keep_lock(cfg, &lock_fd)) || config_replaced(cfg, h, &ini_seen))
 			break;
 		restore_generation(&x);
 		/* A stat scan now and then catches what inotify cannot see

@@ -126,7 +126,7 @@ static void become_worker(struct pool *p)
 	memset(&p->cfg, 0, sizeof p->cfg);
 	free(p->w);
 	p->w = NULL;
-	struct server_options opts = {cfg.max_requests, p->ready_wr, true};
+	struct server_options opts = {cfg.max_requests, p->ready_wr, true, NULL};
 	exit(server_run(&cfg, true, &opts));
 }
 
