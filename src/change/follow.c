@@ -55,15 +55,16 @@ static bool same_problem(const struct snap_problem *a, const struct snap_problem
 	       strcmp(a->message, b->message) == 0;
 }
 
-/* Logs the errors of a new index that neither the index in use nor the
- * last one built had: a file that stopped parsing, or a folder that
- * cannot be read, is said once, when it changes, not at every build. */
+/* Logs the errors, and the files left out, of a new index that neither
+ * the index in use nor the last one built had: a file that stopped
+ * parsing, or a folder that cannot be read, is said once, when it
+ * changes, not at every build. */
 static void log_new_problems(struct follow *f, const struct snapshot *built)
 {
 	struct strbuf seen = STRBUF_INIT, line = STRBUF_INIT;
 	for (uint32_t i = 0; i < snap_problem_count(built); i++) {
 		struct snap_problem p = snap_problem_at(built, i);
-		if (p.warning)
+		if (p.warning && !p.left_out)
 			continue;
 		bool known = false;
 		for (uint32_t j = 0; !known && f->snap && j < snap_problem_count(f->snap); j++) {

@@ -718,6 +718,34 @@ static void keep_held(struct touched *next, const struct touched *t, const struc
 	strbuf_release(&abs);
 }
 
+/* The most deletions one publication logs file by file (a deploy may
+ * remove thousands): the rest are counted. */
+#define LOGGED_DELETIONS 20
+
+/* Logs the files of t that were deleted (or moved away) and are still
+ * gone, now that a publication took them out of the answers: a deletion
+ * is said as such, never as a file that failed to read. */
+static void log_deleted(const struct touched *t, const struct config *cfg)
+{
+	struct strbuf abs = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *ev = t->files[i].event;
+		size_t len = strlen(ev);
+		struct stat st;
+		if (len < 7 || strcmp(ev + len - 7, "Deleted") != 0)
+			continue;
+		indexer_file_path(cfg, &t->files[i], &abs);
+		if (lstat(abs.ptr, &st) == 0 || errno != ENOENT)
+			continue;
+		if (n++ < LOGGED_DELETIONS)
+			log_info("%s: deleted (%s): no longer served", abs.ptr, ev);
+	}
+	if (n > LOGGED_DELETIONS)
+		log_info("%zu more files deleted: no longer served", n - LOGGED_DELETIONS);
+	strbuf_release(&abs);
+}
+
 /*
  * Publishes the change the watcher saw (indexer.h), or (whole) the site
  * as it is when it is not what was published last (a stat scan). A file
@@ -744,6 +772,7 @@ static bool publish(struct indexer *x, struct watch_table *t, const struct confi
 		change_merge(ch, &d.later);
 		return false;
 	}
+	log_deleted(&ch->touched, cfg);
 	/* What was held, and what came meanwhile, is for the next one. A
 	 * held file's edit is still to be seen: its answers, cached meanwhile
 	 * from its last version, go with the next cache generation too. */
