@@ -18,7 +18,8 @@
  * full, not there) does not stay blind: it falls back to an index of its
  * own, checks the site's files for changes itself (a stat scan at most
  * once a second, at a request), tries the directory again every two
- * seconds, and goes back to sharing once it works. Both moves are logged.
+ * seconds (between requests: follow_tend), and goes back to sharing once
+ * it works. Both moves are logged.
  *
  * What a follower tells its owner (follow_open, follow_refresh): whether
  * it moved to a new index (what was made from the old one is stale) and
