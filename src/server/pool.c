@@ -28,9 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/app.h"
 #include "core/log.h"
 #include "lib/strbuf.h"
-#include "app/app.h"
 #include "server/pool_policy.h"
 #include "server/server.h"
 
@@ -262,14 +262,20 @@ static bool reap_watcher(struct pool *p, pid_t pid, int status)
 	char how[160];
 	describe_end(status, how, sizeof how);
 	/* Told to stop, it withdrew the fast path and raised the signal again
-	 * (watch.c): that end is the one asked for. */
+	 * (watch.c): that end is the one asked for. One that ended by itself
+	 * (status 0) did so for a changed configuration, or for another
+	 * watcher: the file is looked at before the next one starts. */
 	bool asked = p->watcher_told && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM;
+	bool by_itself = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	p->watcher = 0;
 	long long now = now_ms();
 	bool quick = now - p->watcher_started < WATCH_RETRY_MS;
 	p->watch_at = quick ? now + WATCH_RETRY_MS : now;
-	if (asked)
-		log_info("watcher %ld stopped%s", (long)pid, p->stopping ? "" : ": starting another");
+	if (by_itself)
+		p->next_look = now;
+	if (asked || by_itself)
+		log_info("watcher %ld %s%s", (long)pid, asked ? "stopped" : how,
+		         p->stopping ? "" : ": starting another");
 	else if (p->stopping)
 		log_info("watcher %ld %s", (long)pid, how);
 	else
@@ -421,8 +427,9 @@ static void handle_signals(struct pool *p)
 		reload(p, "SIGHUP");
 }
 
-/* Milliseconds poll may sleep: until the next start due, or the next
- * SIGTERM of a stop; -1 when nothing is due. */
+/* Milliseconds poll may sleep: until the next start due (a worker's, the
+ * watcher's), the next look at the configuration file, or the next
+ * SIGTERM of a stop; a minute at most. */
 static int poll_timeout(const struct pool *p)
 {
 	long long now = now_ms(), next = -1;

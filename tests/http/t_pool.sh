@@ -442,13 +442,8 @@ if [ "$(id -u)" = 0 ]; then
 fi
 pl_start "$pl_fp_ini" -n 1 --listen "$pl_fp_sock"
 pl_wait_workers 1
-pl_w1=
-for _ in $(seq 1 50); do
-	pl_w1=$(pl_watcher)
-	[ -n "$pl_w1" ] && break
-	sleep 0.1
-done
-[ -n "$pl_w1" ] && pass || fail "pool: the supervisor runs the watcher" "$(ps -eo pid,ppid,user,comm | grep '[c]ms-api')"
+await_other "pool: the supervisor runs the watcher" "" pl_watcher
+pl_w1=$AWAITED
 [ -z "$PL_AS" ] || [ "$(stat -c %U "/proc/$pl_w1")" = nobody ] && pass ||
 	fail "pool: the watcher is not root" "$(stat -c %U "/proc/$pl_w1" 2>&1)"
 pl_fp_uri=/api/collections/docs
@@ -465,14 +460,7 @@ done
 for pl_pid in $PL_PID $(pgrep -P "$PL_PID"); do
 	pgrep -P "$pl_pid" -x cms-api-watch
 done | xargs -r kill -9
-pl_w2=
-for _ in $(seq 1 50); do
-	pl_w2=$(pl_watcher)
-	[ -n "$pl_w2" ] && [ "$pl_w2" != "$pl_w1" ] && break
-	sleep 0.1
-done
-[ -n "$pl_w2" ] && [ "$pl_w2" != "$pl_w1" ] && pass ||
-	fail "pool: a killed watcher is started again" "killed $pl_w1, now: $pl_w2"
+await_other "pool: a killed watcher is started again" "$pl_w1" pl_watcher
 pl_wait_log "watcher $pl_w1 was killed by signal 9 (Killed): starting another" && pass ||
 	fail "pool: the watcher's death is logged" "$(grep -F watcher "$PL_LOG")"
 # The edit, and no request: only the new watcher can move the fast path.

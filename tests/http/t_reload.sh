@@ -48,14 +48,7 @@ rl_watcher() {
 # between requests (a pool's supervisor, at once).
 rl_w1=$(rl_watcher)
 [ -n "$rl_w1" ] && kill -9 $rl_w1
-rl_w2=
-for _ in $(seq 1 100); do
-	rl_w2=$(rl_watcher)
-	[ -n "$rl_w2" ] && [ "$rl_w2" != "$rl_w1" ] && break
-	sleep 0.1
-done
-[ -n "$rl_w2" ] && [ "$rl_w2" != "$rl_w1" ] && pass ||
-	fail "reload: a killed watcher is replaced with no request made" "killed $rl_w1, now: $rl_w2"
+await_other "reload: a killed watcher is replaced with no request made" "$rl_w1" rl_watcher
 rl_ini true
 until_answer "reload: a changed INI is taken up by the running workers" /api/taxonomies '{"data":[*' 10
 # A worker on its own says so as it starts again; a pool's supervisor as
