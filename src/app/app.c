@@ -54,6 +54,27 @@ void app_refresh(struct app *app)
 	take_news(app);
 }
 
+void app_between_requests(struct app *app)
+{
+	follow_tend(&app->follow);
+	take_news(app);
+}
+
+bool app_config_changed(struct app *app)
+{
+	char err[CONFIG_ERR_LEN];
+	enum config_news news = config_check_file(&app->cfg, &app->config_seen, err);
+	if (news == CONFIG_BROKEN)
+		log_error("configuration %s changed: %s: this worker goes on with the one it has",
+		          app->cfg.path, err);
+	return news == CONFIG_CHANGED;
+}
+
+pid_t app_spawn_watcher(const struct config *cfg)
+{
+	return watch_spawn(cfg, &app_watch_hooks, NULL);
+}
+
 /* Loads the [shape] plugin, if one is named, at the first request (a
  * `cms-api check` runs none: it loads the plug-in itself and reports
  * what fails), after saying what one that crashed a worker before left

@@ -14,6 +14,8 @@
 #ifndef CMS_API_APP_H
 #define CMS_API_APP_H
 
+#include <sys/types.h>
+
 #include "api/renders.h"
 #include "api/shape_plugin.h"
 #include "cache/cache.h"
@@ -83,6 +85,7 @@ struct app {
 	struct search_index *search; /* owned: q='s index, opened at the first q= (api/search.c) */
 	char *sync_journal;        /* owned: the sync journal in the shared cache directory
 	                            * (edge/syncrecord.h), NULL while not sharing */
+	struct config_stamp config_seen; /* the version of the INI looked at last */
 };
 
 /* Loads the config at path (see config_find_path) and the site. Returns 0,
@@ -98,6 +101,25 @@ void app_open_with_config(struct app *app, struct config *cfg, enum app_mode mod
 void app_refresh(struct app *app);
 
 void app_close(struct app *app);
+
+/* Between requests, never with one in hand (server.h's accept loop, about
+ * once a second while idle): what may fork, a watcher started or the
+ * cache directory tried again (follow_tend), and what follows it. */
+void app_between_requests(struct app *app);
+
+/* Between requests, for a worker on its own: whether its configuration
+ * file changed to a good one (config_check_file), which it takes up by
+ * starting again; a broken one is logged once and the config in use
+ * stays. */
+bool app_config_changed(struct app *app);
+
+/*
+ * Starts the watcher of cfg's site, with the hooks of every layer, for a
+ * parent that reaps its children itself (the pool's supervisor; see
+ * watch_spawn). Returns its pid, 0 when a watcher runs already, -1 when
+ * none can be started (no usable cache directory, fork failed).
+ */
+pid_t app_spawn_watcher(const struct config *cfg);
 
 /* Answers x's request into x->res. Never fails: anything unexpected
  * becomes a 500 and a log line. Every step of the pipeline, the handler

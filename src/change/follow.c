@@ -59,15 +59,16 @@ static bool same_problem(const struct snap_problem *a, const struct snap_problem
 	       strcmp(a->message, b->message) == 0;
 }
 
-/* Logs the errors of a new index that neither the index in use nor the
- * last one built had: a file that stopped parsing, or a folder that
- * cannot be read, is said once, when it changes, not at every build. */
+/* Logs the errors, and the files left out, of a new index that neither
+ * the index in use nor the last one built had: a file that stopped
+ * parsing, or a folder that cannot be read, is said once, when it
+ * changes, not at every build. */
 static void log_new_problems(struct follow *f, const struct snapshot *built)
 {
 	struct strbuf seen = STRBUF_INIT, line = STRBUF_INIT;
 	for (uint32_t i = 0; i < snap_problem_count(built); i++) {
 		struct snap_problem p = snap_problem_at(built, i);
-		if (p.warning)
+		if (p.warning && !p.left_out)
 			continue;
 		bool known = false;
 		for (uint32_t j = 0; !known && f->snap && j < snap_problem_count(f->snap); j++) {
@@ -198,11 +199,6 @@ static bool generation_file_unchanged(const struct follow *f, const struct stat 
  * site changed (one stat when it did not). */
 static void refresh_shared(struct follow *f)
 {
-	if (f->mode == FOLLOW_SHARED_WATCH && now_ns() >= f->next_watch_check) {
-		/* A watcher that died (its worker was stopped) is replaced. */
-		watch_start(f->cfg, f->hooks, NULL);
-		f->next_watch_check = now_ns() + 2 * SECOND_NS;
-	}
 	struct stat st;
 	if (stat(f->paths.generation, &st) != 0) {
 		/* The cache directory was cleared: answer from the index in use
@@ -319,19 +315,11 @@ static bool share(struct follow *f)
 	return true;
 }
 
-/* Fallen back to an index of its own: looks for the cache directory and
- * for changes now and then (see follow.h). */
+/* Fallen back to an index of its own: looks for changes now and then
+ * (see follow.h). */
 static void refresh_fallen_back(struct follow *f)
 {
 	long long now = now_ns();
-	if (now >= f->next_share_try) {
-		f->next_share_try = now + 2 * SECOND_NS;
-		if (share(f)) {
-			log_warning("cache directory %s is usable again: this worker shares the index "
-			            "and the cache again", f->cfg->cache_dir);
-			return;
-		}
-	}
 	if (now >= f->next_site_scan) {
 		f->next_site_scan = now + SECOND_NS;
 		if (content_signature(f->cfg) != f->own_signature) {
@@ -347,6 +335,23 @@ void follow_refresh(struct follow *f)
 		refresh_shared(f);
 	else if (f->wanted != FOLLOW_PRIVATE)
 		refresh_fallen_back(f);
+}
+
+void follow_tend(struct follow *f)
+{
+	long long now = now_ns();
+	if (f->mode == FOLLOW_SHARED_WATCH && now >= f->next_watch_check) {
+		/* A watcher that died (its worker was stopped, or killed) is
+		 * replaced. */
+		watch_start(f->cfg, f->hooks, NULL);
+		f->next_watch_check = now + 2 * SECOND_NS;
+	}
+	if (f->mode == FOLLOW_PRIVATE && f->wanted != FOLLOW_PRIVATE && now >= f->next_share_try) {
+		f->next_share_try = now + 2 * SECOND_NS;
+		if (share(f))
+			log_warning("cache directory %s is usable again: this worker shares the index "
+			            "and the cache again", f->cfg->cache_dir);
+	}
 }
 
 /* Logged once, when the worker starts: what goes without the directory,

@@ -20,7 +20,8 @@
  * full, not there) does not stay blind: it falls back to an index of its
  * own, checks the site's files for changes itself (a stat scan at most
  * once a second, at a request), tries the directory again every two
- * seconds, and goes back to sharing once it works. Both moves are logged.
+ * seconds (between requests: follow_tend), and goes back to sharing once
+ * it works. Both moves are logged.
  *
  * What a follower tells its owner (follow_open, follow_refresh): whether
  * it moved to a new index (what was made from the old one is stale) and
@@ -87,9 +88,18 @@ void follow_open(struct follow *f, const struct config *cfg, enum follow_mode mo
 void follow_close(struct follow *f);
 
 /* In a shared mode, moves to a newer index when the generation file says
- * the site changed (one stat when it did not); fallen back, looks for the
- * cache directory and for changes now and then. Called per request. */
+ * the site changed (one stat when it did not); fallen back, looks for
+ * changes now and then. Called per request; never forks. */
 void follow_refresh(struct follow *f);
+
+/*
+ * Between requests (a worker's accept loop, at least once a second, with
+ * no request in hand): in FOLLOW_SHARED_WATCH, starts a watcher when none
+ * runs (every 2 s at most), and fallen back, tries the cache directory
+ * again (every 2 s). The one place a worker forks, so that a watcher
+ * never inherits a request's connection or blocked signals.
+ */
+void follow_tend(struct follow *f);
 
 /* What changed (enum follow_news) since the last call; clears it. */
 unsigned follow_take_news(struct follow *f);

@@ -718,6 +718,34 @@ static void keep_held(struct touched *next, const struct touched *t, const struc
 	strbuf_release(&abs);
 }
 
+/* The most deletions one publication logs file by file (a deploy may
+ * remove thousands): the rest are counted. */
+#define LOGGED_DELETIONS 20
+
+/* Logs the files of t that were deleted (or moved away) and are still
+ * gone, now that a publication took them out of the answers: a deletion
+ * is said as such, never as a file that failed to read. */
+static void log_deleted(const struct touched *t, const struct config *cfg)
+{
+	struct strbuf abs = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *ev = t->files[i].event;
+		size_t len = strlen(ev);
+		struct stat st;
+		if (len < 7 || strcmp(ev + len - 7, "Deleted") != 0)
+			continue;
+		indexer_file_path(cfg, &t->files[i], &abs);
+		if (lstat(abs.ptr, &st) == 0 || errno != ENOENT)
+			continue;
+		if (n++ < LOGGED_DELETIONS)
+			log_info("%s: deleted (%s): no longer served", abs.ptr, ev);
+	}
+	if (n > LOGGED_DELETIONS)
+		log_info("%zu more files deleted: no longer served", n - LOGGED_DELETIONS);
+	strbuf_release(&abs);
+}
+
 /*
  * Publishes the change the watcher saw (indexer.h), or (whole) the site
  * as it is when it is not what was published last (a stat scan). A file
@@ -744,6 +772,7 @@ static bool publish(struct indexer *x, struct watch_table *t, const struct confi
 		change_merge(ch, &d.later);
 		return false;
 	}
+	log_deleted(&ch->touched, cfg);
 	/* What was held, and what came meanwhile, is for the next one. A
 	 * held file's edit is still to be seen: its answers, cached meanwhile
 	 * from its last version, go with the next cache generation too. */
@@ -901,6 +930,26 @@ static bool root_moved(const struct config *cfg, char **target)
 	return moved;
 }
 
+/*
+ * Whether the configuration file changed to a good one (config_check_file;
+ * *seen: the version looked at last): this watcher then ends, withdrawing
+ * what it kept fresh with the old one (the hooks' stop: the static fast
+ * path), and its owner (the pool's supervisor, or a worker between
+ * requests, itself started again with the new file) starts one that
+ * reads the new file. A broken file changes nothing: the workers say so.
+ */
+static bool config_replaced(const struct config *cfg, const struct watch_hooks *h,
+                            struct config_stamp *seen)
+{
+	char err[CONFIG_ERR_LEN];
+	if (config_check_file(cfg, seen, err) != CONFIG_CHANGED)
+		return false;
+	log_info("configuration %s changed: this watcher ends, for one that reads it", cfg->path);
+	if (h->stop)
+		h->stop();
+	return true;
+}
+
 #ifdef CMS_API_TEST_HOOKS
 /* CMS_API_TEST_WATCH_HOLD=PATH, for the tests only: once its first look
  * is done, the watcher makes PATH.reached and waits (10 s at most) while
@@ -979,6 +1028,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	time_t last_scan = time(NULL), last_prune = 0;
 	long long ch_since = now_ms(); /* when the change began */
 	long long next_try = 0;        /* a publication that held files: not before then */
+	struct config_stamp ini_seen = cfg->stamp;
 	for (;;) {
 		if (t.fd >= 0)
 			drain(&t, cfg, ch.nwriting || ch.index ? SETTLE_MS : 1000, &ch);
@@ -1001,7 +1051,7 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 			reopen_requested = 0;
 			log_reopen();
 		}
-		if (lock_fd >= 0 && !keep_lock(cfg, &lock_fd))
+		if ((lock_fd >= 0 && !keep_lock(cfg, &lock_fd)) || config_replaced(cfg, h, &ini_seen))
 			break;
 		restore_generation(&x);
 		/* A stat scan now and then catches what inotify cannot see
@@ -1037,12 +1087,51 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		h->close(state);
 }
 
+/* Closes the descriptors from to last; one by one, up to the limit of
+ * open files, where close_range(2) is refused (a kernel before 5.9, a
+ * seccomp filter that does not know it). */
+static void close_span(unsigned from, unsigned last)
+{
+	if (close_range(from, last, 0) == 0)
+		return;
+	long max = sysconf(_SC_OPEN_MAX);
+	unsigned end = max > 0 && (unsigned long)max - 1 < last ? (unsigned)max - 1 : last;
+	for (unsigned fd = from; fd <= end && fd < 1u << 20; fd++)
+		close((int)fd);
+}
+
 /*
- * In the forked child: end with the worker that made it, and let go of
- * everything of the worker's but the lock and the log. A worker may fork
- * in the middle of a request, with its stop signals blocked and the
- * request's connection open: the web server must never see the watcher
- * hold either.
+ * Closes every descriptor but the n in keep (each >= 0, or -1: none),
+ * with close_range(2) around them: a forked watcher must hold no socket
+ * of its parent's (a worker's listening socket, a request's connection,
+ * the supervisor's signalfd and pipes), whatever their number.
+ */
+static void close_all_but(int *keep, size_t n)
+{
+	/* Sorted, so that the gaps between them are ranges. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	unsigned from = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned)keep[i] < from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			close_span(from, (unsigned)keep[i] - 1);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_span(from, ~0U);
+}
+
+/*
+ * In the forked child: end with the process that made it (a worker, or
+ * the pool's supervisor), and let go of everything of its parent's but
+ * the lock and the log. A worker may have forked with a connection open
+ * (at its first request, or one kept by nginx): the web server must never
+ * see the watcher hold it.
  */
 static void become_watcher(int lock_fd, int keep_fd, pid_t parent)
 {
@@ -1056,6 +1145,7 @@ static void become_watcher(int lock_fd, int keep_fd, pid_t parent)
 	sigaction(SIGINT, &act, NULL);
 	act.sa_handler = on_hangup;
 	sigaction(SIGHUP, &act, NULL);
+	signal(SIGCHLD, SIG_DFL); /* the supervisor's is blocked, a worker's ignored */
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -1064,10 +1154,8 @@ static void become_watcher(int lock_fd, int keep_fd, pid_t parent)
 	prctl(PR_SET_NAME, "cms-api-watch");
 	if (getppid() != parent)
 		raise(SIGTERM); /* the worker ended already: stop as if told */
-	int keep_log = log_file_fd();
-	for (int fd = 0; fd < 1024; fd++)
-		if (fd != lock_fd && fd != keep_fd && fd != keep_log && fd != 2)
-			close(fd);
+	int keep[] = {lock_fd, keep_fd, log_file_fd(), 2};
+	close_all_but(keep, sizeof keep / sizeof keep[0]);
 	int null = open("/dev/null", O_RDWR); /* takes fd 0 */
 	if (null > 0) {
 		dup2(null, 0);
@@ -1092,26 +1180,24 @@ bool watch_running(const struct config *cfg)
 	return held;
 }
 
-bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int *first_look)
+pid_t watch_spawn(const struct config *cfg, const struct watch_hooks *hooks, int *first_look)
 {
 	if (first_look)
 		*first_look = -1;
 	struct shared_paths paths;
 	if (shared_paths_init(&paths, cfg) != 0)
-		return false;
+		return -1;
 	int fd = open(paths.watch_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	shared_paths_free(&paths);
 	if (fd < 0)
-		return false;
+		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		close(fd);
-		return false;
+		return errno == EWOULDBLOCK ? 0 : -1;
 	}
 	int look[2] = {-1, -1};
 	if (first_look && pipe2(look, O_CLOEXEC) != 0)
 		look[0] = look[1] = -1;
-	/* Workers never reap the watcher: let the kernel do it. */
-	signal(SIGCHLD, SIG_IGN);
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid != 0) {
@@ -1122,7 +1208,7 @@ bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int 
 			*first_look = look[0];
 		else if (look[0] >= 0)
 			close(look[0]);
-		return pid > 0;
+		return pid;
 	}
 	if (look[0] >= 0)
 		close(look[0]);
@@ -1133,4 +1219,15 @@ bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int 
 	become_watcher(fd, look[1], parent);
 	watch_run(cfg, fd, hooks);
 	_exit(0);
+}
+
+bool watch_start(const struct config *cfg, const struct watch_hooks *hooks, int *first_look)
+{
+	/* Workers never wait for the watcher: let the kernel reap it. Set
+	 * before the fork, so that a watcher ending at once is no zombie. */
+	void (*was)(int) = signal(SIGCHLD, SIG_IGN);
+	pid_t pid = watch_spawn(cfg, hooks, first_look);
+	if (pid <= 0)
+		signal(SIGCHLD, was);
+	return pid > 0;
 }

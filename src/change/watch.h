@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "change/generation.h"
 #include "change/hooks.h"
@@ -65,6 +66,15 @@ bool watch_running(const struct config *cfg);
  * closes it. True when the watcher's first look was done (or the watcher
  * ended) in time. */
 bool watch_wait_first_look(int fd, int timeout_ms);
+
+/*
+ * watch_start for a parent that reaps its children itself (the pool's
+ * supervisor, pool.h): SIGCHLD is left as it is. Returns the watcher's
+ * pid, 0 when another process holds the lock (a watcher runs), -1 when
+ * the lock cannot be taken (no usable cache directory) or fork failed.
+ * first_look as for watch_start.
+ */
+pid_t watch_spawn(const struct config *cfg, const struct watch_hooks *hooks, int *first_look);
 
 /* Runs the watch loop in the calling process until it is killed (used by
  * watch_start's child with its lock, and by tests with lock_fd -1). Brings

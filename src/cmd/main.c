@@ -674,8 +674,9 @@ static int command_cache(const char *config_path, const char *sub)
 }
 
 /* No command: a worker on the socket its spawner handed it on fd 0, or
- * one CGI request. */
-static int command_serve(const char *config_path)
+ * one CGI request. argv is its command line, to start again with when
+ * the configuration file changes. */
+static int command_serve(const char *config_path, char *const *argv)
 {
 	bool fastcgi = server_is_fastcgi();
 	if (!fastcgi && !server_is_cgi()) {
@@ -686,7 +687,8 @@ static int command_serve(const char *config_path)
 	struct config cfg;
 	if (load_config(&cfg, NULL, config_path) != 0)
 		return EXIT_CONFIG;
-	return server_run(&cfg, fastcgi, NULL);
+	struct server_options opts = {0, -1, false, argv};
+	return server_run(&cfg, fastcgi, &opts);
 }
 
 /* -n N: a pool on the socket handed over on fd 0, or on --listen's. The
@@ -746,7 +748,7 @@ static int run(int argc, char **argv)
 	if (cli.version)
 		return print_version();
 	if (!cli.command)
-		return cli.workers ? command_pool(&cli) : command_serve(cli.config_path);
+		return cli.workers ? command_pool(&cli) : command_serve(cli.config_path, argv);
 	if (strcmp(cli.command, "token") == 0)
 		return command_token(cli.config_path, cli.nargs, cli.args);
 	if (strcmp(cli.command, "cache") == 0)

@@ -1517,6 +1517,56 @@ static uint64_t fingerprint_of(const char *path)
 	return h;
 }
 
+static void stamp_of_stat(const struct stat *st, struct config_stamp *out)
+{
+	*out = (struct config_stamp){true, (unsigned long long)st->st_dev,
+	                             (unsigned long long)st->st_ino, (long long)st->st_size,
+	                             (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec};
+}
+
+/* The stamp of the file open at fd: the version that is read, even when
+ * the path is replaced meanwhile. */
+static void stamp_of_fd(int fd, struct config_stamp *out)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0)
+		stamp_of_stat(&st, out);
+	else
+		memset(out, 0, sizeof *out);
+}
+
+void config_stamp_of(const char *path, struct config_stamp *out)
+{
+	struct stat st;
+	if (stat(path, &st) == 0)
+		stamp_of_stat(&st, out);
+	else
+		memset(out, 0, sizeof *out);
+}
+
+static bool same_stamp(const struct config_stamp *a, const struct config_stamp *b)
+{
+	return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino &&
+	       a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+enum config_news config_check_file(const struct config *cfg, struct config_stamp *seen,
+                                   char err[CONFIG_ERR_LEN])
+{
+	if (!cfg->path)
+		return CONFIG_SAME;
+	struct config_stamp now;
+	config_stamp_of(cfg->path, &now);
+	if (same_stamp(&now, &cfg->stamp) || same_stamp(&now, seen))
+		return CONFIG_SAME;
+	*seen = now;
+	struct config next;
+	if (config_load(&next, cfg->path, err) != 0)
+		return CONFIG_BROKEN;
+	config_free(&next);
+	return CONFIG_CHANGED;
+}
+
 int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
 {
 	config_init_defaults(cfg);
@@ -1531,6 +1581,7 @@ int config_load(struct config *cfg, const char *path, char err[CONFIG_ERR_LEN])
 	}
 	cfg->path = xstrdup(path);
 	cfg->dir = directory_of(path);
+	stamp_of_fd(fileno(st.stream), &cfg->stamp);
 	int rc = ini_parse_stream(read_line, &st, handle_key, &st);
 	fclose(st.stream);
 	free_seen(&st);

@@ -154,10 +154,20 @@ enum rate_by { RATE_BY_IP, RATE_BY_TOKEN };
 enum rate_driver { RATE_DRIVER_FILE, RATE_DRIVER_REDIS };
 enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 
+/* What tells one version of a file from another without reading it (an
+ * INI edited in place, or replaced by a rename): stat's device, inode,
+ * size and mtime. */
+struct config_stamp {
+	bool exists; /* false: the file could not be stat()ed */
+	unsigned long long dev, ino;
+	long long size, mtime_ns;
+};
+
 /* The defaults noted below are documentation: the key table in config.c
  * sets them. */
 struct config {
 	char *path; /* owned: the INI file it was read from, or NULL for defaults */
+	struct config_stamp stamp; /* that file as it was read */
 	char *dir;  /* owned: that file's directory (base of relative paths) */
 	uint64_t fingerprint; /* a hash of the file's bytes and the environment's
 	                       * overrides: answers cached under one config are
@@ -305,6 +315,26 @@ void config_log_settings(const char *path, char **target, enum log_level *level)
 /* Which INI file to read: cli_path if given, else $CMS_API_CONFIG, else
  * SYSCONFDIR "/cms-api.ini". The result is not owned by the caller. */
 const char *config_find_path(const char *cli_path);
+
+/* What config_check_file found. */
+enum config_news {
+	CONFIG_SAME,    /* the file is the one read, or the one looked at last */
+	CONFIG_CHANGED, /* another, good one: read it again to take it up */
+	CONFIG_BROKEN,  /* another, that cannot be used: err says why */
+};
+
+/*
+ * Whether cfg's INI file changed since cfg was read from it: one stat
+ * when it did not. A changed file is read whole (and validated, as
+ * config_load does) once per version: *seen is the stamp of the last
+ * version looked at (zeroed at first), so that a broken file is reported
+ * once, not at every call. A config read from no file never changes.
+ */
+enum config_news config_check_file(const struct config *cfg, struct config_stamp *seen,
+                                   char err[CONFIG_ERR_LEN]);
+
+/* path's stamp; exists is false when it cannot be stat()ed. */
+void config_stamp_of(const char *path, struct config_stamp *out);
 
 /* Frees all that cfg owns and zeroes it (a zeroed config frees again
  * harmlessly). */

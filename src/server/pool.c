@@ -28,12 +28,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/app.h"
 #include "core/log.h"
 #include "lib/strbuf.h"
 #include "server/pool_policy.h"
 #include "server/server.h"
 
 #define RESEND_TERM_MS 1000 /* stopping: how often a worker is told again */
+#define WATCH_RETRY_MS 1000 /* how soon a watcher that could not start is tried again */
+#define LOOK_MS 1000        /* how often the configuration file is looked at */
 
 struct worker {
 	pid_t pid;           /* 0: waiting to be started at start_at */
@@ -55,6 +58,12 @@ struct pool {
 	pid_t self;
 	bool stopping;
 	long long next_term; /* stopping: when to send SIGTERM again, ms */
+	pid_t watcher;       /* the site's watcher, 0 while none of ours runs */
+	long long watcher_started; /* ms */
+	bool watcher_told;   /* it was sent SIGTERM (a stop, a reload) */
+	long long watch_at;  /* ms: when to try starting one (watcher 0) */
+	long long next_look; /* ms: when to look at the configuration file again */
+	struct config_stamp ini_seen; /* the version of it looked at last */
 };
 
 static long long now_ms(void)
@@ -117,7 +126,7 @@ static void become_worker(struct pool *p)
 	memset(&p->cfg, 0, sizeof p->cfg);
 	free(p->w);
 	p->w = NULL;
-	struct server_options opts = {cfg.max_requests, p->ready_wr};
+	struct server_options opts = {cfg.max_requests, p->ready_wr, true, NULL};
 	exit(server_run(&cfg, true, &opts));
 }
 
@@ -155,6 +164,29 @@ static void start_due(struct pool *p)
 	for (size_t i = 0; i < p->n; i++)
 		if (p->w[i].pid == 0 && p->w[i].start_at <= now)
 			start(p, &p->w[i]);
+}
+
+/* --- the watcher ------------------------------------------------------------ */
+
+/* Starts the site's watcher (change/watch.h) when none of ours runs and
+ * it is due, so that the site is watched, and the static fast path kept
+ * fresh, whether or not requests reach a worker. One that cannot start
+ * (another process holds the lock, the cache directory is not usable)
+ * is tried again a second later. */
+static void tend_watcher(struct pool *p)
+{
+	long long now = now_ms();
+	if (p->stopping || p->watcher > 0 || now < p->watch_at)
+		return;
+	fflush(NULL); /* nothing buffered may be written twice */
+	pid_t pid = app_spawn_watcher(&p->cfg);
+	p->watch_at = now + WATCH_RETRY_MS;
+	if (pid > 0) {
+		p->watcher = pid;
+		p->watcher_started = now;
+		p->watcher_told = false;
+		log_info("watcher %ld started", (long)pid);
+	}
 }
 
 static void terminate(struct worker *w)
@@ -221,11 +253,52 @@ static void schedule_restart(struct worker *w, int status, long long now)
 	w->start_at = now + delay;
 }
 
+/* Whether pid was the watcher: then it is started again at once (a second
+ * later when it ended within a second of its start), unless stopping. */
+static bool reap_watcher(struct pool *p, pid_t pid, int status)
+{
+	if (pid != p->watcher || pid <= 0)
+		return false;
+	char how[160];
+	describe_end(status, how, sizeof how);
+	/* Told to stop, it withdrew the fast path and raised the signal again
+	 * (watch.c): that end is the one asked for. One that ended by itself
+	 * (status 0) did so for a changed configuration, or for another
+	 * watcher: the file is looked at before the next one starts. */
+	bool asked = p->watcher_told && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM;
+	bool by_itself = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	p->watcher = 0;
+	long long now = now_ms();
+	bool quick = now - p->watcher_started < WATCH_RETRY_MS;
+	p->watch_at = quick ? now + WATCH_RETRY_MS : now;
+	if (by_itself)
+		p->next_look = now;
+	if (asked || by_itself)
+		log_info("watcher %ld %s%s", (long)pid, asked ? "stopped" : how,
+		         p->stopping ? "" : ": starting another");
+	else if (p->stopping)
+		log_info("watcher %ld %s", (long)pid, how);
+	else
+		log_warning("watcher %ld %s: starting another", (long)pid, how);
+	return true;
+}
+
+/* Asks the watcher to stop (it withdraws the fast path first). */
+static void stop_watcher(struct pool *p)
+{
+	if (p->watcher <= 0)
+		return;
+	p->watcher_told = true;
+	kill(p->watcher, SIGTERM);
+}
+
 static void reap(struct pool *p)
 {
 	int status;
 	pid_t pid;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (reap_watcher(p, pid, status))
+			continue;
 		size_t at;
 		struct worker *w = find_pid(p, pid, &at);
 		if (!w)
@@ -269,24 +342,27 @@ static void stop(struct pool *p, int sig)
 		terminate(&p->w[i]);
 		i++;
 	}
+	stop_watcher(p);
 	p->next_term = now_ms() + RESEND_TERM_MS;
 }
 
-/* SIGHUP: the configuration again; a good one gets new workers, which
- * replace the old ones as they become ready (retire_surplus). */
-static void reload(struct pool *p)
+/* SIGHUP, or the file changed (why): the configuration again; a good one
+ * gets new workers, which replace the old ones as they become ready
+ * (retire_surplus), and a new watcher. */
+static void reload(struct pool *p, const char *why)
 {
 	if (p->stopping)
 		return;
 	char err[CONFIG_ERR_LEN];
 	struct config cfg;
 	if (config_load(&cfg, p->opt->config_path, err) != 0) {
-		log_error("SIGHUP: %s: the workers go on with the configuration they have", err);
+		log_error("%s: %s: the workers go on with the configuration they have", why, err);
 		return;
 	}
 	log_open(cfg.log_target, cfg.log_level);
 	config_free(&p->cfg);
 	p->cfg = cfg;
+	p->ini_seen = cfg.stamp;
 	p->generation++;
 	/* Old slots waiting for a restart are not started any more. */
 	for (size_t i = 0; i < p->n;) {
@@ -298,8 +374,34 @@ static void reload(struct pool *p)
 	long long now = now_ms();
 	for (unsigned i = 0; i < p->opt->workers; i++)
 		add_entry(p, p->generation, now);
-	log_info("SIGHUP: %s read again: %u new workers replace the old ones as they start",
+	/* The watcher goes with the old configuration; its next one, started
+	 * once it has ended (its lock free), watches with the new one. */
+	stop_watcher(p);
+	log_info("%s: %s read again: %u new workers replace the old ones as they start", why,
 	         p->opt->config_path, p->opt->workers);
+}
+
+/* Once a second: a configuration file that changed is taken up as SIGHUP
+ * takes it (the listening socket and the number of workers, given on the
+ * command line, stay); one that cannot be used is said once. */
+static void look_at_config(struct pool *p)
+{
+	long long now = now_ms();
+	if (p->stopping || now < p->next_look)
+		return;
+	p->next_look = now + LOOK_MS;
+	char err[CONFIG_ERR_LEN];
+	switch (config_check_file(&p->cfg, &p->ini_seen, err)) {
+	case CONFIG_CHANGED:
+		reload(p, "configuration changed");
+		break;
+	case CONFIG_BROKEN:
+		log_error("configuration %s changed: %s: the workers go on with the configuration "
+		          "they have", p->opt->config_path, err);
+		break;
+	case CONFIG_SAME:
+		break;
+	}
 }
 
 static void handle_signals(struct pool *p)
@@ -322,22 +424,25 @@ static void handle_signals(struct pool *p)
 	if (child)
 		reap(p);
 	if (hup)
-		reload(p);
+		reload(p, "SIGHUP");
 }
 
-/* Milliseconds poll may sleep: until the next start due, or the next
- * SIGTERM of a stop; -1 when nothing is due. */
+/* Milliseconds poll may sleep: until the next start due (a worker's, the
+ * watcher's), the next look at the configuration file, or the next
+ * SIGTERM of a stop; a minute at most. */
 static int poll_timeout(const struct pool *p)
 {
 	long long now = now_ms(), next = -1;
-	if (p->stopping)
+	if (p->stopping) {
 		next = p->next_term;
-	else
+	} else {
+		next = p->next_look;
+		if (p->watcher == 0 && p->watch_at < next)
+			next = p->watch_at;
 		for (size_t i = 0; i < p->n; i++)
-			if (p->w[i].pid == 0 && (next < 0 || p->w[i].start_at < next))
+			if (p->w[i].pid == 0 && p->w[i].start_at < next)
 				next = p->w[i].start_at;
-	if (next < 0)
-		return -1;
+	}
 	return next <= now ? 0 : next - now > 60000 ? 60000 : (int)(next - now);
 }
 
@@ -349,6 +454,7 @@ static void resend_term(struct pool *p)
 	 * seen only at the next signal (see server.c). */
 	for (size_t i = 0; i < p->n; i++)
 		terminate(&p->w[i]);
+	stop_watcher(p);
 	p->next_term = now_ms() + RESEND_TERM_MS;
 }
 
@@ -390,6 +496,7 @@ int pool_run(const struct pool_options *opt, struct config *cfg)
 	p.generation = 1;
 	p.self = getpid();
 	p.sigfd = p.ready_rd = p.ready_wr = -1;
+	p.ini_seen = p.cfg.stamp;
 	log_open(p.cfg.log_target, p.cfg.log_level);
 	int rc = EXIT_FAILURE;
 	if (setup(&p) == 0) {
@@ -397,7 +504,9 @@ int pool_run(const struct pool_options *opt, struct config *cfg)
 		for (unsigned i = 0; i < opt->workers; i++)
 			add_entry(&p, p.generation, now);
 		log_info("pool of %u workers starting", opt->workers);
-		while (!p.stopping || p.n > 0) {
+		while (!p.stopping || p.n > 0 || p.watcher > 0) {
+			look_at_config(&p);
+			tend_watcher(&p); /* before the first workers: they find it running */
 			start_due(&p);
 			retire_surplus(&p);
 			struct pollfd fds[2] = {{p.sigfd, POLLIN, 0}, {p.ready_rd, POLLIN, 0}};
@@ -411,7 +520,7 @@ int pool_run(const struct pool_options *opt, struct config *cfg)
 				handle_signals(&p);
 			resend_term(&p);
 		}
-		rc = p.stopping && p.n == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		rc = p.stopping && p.n == 0 && p.watcher == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 		log_info("pool stopped");
 		close(p.sigfd);
 		close(p.ready_rd);

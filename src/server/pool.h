@@ -23,8 +23,19 @@
  *    worker and no request is dropped. When it is not, the error is
  *    logged and the old workers go on serving.
  *
- * Workers end with the parent (PR_SET_PDEATHSIG: SIGTERM), each after its
- * request in flight.
+ *  - The configuration file is looked at every second: when it changed,
+ *    the parent does what SIGHUP does (a file that cannot be used is
+ *    logged once, and the workers go on). The socket and the number of
+ *    workers come from the command line: changing them takes a restart.
+ *  - The watcher (change/watch.h) is the parent's: started before the
+ *    first workers, started again at once when it ends (killed, or ended
+ *    for a changed configuration), a second later when it could not start
+ *    or ended within a second; replaced after a reload. So the site is
+ *    watched, and the static fast path kept fresh, while no request
+ *    reaches a worker. Workers start none.
+ *
+ * Workers and the watcher end with the parent (PR_SET_PDEATHSIG: SIGTERM),
+ * each worker after its request in flight.
  */
 #ifndef CMS_API_POOL_H
 #define CMS_API_POOL_H

@@ -24,6 +24,7 @@
 #include "server/server.h"
 
 #include <errno.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,7 +306,7 @@ static int accept_next(struct fcgi_conn *conn)
 
 int server_run_fastcgi(struct app *app, const struct server_options *opts)
 {
-	static const struct server_options defaults = {0, -1};
+	static const struct server_options defaults = {0, -1, false, NULL};
 	if (!opts)
 		opts = &defaults;
 	if (install_signal_handlers() != 0) {
@@ -327,6 +328,12 @@ int server_run_fastcgi(struct app *app, const struct server_options *opts)
 	int status = EXIT_SUCCESS;
 	say_ready(opts->ready_fd);
 	while (!stop_requested) {
+		if (opts->argv && app_config_changed(app)) {
+			status = SERVER_EXEC_AGAIN;
+			break;
+		}
+		/* No request in hand: the one place a worker forks (app.h). */
+		app_between_requests(app);
 		if (!fcgi_connected(&conn) && accept_next(&conn) != 0) {
 			status = EXIT_FAILURE;
 			break;
@@ -372,16 +379,35 @@ int server_run_cgi(struct app *app)
 	return rc;
 }
 
+/* The worker again, as its spawner started it, with the configuration
+ * file as it is now: the same pid, the listening socket (fd 0, never
+ * close-on-exec) and stdout and stderr kept, nothing else. Returns only
+ * when that fails: the exit status. */
+static int exec_again(char *const *argv)
+{
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	execv("/proc/self/exe", argv);
+	int err = errno;
+	fprintf(stderr, "cms-api: cannot execute itself again for the new configuration: %s\n",
+	        strerror(err));
+	return EXIT_FAILURE;
+}
+
 int server_run(struct config *cfg, bool fastcgi, const struct server_options *opts)
 {
 	/* The logs first: the watcher's fork and a fallback may need them. */
 	log_open(cfg->log_target, cfg->log_level);
 	access_open(cfg->log_access);
 	struct app app;
-	app_open_with_config(&app, cfg, fastcgi ? APP_SHARED_WATCH : APP_SHARED);
+	/* A pool's supervisor keeps the watcher running (pool.h); a worker on
+	 * its own makes sure one runs. */
+	bool pooled = opts && opts->pooled;
+	app_open_with_config(&app, cfg, fastcgi && !pooled ? APP_SHARED_WATCH : APP_SHARED);
 	int rc = fastcgi ? server_run_fastcgi(&app, opts) : server_run_cgi(&app);
+	if (rc == SERVER_EXEC_AGAIN)
+		log_info("configuration %s changed: reloaded", app.cfg.path);
 	app_close(&app);
 	access_close();
 	log_close();
-	return rc;
+	return rc == SERVER_EXEC_AGAIN ? exec_again(opts->argv) : rc;
 }

@@ -183,13 +183,13 @@ static void discover(struct site_index *idx, const struct collection_info *c,
 		size_t site = site_number(idx, names[i]);
 		char *child_abs = files_join(abs, names[i]);
 		if (!is_directory(child_abs))
-			files_problem(&idx->files, true, child_rel, 0, "not in a site folder; left out");
+			files_left_out(&idx->files, true, child_rel, 0, "not in a site folder; left out");
 		else if (site == (size_t)-1)
-			files_problem(&idx->files, true, child_rel, 0, "no site is named %s; left out",
-			              names[i]);
+			files_left_out(&idx->files, true, child_rel, 0, "no site is named %s; left out",
+			               names[i]);
 		else if (!collection_in_site(idx, c, site))
-			files_problem(&idx->files, true, child_rel, 0,
-			              "site %s is not one of the collection's sites; left out", names[i]);
+			files_left_out(&idx->files, true, child_rel, 0,
+			               "site %s is not one of the collection's sites; left out", names[i]);
 		else
 			walk(idx, child_rel, site, out, 0);
 		free(child_rel);
@@ -353,8 +353,8 @@ static void drop_duplicate_ids(struct site_index *idx)
 			continue;
 		}
 		const struct entry *first = site_index_entry(idx, idx->entries[kept].id);
-		files_problem(&idx->files, true, idx->entries[kept].path, 0, "duplicate id %s (kept %s)",
-		              idx->entries[kept].id, first->path);
+		files_left_out(&idx->files, true, idx->entries[kept].path, 0, "duplicate id %s (kept %s)",
+		               idx->entries[kept].id, first->path);
 		free_entry(&idx->entries[kept]);
 	}
 	idx->nentries = kept;

@@ -69,22 +69,38 @@ void files_unreadable(struct site_files *files, const char *rel, const char *why
 	}
 }
 
-void files_problem(struct site_files *files, bool warning, const char *rel, int line,
-                   const char *fmt, ...)
+/* Records a problem about rel, its message made of fmt and ap. */
+static void add_problem(struct site_files *files, bool warning, bool left_out, const char *rel,
+                        int line, const char *fmt, va_list ap)
 {
 	struct strbuf message = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
 	strbuf_vaddf(&message, fmt, ap);
-	va_end(ap);
 	files->problems =
 		xrealloc(files->problems, (files->nproblems + 1) * sizeof *files->problems);
 	struct problem *p = &files->problems[files->nproblems++];
 	p->path = xstrdup(rel);
 	p->line = line;
 	p->warning = warning;
-	p->left_out = false;
+	p->left_out = left_out;
 	p->message = strbuf_detach(&message, NULL);
+}
+
+void files_problem(struct site_files *files, bool warning, const char *rel, int line,
+                   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_problem(files, warning, false, rel, line, fmt, ap);
+	va_end(ap);
+}
+
+void files_left_out(struct site_files *files, bool warning, const char *rel, int line,
+                    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_problem(files, warning, true, rel, line, fmt, ap);
+	va_end(ap);
 }
 
 size_t files_errors(const struct site_files *files)
@@ -149,11 +165,17 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at});
 		return 0;
 	}
+	/* Removed since it was listed: deleted, not a file to stand in for. */
+	struct stat st;
+	bool deleted = lstat(path, &st) != 0 && errno == ENOENT;
 	free(path);
+	if (deleted) {
+		files_left_out(files, true, rel, 0, "deleted");
+		return -1;
+	}
 	value_t last = value_map_getz(files->previous, rel);
 	if (value_is_missing(last)) {
-		files_problem(files, false, rel, err.line, "%s", err.message);
-		files->problems[files->nproblems - 1].left_out = true;
+		files_left_out(files, false, rel, err.line, "%s", err.message);
 		return -1;
 	}
 	files_problem(files, false, rel, err.line, "%s (its last good version is served)",

@@ -78,6 +78,11 @@ void files_free(struct site_files *files);
 void files_problem(struct site_files *files, bool warning, const char *rel, int line,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* The same, for a file that is left out of the index for it (left_out):
+ * said in the log once, when it comes, warning or not (indexer.h). */
+void files_left_out(struct site_files *files, bool warning, const char *rel, int line,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* The number of problems that are errors, not warnings. */
 size_t files_errors(const struct site_files *files);
 

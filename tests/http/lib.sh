@@ -538,6 +538,20 @@ expect_watchers() {
 	fail "$1: $2 watcher(s) expected, $got running" "$(ps -eo pid,ppid,user,comm,args | grep '[c]ms-api')"
 }
 
+# await_other NAME OLD COMMAND...: up to 10 s (every 0.1 s) for COMMAND to
+# print something, other than OLD (a process replaced by another); what it
+# printed last in AWAITED.
+await_other() {
+	local name=$1 old=$2
+	shift 2
+	for _ in $(seq 1 100); do
+		AWAITED=$("$@")
+		[ -n "$AWAITED" ] && [ "$AWAITED" != "$old" ] && { pass; return; }
+		sleep 0.1
+	done
+	fail "$name" "before: $old, now: $AWAITED"
+}
+
 # until_answer NAME PATH PATTERN [SECONDS]: polls (every 0.1 s, up to
 # SECONDS, default 5) until the body of GET PATH matches PATTERN (a glob).
 until_answer() {

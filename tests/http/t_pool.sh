@@ -38,13 +38,20 @@ pl_start() {
 	shift
 	: >"$PL_LOG"
 	record_document "$ini" # what its answers are checked against (lib.sh)
-	env ${PL_ENV:-} "$CMS_API_BIN" -c "$ini" "$@" >"$T/pool.out" 2>&1 &
+	env ${PL_ENV:-} ${PL_AS:-} "$CMS_API_BIN" -c "$ini" "$@" >"$T/pool.out" 2>&1 &
 	PL_PID=$!
 }
 
-# pl_children: the supervisor's children (its workers), one pid a line.
-pl_children() { pgrep -P "$PL_PID" | sort; }
-pl_count() { pgrep -P "$PL_PID" | wc -l; }
+# pl_children: the supervisor's workers, one pid a line; pl_watcher: its
+# watcher (it names itself cms-api-watch), if any.
+pl_children() {
+	local pid
+	for pid in $(pgrep -P "$PL_PID"); do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = cms-api-watch ] || echo "$pid"
+	done | sort
+}
+pl_count() { pl_children | grep -c .; }
+pl_watcher() { pgrep -P "$PL_PID" -x cms-api-watch; }
 
 # pl_wait_workers N: up to 5 s for exactly N workers.
 pl_wait_workers() {
@@ -403,6 +410,80 @@ pl_rotated=$(sed -E 's/^.*: access: //; s/ [0-9]+ (hit|miss|-)$/ USEC \1/' "$PL_
 kill -TERM "$PL_PID"
 wait "$PL_PID"
 PL_PID=
+
+# --- 8. the watcher is the supervisor's -----------------------------------------------
+# It runs with no request made, one killed outright is started again, and
+# an edit then moves the static fast path with no request reaching a
+# worker. Workers not root (setpriv: it execs, so PL_PID stays the pool).
+pl_fp_site="$T/pool-fp-site"
+pl_fp_public="$T/pool-fp-public"
+pl_fp_sock="$T/pool-fp-run/pool.sock"
+rm -rf "$pl_fp_site" "$pl_fp_public" "$T/pool-fp-cache" "$T/pool-fp-run"
+cp -r "$FIXTURES/site" "$pl_fp_site"
+mkdir -p "$pl_fp_public" "$T/pool-fp-cache" "$T/pool-fp-run"
+pl_fp_ini=$(SITE="$pl_fp_site" WORKER_LOG="$PL_LOG" CACHE="$T/pool-fp-cache" site_ini poolfp <<INI
+[log]
+level = info
+[api]
+enabled = true
+base_url = http://pool.example
+[cache]
+public_dir = $pl_fp_public
+[resources]
+collections = true
+INI
+)
+PL_AS=
+if [ "$(id -u)" = 0 ]; then
+	chmod 755 "$T"
+	: >"$PL_LOG"
+	chown nobody "$pl_fp_public" "$T/pool-fp-cache" "$T/pool-fp-run" "$PL_LOG"
+	PL_AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+fi
+pl_start "$pl_fp_ini" -n 1 --listen "$pl_fp_sock"
+pl_wait_workers 1
+await_other "pool: the supervisor runs the watcher" "" pl_watcher
+pl_w1=$AWAITED
+[ -z "$PL_AS" ] || [ "$(stat -c %U "/proc/$pl_w1")" = nobody ] && pass ||
+	fail "pool: the watcher is not root" "$(stat -c %U "/proc/$pl_w1" 2>&1)"
+pl_fp_uri=/api/collections/docs
+pl_fp_file=$(published_file "$pl_fp_public" "$pl_fp_uri")
+for _ in $(seq 1 50); do
+	pl_out=$(pl_fcgi "$pl_fp_sock" "$pl_fp_uri")
+	[ -s "$pl_fp_file" ] && break
+	sleep 0.1
+done
+[ -s "$pl_fp_file" ] && grep -qF 'Docs & Guides' "$pl_fp_file" && pass ||
+	fail "pool: an answer is published for the fast path" "$pl_out" "$(ls -la "$pl_fp_public" 2>&1)"
+# Every watcher of the pool, wherever it hangs (an older build's workers
+# started their own): none may be left to see the edit below.
+for pl_pid in $PL_PID $(pgrep -P "$PL_PID"); do
+	pgrep -P "$pl_pid" -x cms-api-watch
+done | xargs -r kill -9
+await_other "pool: a killed watcher is started again" "$pl_w1" pl_watcher
+pl_wait_log "watcher $pl_w1 was killed by signal 9 (Killed): starting another" && pass ||
+	fail "pool: the watcher's death is logged" "$(grep -F watcher "$PL_LOG")"
+# The edit, and no request: only the new watcher can move the fast path.
+sed -i "s/^title: .*/title: 'Docs, edited'/" "$pl_fp_site/content/collections/docs.yaml"
+for _ in $(seq 1 100); do
+	[ -e "$pl_fp_file" ] || break
+	sleep 0.1
+done
+[ ! -e "$pl_fp_file" ] && pass ||
+	fail "pool: an edit withdraws the published answer with no request" "$(ls -la "$pl_fp_public/" 2>&1)"
+# The link moves before the generation file names the edit (publication
+# order, docs/change-path.md): the worker follows within moments.
+for _ in $(seq 1 50); do
+	pl_out=$(pl_fcgi "$pl_fp_sock" "$pl_fp_uri")
+	case $pl_out in *'Docs, edited'*) break ;; esac
+	sleep 0.1
+done
+case $pl_out in *'Docs, edited'*) pass ;; *) fail "pool: the edit is answered" "$pl_out" ;; esac
+pl_stop
+[ "$PL_RC" = 0 ] && pass || fail "pool: with its watcher: exit status 0" "$PL_RC"
+[ -z "$(pgrep -f "$CMS_API_BIN -c $pl_fp_ini")" ] && pass ||
+	fail "pool: the watcher ends with the pool" "$(pgrep -af "$CMS_API_BIN -c $pl_fp_ini")"
+PL_AS=
 
 fi
 pl_stop_lighttpd

@@ -997,6 +997,34 @@ static void test_cleanup(void)
 	dir = NULL;
 }
 
+/* config_check_file: one version of the file is looked at once; a good
+ * new one is news, a broken one is news once (with its error), the file
+ * read is none, and neither is a config read from no file. */
+static void test_check_file(void)
+{
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
+	struct config_stamp seen;
+	memset(&seen, 0, sizeof seen);
+	char why[CONFIG_ERR_LEN];
+	CU_ASSERT_EQUAL(config_check_file(&cfg, &seen, why), CONFIG_SAME);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "cms-api.ini",
+	                                      "[content]\nroot = " FIXTURES_DIR "/site\n[api]\n"), 0);
+	CU_ASSERT_EQUAL(config_check_file(&cfg, &seen, why), CONFIG_CHANGED);
+	CU_ASSERT_EQUAL(config_check_file(&cfg, &seen, why), CONFIG_SAME);
+	CU_ASSERT_EQUAL_FATAL(unit_write_file(dir, "cms-api.ini", "[nope]\n"), 0);
+	why[0] = '\0';
+	CU_ASSERT_EQUAL(config_check_file(&cfg, &seen, why), CONFIG_BROKEN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "unknown section [nope]"));
+	CU_ASSERT_EQUAL(config_check_file(&cfg, &seen, why), CONFIG_SAME);
+	/* Back to the version cfg was read from: nothing to take up. */
+	CU_ASSERT_EQUAL_FATAL(load("[content]\nroot = ROOT\n"), 0);
+	memset(&seen, 0, sizeof seen);
+	CU_ASSERT_EQUAL(config_check_file(&cfg, &seen, why), CONFIG_SAME);
+	struct config none;
+	memset(&none, 0, sizeof none);
+	CU_ASSERT_EQUAL(config_check_file(&none, &seen, why), CONFIG_SAME);
+}
+
 void suite_config(void)
 {
 	CU_pSuite s = unit_add_suite("config");
@@ -1029,5 +1057,6 @@ void suite_config(void)
 	unit_add_test(s, "every key refuses with its message", test_every_key_refuses_with_its_message);
 	unit_add_test(s, "config_free of a full config", test_free_of_a_full_config);
 	unit_add_test(s, "the fuzz corpus sets every key", test_fuzz_corpus_sets_every_key);
+	unit_add_test(s, "a changed file, looked at once", test_check_file);
 	unit_add_test(s, "cleanup", test_cleanup);
 }
