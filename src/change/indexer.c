@@ -24,6 +24,8 @@ int indexer_init(struct indexer *x, const struct config *cfg, const struct watch
 	x->hooks = hooks;
 	x->hook_state = state;
 	x->logged = (struct strbuf)STRBUF_INIT;
+	x->keep_sources = true;
+	x->sources = (struct value_builder)VALUE_BUILDER_INIT;
 	if (shared_paths_init(&x->paths, cfg) != 0)
 		return -1;
 	x->shared = true;
@@ -38,7 +40,35 @@ void indexer_free(struct indexer *x)
 		shared_paths_free(&x->paths);
 	free(x->segment_prefix);
 	strbuf_release(&x->logged);
+	vb_release(&x->sources);
 	memset(x, 0, sizeof *x);
+}
+
+value_t indexer_sources(const struct indexer *x)
+{
+	return x->sources.buf.len ? vb_result(&x->sources) : VALUE_MISSING;
+}
+
+/* Takes the sources idx read as the last good versions of its files. */
+static void take_sources(struct indexer *x, struct site_index *idx)
+{
+	vb_release(&x->sources);
+	if (!x->keep_sources)
+		return;
+	x->sources = idx->files.sources;
+	idx->files.sources = (struct value_builder)VALUE_BUILDER_INIT;
+}
+
+/* A snapshot it did not build (another process published it) comes
+ * without its files' sources: they are read again, so that a file that
+ * stops parsing later still has its last good version. */
+static void read_sources(struct indexer *x)
+{
+	if (!x->keep_sources)
+		return;
+	struct site_index *idx = site_index_read(x->cfg, VALUE_MISSING, NULL, true);
+	take_sources(x, idx);
+	site_index_free(idx);
 }
 
 /* The index lock, held (waiting for it): publications are one at a time.
@@ -110,9 +140,9 @@ struct holding {
  * finds files read half: those are held too. NULL when they kept coming. */
 static struct site_index *read_site(struct indexer *x, struct holding *h)
 {
-	value_t previous = x->snap ? snapshot_sources(x->snap) : VALUE_MISSING;
+	value_t previous = indexer_sources(x);
 	for (int round = 0; round < READ_ROUNDS; round++) {
-		struct site_index *idx = site_index_load_holding(x->cfg, previous, h->held);
+		struct site_index *idx = site_index_read(x->cfg, previous, h->held, x->keep_sources);
 		struct strmap suspects = STRMAP_INIT;
 		if (h->check)
 			h->check(h->arg, idx->files.reads, idx->files.nreads, &suspects);
@@ -268,6 +298,8 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	if (h->held->n > 0)
 		not_the_sites(&g);
 	struct snapshot *snap = build(x, idx, &g, had ? &before : NULL);
+	if (snap)
+		take_sources(x, idx);
 	site_index_free(idx);
 	if (!snap)
 		g.flags |= GENERATION_NO_SNAPSHOT;
@@ -324,8 +356,10 @@ static bool published(struct indexer *x, uint64_t signature)
 	char *path = shared_snapshot_path(&x->paths, g.index);
 	struct snapshot *snap = snapshot_map(path, err);
 	free(path);
-	if (snap)
+	if (snap) {
 		use_snapshot(x, snap, g.index);
+		read_sources(x);
+	}
 	return snap != NULL;
 }
 

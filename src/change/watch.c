@@ -126,7 +126,9 @@ static void on_stop(int sig)
 int watch_scan_once(const struct config *cfg)
 {
 	struct indexer x;
-	int rc = indexer_init(&x, cfg, NULL, NULL) == 0 ? indexer_catch_up(&x) : -1;
+	int rc = indexer_init(&x, cfg, NULL, NULL);
+	x.keep_sources = false; /* it publishes once and ends */
+	rc = rc == 0 ? indexer_catch_up(&x) : -1;
 	indexer_free(&x);
 	return rc;
 }

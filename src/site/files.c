@@ -32,6 +32,11 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	files->nreads = 0;
 }
 
+void files_remember_nothing(struct site_files *files)
+{
+	files_finish(files); /* a closed map: remember() adds nothing to it */
+}
+
 void files_finish(struct site_files *files)
 {
 	if (files->sources.depth > 0)

@@ -68,6 +68,10 @@ struct site_files {
  * longer parse. */
 void files_init(struct site_files *files, const char *root, value_t previous);
 
+/* Remembers no sources from now on: the map stays empty (for a read whose
+ * sources nobody keeps: they would be a copy of every file it parses). */
+void files_remember_nothing(struct site_files *files);
+
 /* Closes the sources map: vb_result(&files->sources) is then whole. */
 void files_finish(struct site_files *files);
 

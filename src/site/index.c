@@ -354,8 +354,16 @@ static void check_site_folder(struct site_index *idx)
 struct site_index *site_index_load_holding(const struct config *cfg, value_t previous,
                                            const struct strmap *held)
 {
+	return site_index_read(cfg, previous, held, true);
+}
+
+struct site_index *site_index_read(const struct config *cfg, value_t previous,
+                                   const struct strmap *held, bool sources)
+{
 	struct site_index *idx = xcalloc(1, sizeof *idx);
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
+	if (!sources)
+		files_remember_nothing(&idx->files);
 	idx->files.held = held;
 	idx->cfg = cfg;
 	idx->icons = icon_sets_copy(cfg->icon_sets, cfg->nicon_sets);

@@ -28,8 +28,9 @@
 
 #define SNAP_MAGIC "CMSAPIX\0"
 /* 13: main's 12 (an entry's redirect) and this branch's 11 (head and
- * segments), both. */
-#define SNAP_VERSION 13
+ * segments), both. 14: a snapshot of files holds no sources (the indexer
+ * keeps them). */
+#define SNAP_VERSION 14
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -46,8 +47,8 @@ struct rec_header {
 	uint64_t slug_slots_off; /* entry number + 1 by (collection, site, slug) */
 	uint32_t nslug_slots, pad;
 	uint64_t by_date_off; /* nentries entry numbers: each collection's, by date */
-	uint64_t sources;     /* blob offset of the map rel path -> parsed file (entries' files
-	                       * aside: the builder that keeps its index holds those) */
+	uint64_t sources;     /* blob offset of the map rel path -> parsed file, or SNAP_NONE:
+	                       * only a snapshot in one block has it (snapshot_write) */
 	uint32_t incomplete;  /* a folder could not be read: not the whole site */
 	uint32_t pad2;
 	uint64_t published_off; /* nentries slots: each dated collection's published dated
@@ -1115,6 +1116,7 @@ struct build {
 	uint32_t nkept;                /* segments of prev kept: numbers [0, nkept) */
 	struct rec_entry *recs;
 	struct snapshot_build_stats stats;
+	bool with_sources;             /* the head holds the files' sources */
 };
 
 /* Entries of the last snapshot by fingerprint: their numbers + 1. */
@@ -1433,7 +1435,7 @@ static void write_head(struct build *b, uint64_t signature, struct strbuf *out)
 	memset(&h, 0, sizeof h);
 	h.extras = put_value(blob, vb_result(&augmented));
 	vb_release(&augmented);
-	h.sources = put_value(blob, vb_result(&idx->files.sources));
+	h.sources = b->with_sources ? put_value(blob, vb_result(&idx->files.sources)) : SNAP_NONE;
 	struct rec_ref *refs = write_refs(b);
 	uint32_t nsegments;
 	struct rec_segment *segs = write_segments(b, &nsegments);
@@ -1561,6 +1563,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	struct build b;
 	char err[SNAP_ERR_LEN];
 	build_init(&b, idx, NULL, NULL, NULL);
+	b.with_sources = true; /* the process that keeps it falls back on them */
 	if (build_bytes(&b, signature, out, err) != 0) {
 		/* Only an index beyond 4 GiB, which one block cannot hold. */
 		fprintf(stderr, "cms-api: cannot build the index in memory: %s\n", err);
@@ -1696,7 +1699,8 @@ static bool records_ok(const struct snapshot *s)
 			return false;
 	return (h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0) &&
 	       h->extras < UINT32_MAX && value_ok(s, (uint32_t)h->extras) &&
-	       h->sources < UINT32_MAX && value_ok(s, (uint32_t)h->sources);
+	       (h->sources == SNAP_NONE ||
+	        (h->sources < UINT32_MAX && value_ok(s, (uint32_t)h->sources)));
 }
 
 static bool sections_ok(const struct rec_header *h, size_t len, const char *bytes)
@@ -1910,7 +1914,10 @@ static value_t blob_data(const struct snapshot *s, const struct rec_entry *r)
 
 uint64_t snapshot_signature_of(const struct snapshot *s) { return s->h->signature; }
 bool snapshot_incomplete(const struct snapshot *s) { return s->h->incomplete != 0; }
-value_t snapshot_sources(const struct snapshot *s) { return value_at(s, (uint32_t)s->h->sources); }
+value_t snapshot_sources(const struct snapshot *s)
+{
+	return s->h->sources == SNAP_NONE ? VALUE_MISSING : value_at(s, (uint32_t)s->h->sources);
+}
 long long snapshot_built_at(const struct snapshot *s) { return s->h->built_at; }
 uint32_t snap_site_count(const struct snapshot *s) { return s->h->nsites; }
 bool snap_multisite(const struct snapshot *s) { return s->h->multisite != 0; }

@@ -607,10 +607,11 @@ static void news_read_half(void *arg, const struct file_read *reads, size_t nrea
 	half_checks++;
 }
 
-/* The title of the file rel in the snapshot the indexer published last. */
+/* The title of the file rel in the sources of the snapshot the indexer
+ * published last. */
 static char *published_title(const struct indexer *x, const char *rel)
 {
-	value_t file = value_map_getz(snapshot_sources(x->snap), rel);
+	value_t file = value_map_getz(indexer_sources(x), rel);
 	size_t len;
 	const char *title = value_str(value_map_getz(file, "title"), &len);
 	return title ? strndup(title, len) : NULL;
