@@ -337,7 +337,7 @@ static void resolved_data(const struct augment_ctx *ctx, const struct entry_fiel
 	char **keys = NULL;
 	size_t n = 0;
 	for (const struct entry *x = e; x; x = x->origin)
-		collect_keys(vb_result(&x->own), &keys, &n);
+		collect_keys(x->own, &keys, &n);
 	const struct collection_info *c = &idx->collections[e->collection];
 	collect_keys(value_map_getz(vb_result(&c->settings), "inject"), &keys, &n);
 	value_t fields = fields_of(ef, c, e->collection, entry_blueprint(idx, e));
@@ -807,7 +807,7 @@ static uint64_t fingerprint(const struct site_index *idx, const struct render_in
 	uint64_t h = hash_str(in->collection[e->collection] ^ in->fields[e->collection][b], e->path);
 	h = hash_bytes(h, &e->site, sizeof e->site);
 	for (const struct entry *x = e; x; x = x->origin)
-		h = hash_value(hash_str(h, x->id), vb_result(&x->own));
+		h = hash_value(hash_str(h, x->id), x->own);
 	unsigned kinds = in->relates[e->collection][b];
 	for (int k = 0; k < RELATES_KINDS; k++)
 		if (kinds & (1u << k))
