@@ -41,6 +41,7 @@ void indexer_free(struct indexer *x)
 	free(x->segment_prefix);
 	strbuf_release(&x->logged);
 	vb_release(&x->sources);
+	files_memo_free(&x->memo);
 	memset(x, 0, sizeof *x);
 }
 
@@ -53,10 +54,13 @@ value_t indexer_sources(const struct indexer *x)
 static void take_sources(struct indexer *x, struct site_index *idx)
 {
 	vb_release(&x->sources);
+	files_memo_free(&x->memo);
 	if (!x->keep_sources)
 		return;
 	x->sources = idx->files.sources;
 	idx->files.sources = (struct value_builder)VALUE_BUILDER_INIT;
+	x->memo = idx->files.memo;
+	idx->files.memo = (struct files_memo){NULL, 0, 0};
 }
 
 /* A snapshot it did not build (another process published it) comes
@@ -66,7 +70,7 @@ static void read_sources(struct indexer *x)
 {
 	if (!x->keep_sources)
 		return;
-	struct site_index *idx = site_index_read(x->cfg, VALUE_MISSING, NULL, true);
+	struct site_index *idx = site_index_read(x->cfg, VALUE_MISSING, NULL, NULL, true);
 	take_sources(x, idx);
 	site_index_free(idx);
 }
@@ -142,7 +146,8 @@ static struct site_index *read_site(struct indexer *x, struct holding *h)
 {
 	value_t previous = indexer_sources(x);
 	for (int round = 0; round < READ_ROUNDS; round++) {
-		struct site_index *idx = site_index_read(x->cfg, previous, h->held, x->keep_sources);
+		struct site_index *idx =
+			site_index_read(x->cfg, previous, &x->memo, h->held, x->keep_sources);
 		struct strmap suspects = STRMAP_INIT;
 		if (h->check)
 			h->check(h->arg, idx->files.reads, idx->files.nreads, &suspects);
@@ -180,8 +185,9 @@ static struct snapshot *build(struct indexer *x, struct site_index *idx,
 		log_every_minute(LOG_LEVEL_ERROR, "cannot write the index of %s (%s): each worker "
 		                 "reads the site itself until it can be", x->cfg->content_root, err);
 	else
-		log_debug("generation %llu: %u entries rendered, %u reused (%u moved)",
-		          (unsigned long long)g->index, stats.rendered, stats.reused, stats.moved);
+		log_debug("generation %llu: %zu files read (%zu unchanged, not parsed again), %u "
+		          "entries rendered, %u reused (%u moved)", (unsigned long long)g->index,
+		          x->read, x->taken, stats.rendered, stats.reused, stats.moved);
 	free(path);
 	return snap;
 }
@@ -297,6 +303,8 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	}
 	if (h->held->n > 0)
 		not_the_sites(&g);
+	x->read = idx->files.nreads;
+	x->taken = idx->files.taken;
 	struct snapshot *snap = build(x, idx, &g, had ? &before : NULL);
 	if (snap)
 		take_sources(x, idx);

@@ -57,6 +57,10 @@ struct indexer {
 	                                  * good version of a file that stops parsing;
 	                                  * closed once known, empty (depth 0, no bytes)
 	                                  * while not known */
+	struct files_memo memo;          /* owned: which of those files need not be read
+	                                  * again (files.h) */
+	size_t read, taken;              /* the last publication's files: read, of which
+	                                  * taken from the memo (not read again) */
 };
 
 /* Sets x up for cfg's site. hooks (may be NULL) are called with state as

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "lib/hash.h"
 #include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "site/frontmatter.h"
@@ -28,6 +30,9 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	files->sources = (struct value_builder)VALUE_BUILDER_INIT;
 	vb_map_begin(&files->sources);
 	files->held = NULL;
+	files->last = NULL;
+	files->memo = (struct files_memo){NULL, 0, 0};
+	files->taken = 0;
 	files->reads = NULL;
 	files->nreads = 0;
 }
@@ -53,6 +58,7 @@ void files_free(struct site_files *files)
 	free(files->root);
 	free(files->unreadable);
 	vb_release(&files->sources);
+	files_memo_free(&files->memo);
 	for (size_t i = 0; i < files->nreads; i++)
 		free(files->reads[i].path);
 	free(files->reads);
@@ -107,16 +113,70 @@ char *files_join(const char *a, const char *b)
 	return strbuf_detach(&s, NULL);
 }
 
+void files_memo_free(struct files_memo *memo)
+{
+	free(memo->slots);
+	*memo = (struct files_memo){NULL, 0, 0};
+}
+
+/* The slot of hash in memo: its own, or the free one it would take. */
+static struct memo_slot *memo_slot(const struct files_memo *memo, uint64_t hash)
+{
+	size_t at = (size_t)hash & (memo->nslots - 1);
+	while (memo->slots[at].hash && memo->slots[at].hash != hash)
+		at = (at + 1) & (memo->nslots - 1);
+	return &memo->slots[at];
+}
+
+static uint64_t memo_hash(const char *rel)
+{
+	return hash_fnv1a(rel) | 1; /* never 0, the free slot's */
+}
+
+static void memo_put(struct files_memo *memo, uint64_t hash, const struct file_stamp *stamp,
+                     size_t at)
+{
+	if ((memo->n + 1) * 4 > memo->nslots * 3) {
+		struct files_memo grown = {NULL, memo->nslots ? memo->nslots * 2 : 1024, memo->n};
+		grown.slots = xcalloc(grown.nslots, sizeof *grown.slots);
+		for (size_t i = 0; i < memo->nslots; i++)
+			if (memo->slots[i].hash)
+				*memo_slot(&grown, memo->slots[i].hash) = memo->slots[i];
+		free(memo->slots);
+		*memo = grown;
+	}
+	struct memo_slot *slot = memo_slot(memo, hash);
+	memo->n += slot->hash == 0;
+	*slot = (struct memo_slot){hash, *stamp, at};
+}
+
+/* Whether a version stamped so may be taken again by stamp alone: not
+ * when it changed within the last second (a write in the same tick of
+ * the file system's clock would not change its stamp). */
+static bool settled_long_enough(const struct file_stamp *stamp)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	long long now_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+	return stamp->ctime_ns < now_ns - 1000000000LL && stamp->mtime_ns < now_ns - 1000000000LL;
+}
+
 /* Remembers rel's map for the next read to fall back on, without what is
  * never served: users' files (passwords, tokens) and forms' (e-mail
- * settings) are not kept at all, other files without their withheld keys. */
-static void remember(struct site_files *files, const char *rel, value_t map)
+ * settings) are not kept at all, other files without their withheld keys
+ * (which every reader leaves out anyway). With the version's stamp (NULL:
+ * not read now), the next read may take it in place of the file. */
+static void remember(struct site_files *files, const char *rel, value_t map,
+                     const struct file_stamp *stamp)
 {
 	if (files->sources.depth == 0 || strncmp(rel, "users/", 6) == 0 ||
 	    strncmp(rel, "resources/forms/", 16) == 0 || strncmp(rel, "storage/", 8) == 0)
 		return;
 	vb_keyz(&files->sources, rel);
+	size_t at = files->sources.buf.len;
 	withheld_copy(map, &files->sources);
+	if (stamp && settled_long_enough(stamp))
+		memo_put(&files->memo, memo_hash(rel), stamp, at);
 }
 
 /* Notes that the file at path (taken) was read in the version stamp. */
@@ -133,8 +193,28 @@ static int read_held(struct site_files *files, const char *rel, struct value_bui
 	if (value_is_missing(last))
 		return -1;
 	vb_value(out, last);
-	remember(files, rel, last);
+	remember(files, rel, last, NULL);
 	return 0;
+}
+
+/* The last read's map of rel, when the file at path (taken when it
+ * is) is still the version it parsed: appended to out, remembered and
+ * noted as read. */
+static bool take_memo(struct site_files *files, const char *rel, char *path,
+                      struct value_builder *out)
+{
+	if (!files->last || !files->last->n || value_is_missing(files->previous))
+		return false;
+	const struct memo_slot *slot = memo_slot(files->last, memo_hash(rel));
+	struct file_stamp now;
+	if (!slot->hash || !frontmatter_stamp(path, &now) || !file_stamp_equal(&now, &slot->stamp))
+		return false;
+	value_t map = {files->previous.p + slot->at};
+	vb_value(out, map);
+	note_read(files, path, &now);
+	remember(files, rel, map, &now);
+	files->taken++;
+	return true;
 }
 
 int files_read(struct site_files *files, const char *rel, struct value_builder *out)
@@ -144,6 +224,8 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 		free(path);
 		return read_held(files, rel, out);
 	}
+	if (take_memo(files, rel, path, out))
+		return 0;
 	struct yaml_error err;
 	struct file_stamp stamp;
 	size_t at = out->buf.len;
@@ -151,7 +233,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	int rc = frontmatter_parse_file_stamped(path, out, &err, &stamp);
 	if (rc == 0) {
 		note_read(files, path, &stamp);
-		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at});
+		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at}, &stamp);
 		return 0;
 	}
 	free(path);
@@ -164,7 +246,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	files_problem(files, false, rel, err.line, "%s (its last good version is served)",
 	              err.message);
 	vb_value(out, last);
-	remember(files, rel, last);
+	remember(files, rel, last, NULL);
 	return 0;
 }
 

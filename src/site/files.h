@@ -51,6 +51,28 @@ struct file_read {
 	struct file_stamp stamp; /* the version read */
 };
 
+/*
+ * What a read parsed, for the next read to take instead of reading and
+ * parsing a file again when it is the same version (the same inode,
+ * size, modification and change times): each remembered file's map, by
+ * the hash of its rel path, as an offset into that read's sources. A file
+ * that changed less than a second before it was read is not kept (a
+ * write in the same clock tick would leave its stamp as it was).
+ */
+struct memo_slot {
+	uint64_t hash;           /* of the rel path; 0: free */
+	struct file_stamp stamp; /* the version parsed */
+	size_t at;               /* its map in the sources' bytes */
+};
+
+struct files_memo {
+	struct memo_slot *slots; /* owned: open addressing, nslots a power of two */
+	size_t nslots, n;
+};
+
+/* Frees the memo's slots; it may be used again (empty). */
+void files_memo_free(struct files_memo *memo);
+
 struct site_files {
 	char *root;               /* owned: the site folder */
 	struct problem *problems; /* owned, in the order found */
@@ -59,6 +81,10 @@ struct site_files {
 	value_t previous;         /* borrowed: the previous read's sources, or missing */
 	struct value_builder sources; /* owned: an open map of rel -> parsed map */
 	const struct strmap *held; /* borrowed: absolute paths not to read, or NULL */
+	const struct files_memo *last; /* borrowed: the previous read's memo (its offsets
+	                           * into previous), or NULL */
+	struct files_memo memo;   /* owned: this read's, into sources */
+	size_t taken;             /* files taken from last, not read */
 	struct file_read *reads;  /* owned: the files read, in the order read */
 	size_t nreads;
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "change/generation.h"
@@ -663,6 +664,46 @@ static void test_held_files_keep_their_last_version(void)
 	free(dir);
 }
 
+/*
+ * A file not changed since the last publication is not parsed again (its
+ * last map is taken by its stamp), unless it changed within a second of
+ * being read; one changed is, at the same size too.
+ */
+static void test_unchanged_files_not_parsed_again(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.taken, 0);
+	/* Written just now: read again, not taken. */
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.taken, 0);
+	size_t read = x.read;
+	CU_ASSERT(read >= 2);
+	struct timespec pause = {1, 100000000}; /* past the second a file must have settled */
+	nanosleep(&pause, NULL);
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1); /* remembers them settled */
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.read, read);
+	CU_ASSERT_EQUAL(x.taken, read - 1); /* all but news.yaml */
+	char *news = published_title(&x, "content/collections/news.yaml");
+	char *blog = published_title(&x, "content/collections/blog.yaml");
+	CU_ASSERT_STRING_EQUAL(news ? news : "", "New");
+	CU_ASSERT_STRING_EQUAL(blog ? blog : "", "Blog");
+	free(news);
+	free(blog);
+	indexer_free(&x);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 /* What moved_files was last told, one "event path" a line, "unknown"
  * when no file was named. */
 static struct strbuf told_files = STRBUF_INIT;
@@ -964,6 +1005,7 @@ void suite_watch(void)
 	unit_add_test(s, "publication order", test_publication_order);
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
+	unit_add_test(s, "unchanged files not parsed again", test_unchanged_files_not_parsed_again);
 	unit_add_test(s, "the files a move touched", test_moved_files);
 	unit_add_test(s, "the hooks are told what was published", test_hooks_told_what_was_published);
 #ifdef CMS_API_TEST_HOOKS
