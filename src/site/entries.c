@@ -103,8 +103,12 @@ struct file_list {
 	size_t n;
 };
 
-static bool is_directory(const char *path)
+/* Whether path is a folder: as its directory said (kind), else by a stat
+ * (a link, or a file system that does not say). */
+static bool is_directory(const char *path, signed char kind)
 {
+	if (kind != FILES_UNKNOWN)
+		return kind == FILES_DIR;
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
@@ -115,12 +119,13 @@ static void walk(struct site_index *idx, const char *rel, size_t site, struct fi
 {
 	char *abs = files_join(idx->files.root, rel);
 	size_t n;
-	char **names = files_list(&idx->files, abs, NULL, &n);
+	signed char *kinds;
+	char **names = files_list_kinds(&idx->files, abs, NULL, &n, &kinds);
 	for (size_t i = 0; i < n; i++) {
 		char *child_rel = files_join(rel, names[i]);
 		char *child_abs = files_join(abs, names[i]);
 		size_t len = strlen(names[i]);
-		if (is_directory(child_abs)) {
+		if (is_directory(child_abs, kinds[i])) {
 			if (depth < 32)
 				walk(idx, child_rel, site, out, depth + 1);
 			free(child_rel);
@@ -135,6 +140,7 @@ static void walk(struct site_index *idx, const char *rel, size_t site, struct fi
 		free(child_abs);
 	}
 	files_free_names(names, n);
+	free(kinds);
 	free(abs);
 }
 
@@ -182,7 +188,7 @@ static void discover(struct site_index *idx, const struct collection_info *c,
 		char *child_rel = files_join(rel.ptr, names[i]);
 		size_t site = site_number(idx, names[i]);
 		char *child_abs = files_join(abs, names[i]);
-		if (!is_directory(child_abs))
+		if (!is_directory(child_abs, FILES_UNKNOWN))
 			files_problem(&idx->files, true, child_rel, 0, "not in a site folder; left out");
 		else if (site == (size_t)-1)
 			files_problem(&idx->files, true, child_rel, 0, "no site is named %s; left out",

@@ -135,6 +135,15 @@ bool files_exists(const struct site_files *files, const char *rel);
  * Free with files_free_names. */
 char **files_list(struct site_files *files, const char *dir, const char *suffix, size_t *count);
 
+/* What files_list_kinds says of each name. */
+enum { FILES_NOT_DIR = 0, FILES_DIR = 1, FILES_UNKNOWN = -1 };
+
+/* files_list, and in *kinds (owned by the caller, NULL when there are no
+ * names) whether each name is a folder, as the directory says without a
+ * stat: FILES_UNKNOWN for a link or when the file system does not say. */
+char **files_list_kinds(struct site_files *files, const char *dir, const char *suffix,
+                        size_t *count, signed char **kinds);
+
 /* Records that the site cannot be read whole (the first reason stays),
  * as an error about rel too. */
 void files_unreadable(struct site_files *files, const char *rel, const char *why);
