@@ -6,11 +6,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/hash.h"
 #include "lib/progress.h"
@@ -33,6 +35,8 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	files->last = NULL;
 	files->memo = (struct files_memo){NULL, 0, 0};
 	files->taken = 0;
+	files->stat_dir = NULL;
+	files->stat_fd = -1;
 	files->reads = NULL;
 	files->nreads = 0;
 }
@@ -59,6 +63,11 @@ void files_free(struct site_files *files)
 	free(files->unreadable);
 	vb_release(&files->sources);
 	files_memo_free(&files->memo);
+	free(files->stat_dir);
+	files->stat_dir = NULL;
+	if (files->stat_fd >= 0)
+		close(files->stat_fd);
+	files->stat_fd = -1;
 	for (size_t i = 0; i < files->nreads; i++)
 		free(files->reads[i].path);
 	free(files->reads);
@@ -201,6 +210,28 @@ static int read_held(struct site_files *files, const char *rel, struct value_bui
 	return 0;
 }
 
+/* The stamp of the file at path, stat()ed at the descriptor of its folder
+ * (kept open from one file to the next: the files of a folder come one
+ * after another, and the path of each is not walked again). */
+static bool stamp_of_path(struct site_files *files, const char *path, struct file_stamp *stamp)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return frontmatter_stamp(path, stamp);
+	size_t len = (size_t)(slash - path);
+	if (!files->stat_dir || strncmp(files->stat_dir, path, len) != 0 ||
+	    files->stat_dir[len] != '\0') {
+		if (files->stat_fd >= 0)
+			close(files->stat_fd);
+		free(files->stat_dir);
+		files->stat_dir = xstrndup(path, len);
+		files->stat_fd = open(files->stat_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (files->stat_fd < 0)
+		return frontmatter_stamp(path, stamp);
+	return frontmatter_stamp_at(files->stat_fd, slash + 1, stamp);
+}
+
 /* The last read's map of rel, when the file at path (taken when it
  * is) is still the version it parsed: appended to out, remembered and
  * noted as read. */
@@ -211,7 +242,7 @@ static bool take_memo(struct site_files *files, const char *rel, char *path,
 		return false;
 	const struct memo_slot *slot = memo_slot(files->last, memo_hash(rel));
 	struct file_stamp now;
-	if (!slot->hash || !frontmatter_stamp(path, &now) || !file_stamp_equal(&now, &slot->stamp))
+	if (!slot->hash || !stamp_of_path(files, path, &now) || !file_stamp_equal(&now, &slot->stamp))
 		return false;
 	value_t map = {files->previous.p + slot->at};
 	vb_value(out, map);

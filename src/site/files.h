@@ -85,6 +85,8 @@ struct site_files {
 	                           * into previous), or NULL */
 	struct files_memo memo;   /* owned: this read's, into sources */
 	size_t taken;             /* files taken from last, not read */
+	char *stat_dir;           /* owned: the folder stat_fd is open on, or NULL */
+	int stat_fd;              /* that folder (O_PATH), for stamps of its files */
 	struct file_read *reads;  /* owned: the files read, in the order read */
 	size_t nreads;
 };
