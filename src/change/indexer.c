@@ -173,7 +173,7 @@ static struct snapshot *build(struct indexer *x, struct site_index *idx,
 	log_new_problems(x, idx);
 	char *path = shared_snapshot_path(&x->paths, g->index);
 	const char *name = strrchr(path, '/') + 1;
-	struct snapshot_build_stats stats;
+	struct snapshot_build_stats stats = {0, 0, 0};
 	struct snapshot_how how = {x->snap, x->paths.dir, name, x->segment_prefix, &stats};
 	char err[SNAP_ERR_LEN];
 	struct snapshot *snap = snapshot_build(idx, g->signature, &how, err);
@@ -189,6 +189,7 @@ static struct snapshot *build(struct indexer *x, struct site_index *idx,
 		          "entries rendered, %u reused (%u moved)", (unsigned long long)g->index,
 		          x->read, x->taken, stats.rendered, stats.reused, stats.moved);
 	free(path);
+	x->built = stats;
 	return snap;
 }
 
@@ -349,26 +350,37 @@ int indexer_publish(struct indexer *x, const struct indexer_change *ch)
 	return rc;
 }
 
+/* Opens the snapshot of generation g as the last one, unless it is. */
+static bool take_published(struct indexer *x, const struct generation *g)
+{
+	if (x->snap && x->generation == g->index)
+		return true;
+	char err[SNAP_ERR_LEN];
+	char *path = shared_snapshot_path(&x->paths, g->index);
+	struct snapshot *snap = snapshot_map(path, err);
+	free(path);
+	if (snap)
+		use_snapshot(x, snap, g->index);
+	return snap != NULL;
+}
+
 /* Whether the generation file names a generation of these files whose
- * snapshot (if it has one) opens: then it is taken as the last. */
+ * snapshot (if it has one) opens: then it is taken as the last. One of
+ * other files is taken as the last too, when it opens: the build that
+ * follows renders only what changed since. */
 static bool published(struct indexer *x, uint64_t signature)
 {
 	struct generation g;
-	if (generation_read(x->paths.generation, &g) != 0 || g.signature != signature)
+	if (generation_read(x->paths.generation, &g) != 0)
 		return false;
 	if (g.flags & GENERATION_NO_SNAPSHOT)
 		return false; /* worth another try: room may have been made */
-	if (x->snap && x->generation == g.index)
-		return true;
-	char err[SNAP_ERR_LEN];
-	char *path = shared_snapshot_path(&x->paths, g.index);
-	struct snapshot *snap = snapshot_map(path, err);
-	free(path);
-	if (snap) {
-		use_snapshot(x, snap, g.index);
+	bool had = x->snap && x->generation == g.index;
+	if (!take_published(x, &g) || g.signature != signature)
+		return false;
+	if (!had)
 		read_sources(x);
-	}
-	return snap != NULL;
+	return true;
 }
 
 int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_fn check,

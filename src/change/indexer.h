@@ -61,6 +61,7 @@ struct indexer {
 	                                  * again (files.h) */
 	size_t read, taken;              /* the last publication's files: read, of which
 	                                  * taken from the memo (not read again) */
+	struct snapshot_build_stats built; /* what its last build did with the entries */
 };
 
 /* Sets x up for cfg's site. hooks (may be NULL) are called with state as

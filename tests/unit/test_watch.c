@@ -704,6 +704,35 @@ static void test_unchanged_files_not_parsed_again(void)
 	free(dir);
 }
 
+/* An indexer that starts after a change (a restarted watcher, a worker's
+ * catch-up) renders only what changed since the published snapshot. */
+static void test_catch_up_renders_what_changed(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\ntitle: A\n---\n");
+	unit_write_file(dir, "site/content/collections/blog/b.md", "---\nid: b\ntitle: B\n---\n");
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&x), 1);
+	CU_ASSERT_EQUAL(x.built.rendered, 2);
+	indexer_free(&x);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\ntitle: A2\n---\n");
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&x), 1);
+	CU_ASSERT_EQUAL(x.built.rendered, 1);
+	CU_ASSERT_EQUAL(x.built.reused, 1);
+	uint32_t a = snap_entry_find(x.snap, "a");
+	CU_ASSERT_FATAL(a != SNAP_NONE);
+	struct snap_entry e = snap_entry_at(x.snap, a);
+	CU_ASSERT_STRING_EQUAL(value_str(e.title, NULL), "A2");
+	indexer_free(&x);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
 /* What moved_files was last told, one "event path" a line, "unknown"
  * when no file was named. */
 static struct strbuf told_files = STRBUF_INIT;
@@ -1006,6 +1035,7 @@ void suite_watch(void)
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
 	unit_add_test(s, "unchanged files not parsed again", test_unchanged_files_not_parsed_again);
+	unit_add_test(s, "catch-up renders what changed", test_catch_up_renders_what_changed);
 	unit_add_test(s, "the files a move touched", test_moved_files);
 	unit_add_test(s, "the hooks are told what was published", test_hooks_told_what_was_published);
 #ifdef CMS_API_TEST_HOOKS
