@@ -618,6 +618,19 @@ static char *published_title(const struct indexer *x, const char *rel)
 	return title ? strndup(title, len) : NULL;
 }
 
+/* Asserts the titles of news.yaml and blog.yaml in the sources of the
+ * snapshot the indexer published last. */
+static void assert_titles(const struct indexer *x, const char *news_title,
+                          const char *blog_title)
+{
+	char *news = published_title(x, "content/collections/news.yaml");
+	char *blog = published_title(x, "content/collections/blog.yaml");
+	CU_ASSERT_STRING_EQUAL(news ? news : "", news_title);
+	CU_ASSERT_STRING_EQUAL(blog ? blog : "", blog_title);
+	free(news);
+	free(blog);
+}
+
 /*
  * A file being written is not read: its last good version is published,
  * and so is that of a file the check finds read half (the site is read
@@ -643,19 +656,9 @@ static void test_held_files_keep_their_last_version(void)
 	CU_ASSERT_EQUAL(indexer_publish_held(&x, &ch, &held, news_read_half, NULL), 1);
 	CU_ASSERT_EQUAL(half_checks, 2);
 	CU_ASSERT_EQUAL(held.n, 2);
-	char *news = published_title(&x, "content/collections/news.yaml");
-	char *title = published_title(&x, "content/collections/blog.yaml");
-	CU_ASSERT_STRING_EQUAL(news ? news : "", "Old");
-	CU_ASSERT_STRING_EQUAL(title ? title : "", "Blog");
-	free(news);
-	free(title);
+	assert_titles(&x, "Old", "Blog");
 	CU_ASSERT_EQUAL(indexer_publish(&x, &ch), 1);
-	news = published_title(&x, "content/collections/news.yaml");
-	title = published_title(&x, "content/collections/blog.yaml");
-	CU_ASSERT_STRING_EQUAL(news ? news : "", "New");
-	CU_ASSERT_STRING_EQUAL(title ? title : "", "Blog 2");
-	free(news);
-	free(title);
+	assert_titles(&x, "New", "Blog 2");
 	strmap_free(&held);
 	strbuf_release(&blog);
 	indexer_free(&x);
@@ -692,12 +695,7 @@ static void test_unchanged_files_not_parsed_again(void)
 	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
 	CU_ASSERT_EQUAL(x.read, read);
 	CU_ASSERT_EQUAL(x.taken, read - 1); /* all but news.yaml */
-	char *news = published_title(&x, "content/collections/news.yaml");
-	char *blog = published_title(&x, "content/collections/blog.yaml");
-	CU_ASSERT_STRING_EQUAL(news ? news : "", "New");
-	CU_ASSERT_STRING_EQUAL(blog ? blog : "", "Blog");
-	free(news);
-	free(blog);
+	assert_titles(&x, "New", "Blog");
 	indexer_free(&x);
 	config_free(&cfg);
 	unit_rmtree(dir);
