@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "change/generation.h"
@@ -24,6 +25,8 @@ int indexer_init(struct indexer *x, const struct config *cfg, const struct watch
 	x->hooks = hooks;
 	x->hook_state = state;
 	x->logged = (struct strbuf)STRBUF_INIT;
+	x->keep_sources = true;
+	x->sources = (struct value_builder)VALUE_BUILDER_INIT;
 	if (shared_paths_init(&x->paths, cfg) != 0)
 		return -1;
 	x->shared = true;
@@ -38,7 +41,39 @@ void indexer_free(struct indexer *x)
 		shared_paths_free(&x->paths);
 	free(x->segment_prefix);
 	strbuf_release(&x->logged);
+	vb_release(&x->sources);
+	files_memo_free(&x->memo);
 	memset(x, 0, sizeof *x);
+}
+
+value_t indexer_sources(const struct indexer *x)
+{
+	return x->sources.buf.len ? vb_result(&x->sources) : VALUE_MISSING;
+}
+
+/* Takes the sources idx read as the last good versions of its files. */
+static void take_sources(struct indexer *x, struct site_index *idx)
+{
+	vb_release(&x->sources);
+	files_memo_free(&x->memo);
+	if (!x->keep_sources)
+		return;
+	x->sources = idx->files.sources;
+	idx->files.sources = (struct value_builder)VALUE_BUILDER_INIT;
+	x->memo = idx->files.memo;
+	idx->files.memo = (struct files_memo){NULL, 0, 0};
+}
+
+/* A snapshot it did not build (another process published it) comes
+ * without its files' sources: they are read again, so that a file that
+ * stops parsing later still has its last good version. */
+static void read_sources(struct indexer *x)
+{
+	if (!x->keep_sources)
+		return;
+	struct site_index *idx = site_index_read(x->cfg, VALUE_MISSING, NULL, NULL, true);
+	take_sources(x, idx);
+	site_index_free(idx);
 }
 
 /* The index lock, held (waiting for it): publications are one at a time.
@@ -119,15 +154,28 @@ struct holding {
 };
 
 #define READ_ROUNDS 8
+/* Between two reads of a first look whose files were being written, and
+ * how many: 3 s, past the 2 s a file read empty must stay so. */
+#define SETTLE_WAIT_NS (100 * 1000000L)
+#define FIRST_LOOK_ROUNDS 30
 
 /* The site read (files that no longer parse standing in with their last
  * good version, files held not read), round after round while the check
  * finds files read half: those are held too. NULL when they kept coming. */
 static struct site_index *read_site(struct indexer *x, struct holding *h)
 {
-	value_t previous = x->snap ? snapshot_sources(x->snap) : VALUE_MISSING;
-	for (int round = 0; round < READ_ROUNDS; round++) {
-		struct site_index *idx = site_index_load_holding(x->cfg, previous, h->held);
+	value_t previous = indexer_sources(x);
+	/* A new indexer (a watcher's first look) has no last good version to
+	 * stand in for a file being written: held, it would be left out (an
+	 * entry that exists answered 404). It waits for such files instead,
+	 * reading the site again once they have settled. */
+	bool none_kept = value_is_missing(previous);
+	if (none_kept && h->held->n > 0)
+		return NULL;
+	int rounds = none_kept ? FIRST_LOOK_ROUNDS : READ_ROUNDS;
+	for (int round = 0; round < rounds; round++) {
+		struct site_index *idx =
+			site_index_read(x->cfg, previous, &x->memo, h->held, x->keep_sources);
 		struct strmap suspects = STRMAP_INIT;
 		if (h->check)
 			h->check(h->arg, idx->files.reads, idx->files.nreads, &suspects);
@@ -135,11 +183,14 @@ static struct site_index *read_site(struct indexer *x, struct holding *h)
 		if (!whole)
 			log_debug("%zu files changed while the site was read: they wait, the rest is read "
 			          "again", suspects.n);
-		strmap_put_all(h->held, &suspects);
+		if (!none_kept)
+			strmap_put_all(h->held, &suspects);
 		strmap_free(&suspects);
 		if (whole)
 			return idx;
 		site_index_free(idx);
+		if (none_kept)
+			nanosleep(&(struct timespec){0, SETTLE_WAIT_NS}, NULL);
 	}
 	return NULL;
 }
@@ -153,7 +204,7 @@ static struct snapshot *build(struct indexer *x, struct site_index *idx,
 	log_new_problems(x, idx);
 	char *path = shared_snapshot_path(&x->paths, g->index);
 	const char *name = strrchr(path, '/') + 1;
-	struct snapshot_build_stats stats;
+	struct snapshot_build_stats stats = {0, 0, 0};
 	struct snapshot_how how = {x->snap, x->paths.dir, name, x->segment_prefix, &stats};
 	char err[SNAP_ERR_LEN];
 	struct snapshot *snap = snapshot_build(idx, g->signature, &how, err);
@@ -165,9 +216,11 @@ static struct snapshot *build(struct indexer *x, struct site_index *idx,
 		log_every_minute(LOG_LEVEL_ERROR, "cannot write the index of %s (%s): each worker "
 		                 "reads the site itself until it can be", x->cfg->content_root, err);
 	else
-		log_debug("generation %llu: %u entries rendered, %u reused (%u moved)",
-		          (unsigned long long)g->index, stats.rendered, stats.reused, stats.moved);
+		log_debug("generation %llu: %zu files read (%zu unchanged, not parsed again), %u "
+		          "entries rendered, %u reused (%u moved)", (unsigned long long)g->index,
+		          x->read, x->taken, stats.rendered, stats.reused, stats.moved);
 	free(path);
+	x->built = stats;
 	return snap;
 }
 
@@ -291,7 +344,11 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	g.config_print = site_config_print(x->cfg);
 	if (h->held->n > 0)
 		not_the_sites(&g);
+	x->read = idx->files.nreads;
+	x->taken = idx->files.taken;
 	struct snapshot *snap = build(x, idx, &g, had ? &before : NULL);
+	if (snap)
+		take_sources(x, idx);
 	site_index_free(idx);
 	if (!snap)
 		g.flags |= GENERATION_NO_SNAPSHOT;
@@ -334,15 +391,22 @@ int indexer_publish(struct indexer *x, const struct indexer_change *ch)
 }
 
 /* Whether the generation file names a generation of these files whose
- * snapshot (if it has one) opens: then it is taken as the last. */
+ * snapshot (if it has one) opens: then it is taken as the last. One of
+ * other files is taken as the last too, when it opens: the build that
+ * follows renders only what changed since. */
 static bool published(struct indexer *x, uint64_t signature)
 {
 	struct generation g;
-	if (generation_read(x->paths.generation, &g) != 0 || g.signature != signature)
+	if (generation_read(x->paths.generation, &g) != 0)
 		return false;
 	if (g.flags & GENERATION_NO_SNAPSHOT)
 		return false; /* worth another try: room may have been made */
-	return take_snapshot_of(x, &g);
+	bool had = x->snap && x->generation == g.index;
+	if (!take_snapshot_of(x, &g) || g.signature != signature)
+		return false;
+	if (!had)
+		read_sources(x);
+	return true;
 }
 
 int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_fn check,

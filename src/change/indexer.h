@@ -50,6 +50,18 @@ struct indexer {
 	struct snapshot *snap;           /* owned: the last snapshot it built or found */
 	uint64_t generation;             /* the index generation snap is of */
 	struct strbuf logged;            /* owned: the problems last logged, one a line */
+	bool keep_sources;               /* keep what the files of snap parsed to (true
+	                                  * from indexer_init): one that publishes once
+	                                  * and ends needs no fallback */
+	struct value_builder sources;    /* owned: those files' maps (rel -> map), the last
+	                                  * good version of a file that stops parsing;
+	                                  * closed once known, empty (depth 0, no bytes)
+	                                  * while not known */
+	struct files_memo memo;          /* owned: which of those files need not be read
+	                                  * again (files.h) */
+	size_t read, taken;              /* the last publication's files: read, of which
+	                                  * taken from the memo (not read again) */
+	struct snapshot_build_stats built; /* what its last build did with the entries */
 };
 
 /* Sets x up for cfg's site. hooks (may be NULL) are called with state as
@@ -58,6 +70,10 @@ struct indexer {
 int indexer_init(struct indexer *x, const struct config *cfg, const struct watch_hooks *hooks,
                  void *state);
 void indexer_free(struct indexer *x);
+
+/* The sources of the files its last snapshot was built from (a map rel
+ * path -> parsed file), or VALUE_MISSING when it keeps none. */
+value_t indexer_sources(const struct indexer *x);
 
 /* What a publication is for. */
 struct indexer_change {

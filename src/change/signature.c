@@ -45,7 +45,8 @@ static void sign_tree(const char *abs, const char *rel, bool disk, uint64_t *sum
 		strbuf_addf(&child, "%s/%s", abs, e->d_name);
 		strbuf_addf(&child_rel, "%s/%s", rel, e->d_name);
 		struct stat st;
-		if (stat(child.ptr, &st) == 0) {
+		/* At the folder's descriptor: the path is not walked again for each of its files. */
+		if (fstatat(dirfd(d), e->d_name, &st, 0) == 0) {
 			if (S_ISDIR(st.st_mode)) {
 				sign_tree(child.ptr, child_rel.ptr, disk, sum, depth + 1);
 			} else {

@@ -126,7 +126,9 @@ static void on_stop(int sig)
 int watch_scan_once(const struct config *cfg)
 {
 	struct indexer x;
-	int rc = indexer_init(&x, cfg, NULL, NULL) == 0 ? indexer_catch_up(&x) : -1;
+	int rc = indexer_init(&x, cfg, NULL, NULL);
+	x.keep_sources = false; /* it publishes once and ends */
+	rc = rc == 0 ? indexer_catch_up(&x) : -1;
 	indexer_free(&x);
 	return rc;
 }
@@ -1017,7 +1019,10 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	watch_site(&t, cfg);
 	struct change ch = CHANGE_INIT;
 	struct empties empties = {NULL, 0};
-	publish(&x, &t, cfg, &ch, &empties, true);
+	/* One that could not publish (files still being written, nothing
+	 * to stand in for them) looks again at the next pass. */
+	if (!publish(&x, &t, cfg, &ch, &empties, true))
+		ch.rescan = true;
 	announce_first_look();
 	hold_for_test();
 	if (h->pass)

@@ -18,7 +18,7 @@
 /* When the entry was last changed: its own `updated_at`, else its file's. */
 static long long last_modified(const struct entry *e)
 {
-	value_t updated = value_map_getz(vb_result(&e->own), "updated_at");
+	value_t updated = value_map_getz(e->own, "updated_at");
 	return value_type(updated) == VALUE_INT ? value_int(updated) : e->mtime;
 }
 

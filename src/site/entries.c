@@ -103,8 +103,12 @@ struct file_list {
 	size_t n;
 };
 
-static bool is_directory(const char *path)
+/* Whether path is a folder: as its directory said (kind), else by a stat
+ * (a link, or a file system that does not say). */
+static bool is_directory(const char *path, signed char kind)
 {
+	if (kind != FILES_UNKNOWN)
+		return kind == FILES_DIR;
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
@@ -115,12 +119,13 @@ static void walk(struct site_index *idx, const char *rel, size_t site, struct fi
 {
 	char *abs = files_join(idx->files.root, rel);
 	size_t n;
-	char **names = files_list(&idx->files, abs, NULL, &n);
+	signed char *kinds;
+	char **names = files_list_kinds(&idx->files, abs, NULL, &n, &kinds);
 	for (size_t i = 0; i < n; i++) {
 		char *child_rel = files_join(rel, names[i]);
 		char *child_abs = files_join(abs, names[i]);
 		size_t len = strlen(names[i]);
-		if (is_directory(child_abs)) {
+		if (is_directory(child_abs, kinds[i])) {
 			if (depth < 32)
 				walk(idx, child_rel, site, out, depth + 1);
 			free(child_rel);
@@ -135,6 +140,7 @@ static void walk(struct site_index *idx, const char *rel, size_t site, struct fi
 		free(child_abs);
 	}
 	files_free_names(names, n);
+	free(kinds);
 	free(abs);
 }
 
@@ -182,7 +188,7 @@ static void discover(struct site_index *idx, const struct collection_info *c,
 		char *child_rel = files_join(rel.ptr, names[i]);
 		size_t site = site_number(idx, names[i]);
 		char *child_abs = files_join(abs, names[i]);
-		if (!is_directory(child_abs))
+		if (!is_directory(child_abs, FILES_UNKNOWN))
 			files_left_out(&idx->files, true, child_rel, 0, "not in a site folder; left out");
 		else if (site == (size_t)-1)
 			files_left_out(&idx->files, true, child_rel, 0, "no site is named %s; left out",
@@ -237,6 +243,17 @@ static void copy_data(value_t map, struct value_builder *out)
 	vb_map_end(out);
 }
 
+/* copy_data's map in bytes of its own, no more than it takes (the
+ * builder's room to grow is given back): the entry's `own`. */
+static value_t own_copy(value_t map)
+{
+	struct value_builder b = VALUE_BUILDER_INIT;
+	copy_data(map, &b);
+	size_t len;
+	char *bytes = strbuf_detach(&b.buf, &len);
+	return (value_t){xrealloc(bytes, len ? len : 1)};
+}
+
 /* A stable id for a file without one: the same path gives the same id. */
 static char *made_up_id(const char *rel)
 {
@@ -245,12 +262,30 @@ static char *made_up_id(const char *rel)
 	return xstrdup(buf);
 }
 
+/* The modification time (seconds) of the file rel just read: that of
+ * the version read, when files_read read it (it noted a read beyond the
+ * first `reads`), else (its last good version standing in) the file's
+ * now. */
+static long long file_mtime(const struct site_files *files, const char *rel, size_t reads)
+{
+	if (files->nreads > reads) {
+		long long ns = files->reads[files->nreads - 1].stamp.mtime_ns;
+		return ns / 1000000000LL - (ns % 1000000000LL < 0); /* floored, as st_mtime */
+	}
+	struct stat st;
+	char *abs = files_join(files->root, rel);
+	long long mtime = stat(abs, &st) == 0 ? (long long)st.st_mtime : 0;
+	free(abs);
+	return mtime;
+}
+
 static bool read_entry(struct site_index *idx, size_t collection, const struct found_file *f,
                        struct entry *e)
 {
 	const struct collection_info *c = &idx->collections[collection];
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	memset(e, 0, sizeof *e);
+	size_t reads = idx->files.nreads;
 	if (files_read(&idx->files, f->rel, &raw) != 0) {
 		vb_release(&raw);
 		return false;
@@ -280,12 +315,8 @@ static bool read_entry(struct site_index *idx, size_t collection, const struct f
 	}
 	e->slug = name.slug;
 	e->order = -1;
-	struct stat st;
-	char *abs = files_join(idx->files.root, f->rel);
-	e->mtime = stat(abs, &st) == 0 ? (long long)st.st_mtime : 0;
-	free(abs);
-	e->own = (struct value_builder)VALUE_BUILDER_INIT;
-	copy_data(data, &e->own);
+	e->mtime = file_mtime(&idx->files, f->rel, reads);
+	e->own = own_copy(data);
 	vb_release(&raw);
 	return true;
 }
@@ -333,7 +364,7 @@ static void free_entry(struct entry *e)
 	free(e->origin_id);
 	free(e->uri);
 	free(e->redirect);
-	vb_release(&e->own);
+	free((void *)e->own.p);
 }
 
 /* First in path order wins a shared id; the others are left out. */
@@ -432,7 +463,7 @@ value_t entry_field(const struct site_index *idx, const struct entry *e, const c
 {
 	const struct collection_info *c = &idx->collections[e->collection];
 	for (const struct entry *x = e; x; x = x->origin) {
-		value_t v = value_map_getz(vb_result(&x->own), key);
+		value_t v = value_map_getz(x->own, key);
 		if (!value_is_missing(v))
 			return v;
 	}

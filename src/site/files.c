@@ -6,11 +6,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "lib/hash.h"
 #include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "site/frontmatter.h"
@@ -28,8 +32,18 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	files->sources = (struct value_builder)VALUE_BUILDER_INIT;
 	vb_map_begin(&files->sources);
 	files->held = NULL;
+	files->last = NULL;
+	files->memo = (struct files_memo){NULL, 0, 0};
+	files->taken = 0;
+	files->stat_dir = NULL;
+	files->stat_fd = -1;
 	files->reads = NULL;
 	files->nreads = 0;
+}
+
+void files_remember_nothing(struct site_files *files)
+{
+	files_finish(files); /* a closed map: remember() adds nothing to it */
 }
 
 void files_finish(struct site_files *files)
@@ -48,6 +62,12 @@ void files_free(struct site_files *files)
 	free(files->root);
 	free(files->unreadable);
 	vb_release(&files->sources);
+	files_memo_free(&files->memo);
+	free(files->stat_dir);
+	files->stat_dir = NULL;
+	if (files->stat_fd >= 0)
+		close(files->stat_fd);
+	files->stat_fd = -1;
 	for (size_t i = 0; i < files->nreads; i++)
 		free(files->reads[i].path);
 	free(files->reads);
@@ -113,21 +133,79 @@ size_t files_errors(const struct site_files *files)
 
 char *files_join(const char *a, const char *b)
 {
-	struct strbuf s = STRBUF_INIT;
-	strbuf_addf(&s, "%s/%s", a, b);
-	return strbuf_detach(&s, NULL);
+	/* Not through printf: a build joins millions of paths. */
+	size_t la = strlen(a), lb = strlen(b);
+	char *path = xmalloc(la + lb + 2);
+	memcpy(path, a, la);
+	path[la] = '/';
+	memcpy(path + la + 1, b, lb + 1);
+	return path;
+}
+
+void files_memo_free(struct files_memo *memo)
+{
+	free(memo->slots);
+	*memo = (struct files_memo){NULL, 0, 0};
+}
+
+/* The slot of hash in memo: its own, or the free one it would take. */
+static struct memo_slot *memo_slot(const struct files_memo *memo, uint64_t hash)
+{
+	size_t at = (size_t)hash & (memo->nslots - 1);
+	while (memo->slots[at].hash && memo->slots[at].hash != hash)
+		at = (at + 1) & (memo->nslots - 1);
+	return &memo->slots[at];
+}
+
+static uint64_t memo_hash(const char *rel)
+{
+	return hash_fnv1a(rel) | 1; /* never 0, the free slot's */
+}
+
+static void memo_put(struct files_memo *memo, uint64_t hash, const struct file_stamp *stamp,
+                     size_t at)
+{
+	if ((memo->n + 1) * 4 > memo->nslots * 3) {
+		struct files_memo grown = {NULL, memo->nslots ? memo->nslots * 2 : 1024, memo->n};
+		grown.slots = xcalloc(grown.nslots, sizeof *grown.slots);
+		for (size_t i = 0; i < memo->nslots; i++)
+			if (memo->slots[i].hash)
+				*memo_slot(&grown, memo->slots[i].hash) = memo->slots[i];
+		free(memo->slots);
+		*memo = grown;
+	}
+	struct memo_slot *slot = memo_slot(memo, hash);
+	memo->n += slot->hash == 0;
+	*slot = (struct memo_slot){hash, *stamp, at};
+}
+
+/* Whether a version stamped so may be taken again by stamp alone: not
+ * when it changed within the last second (a write in the same tick of
+ * the file system's clock would not change its stamp). */
+static bool settled_long_enough(const struct file_stamp *stamp)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	long long now_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+	return stamp->ctime_ns < now_ns - 1000000000LL && stamp->mtime_ns < now_ns - 1000000000LL;
 }
 
 /* Remembers rel's map for the next read to fall back on, without what is
  * never served: users' files (passwords, tokens) and forms' (e-mail
- * settings) are not kept at all, other files without their withheld keys. */
-static void remember(struct site_files *files, const char *rel, value_t map)
+ * settings) are not kept at all, other files without their withheld keys
+ * (which every reader leaves out anyway). With the version's stamp (NULL:
+ * not read now), the next read may take it in place of the file. */
+static void remember(struct site_files *files, const char *rel, value_t map,
+                     const struct file_stamp *stamp)
 {
 	if (files->sources.depth == 0 || strncmp(rel, "users/", 6) == 0 ||
 	    strncmp(rel, "resources/forms/", 16) == 0 || strncmp(rel, "storage/", 8) == 0)
 		return;
 	vb_keyz(&files->sources, rel);
+	size_t at = files->sources.buf.len;
 	withheld_copy(map, &files->sources);
+	if (stamp && settled_long_enough(stamp))
+		memo_put(&files->memo, memo_hash(rel), stamp, at);
 }
 
 /* Notes that the file at path (taken) was read in the version stamp. */
@@ -144,8 +222,50 @@ static int read_held(struct site_files *files, const char *rel, struct value_bui
 	if (value_is_missing(last))
 		return -1;
 	vb_value(out, last);
-	remember(files, rel, last);
+	remember(files, rel, last, NULL);
 	return 0;
+}
+
+/* The stamp of the file at path, stat()ed at the descriptor of its folder
+ * (kept open from one file to the next: the files of a folder come one
+ * after another, and the path of each is not walked again). */
+static bool stamp_of_path(struct site_files *files, const char *path, struct file_stamp *stamp)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return frontmatter_stamp(path, stamp);
+	size_t len = (size_t)(slash - path);
+	if (!files->stat_dir || strncmp(files->stat_dir, path, len) != 0 ||
+	    files->stat_dir[len] != '\0') {
+		if (files->stat_fd >= 0)
+			close(files->stat_fd);
+		free(files->stat_dir);
+		files->stat_dir = xstrndup(path, len);
+		files->stat_fd = open(files->stat_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (files->stat_fd < 0)
+		return frontmatter_stamp(path, stamp);
+	return frontmatter_stamp_at(files->stat_fd, slash + 1, stamp);
+}
+
+/* The last read's map of rel, when the file at path (taken when it
+ * is) is still the version it parsed: appended to out, remembered and
+ * noted as read. */
+static bool take_memo(struct site_files *files, const char *rel, char *path,
+                      struct value_builder *out)
+{
+	if (!files->last || !files->last->n || value_is_missing(files->previous))
+		return false;
+	const struct memo_slot *slot = memo_slot(files->last, memo_hash(rel));
+	struct file_stamp now;
+	if (!slot->hash || !stamp_of_path(files, path, &now) || !file_stamp_equal(&now, &slot->stamp))
+		return false;
+	value_t map = {files->previous.p + slot->at};
+	vb_value(out, map);
+	note_read(files, path, &now);
+	remember(files, rel, map, &now);
+	files->taken++;
+	return true;
 }
 
 int files_read(struct site_files *files, const char *rel, struct value_builder *out)
@@ -155,6 +275,8 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 		free(path);
 		return read_held(files, rel, out);
 	}
+	if (take_memo(files, rel, path, out))
+		return 0;
 	struct yaml_error err;
 	struct file_stamp stamp;
 	size_t at = out->buf.len;
@@ -162,7 +284,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	int rc = frontmatter_parse_file_stamped(path, out, &err, &stamp);
 	if (rc == 0) {
 		note_read(files, path, &stamp);
-		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at});
+		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at}, &stamp);
 		return 0;
 	}
 	/* Removed since it was listed: deleted, not a file to stand in for. */
@@ -181,7 +303,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	files_problem(files, false, rel, err.line, "%s (its last good version is served)",
 	              err.message);
 	vb_value(out, last);
-	remember(files, rel, last);
+	remember(files, rel, last, NULL);
 	return 0;
 }
 
@@ -210,10 +332,60 @@ static const char *relative_to_root(const struct site_files *files, const char *
 
 char **files_list(struct site_files *files, const char *dir, const char *suffix, size_t *count)
 {
+	return files_list_kinds(files, dir, suffix, count, NULL);
+}
+
+/* What a directory entry is, as its type says (without a stat). */
+static signed char kind_of(const struct dirent *e)
+{
+#ifdef _DIRENT_HAVE_D_TYPE
+	if (e->d_type == DT_DIR)
+		return FILES_DIR;
+	if (e->d_type == DT_REG)
+		return FILES_NOT_DIR;
+#endif
+	(void)e;
+	return FILES_UNKNOWN; /* a link, or a file system that does not say */
+}
+
+struct named_kind {
+	char *name;
+	signed char kind;
+};
+
+static int compare_named(const void *a, const void *b)
+{
+	return strcmp(((const struct named_kind *)a)->name, ((const struct named_kind *)b)->name);
+}
+
+/* Sorts names, and kinds (when not NULL) along with them. */
+static void sort_names(char **names, signed char *kinds, size_t n)
+{
+	if (!kinds) {
+		qsort(names, n, sizeof *names, compare_names);
+		return;
+	}
+	struct named_kind *pairs = xmalloc(n * sizeof *pairs);
+	for (size_t i = 0; i < n; i++)
+		pairs[i] = (struct named_kind){names[i], kinds[i]};
+	qsort(pairs, n, sizeof *pairs, compare_named);
+	for (size_t i = 0; i < n; i++) {
+		names[i] = pairs[i].name;
+		kinds[i] = pairs[i].kind;
+	}
+	free(pairs);
+}
+
+char **files_list_kinds(struct site_files *files, const char *dir, const char *suffix,
+                        size_t *count, signed char **kinds)
+{
 	char **names = NULL;
+	signed char *k = NULL;
 	size_t n = 0;
 	DIR *d = opendir(dir);
 	*count = 0;
+	if (kinds)
+		*kinds = NULL;
 	if (!d) {
 		/* Not there: empty. There but closed to us: not the same thing. */
 		if (files && errno != ENOENT && errno != ENOTDIR)
@@ -229,12 +401,18 @@ char **files_list(struct site_files *files, const char *dir, const char *suffix,
 		if (suffix && (len <= suffix_len || strcmp(e->d_name + len - suffix_len, suffix) != 0))
 			continue;
 		names = xrealloc(names, (n + 1) * sizeof *names);
+		if (kinds) {
+			k = xrealloc(k, n + 1);
+			k[n] = kind_of(e);
+		}
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
 	if (n > 1)
-		qsort(names, n, sizeof *names, compare_names);
+		sort_names(names, k, n);
 	*count = n;
+	if (kinds)
+		*kinds = k;
 	return names;
 }
 

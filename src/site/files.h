@@ -51,6 +51,28 @@ struct file_read {
 	struct file_stamp stamp; /* the version read */
 };
 
+/*
+ * What a read parsed, for the next read to take instead of reading and
+ * parsing a file again when it is the same version (the same inode,
+ * size, modification and change times): each remembered file's map, by
+ * the hash of its rel path, as an offset into that read's sources. A file
+ * that changed less than a second before it was read is not kept (a
+ * write in the same clock tick would leave its stamp as it was).
+ */
+struct memo_slot {
+	uint64_t hash;           /* of the rel path; 0: free */
+	struct file_stamp stamp; /* the version parsed */
+	size_t at;               /* its map in the sources' bytes */
+};
+
+struct files_memo {
+	struct memo_slot *slots; /* owned: open addressing, nslots a power of two */
+	size_t nslots, n;
+};
+
+/* Frees the memo's slots; it may be used again (empty). */
+void files_memo_free(struct files_memo *memo);
+
 struct site_files {
 	char *root;               /* owned: the site folder */
 	struct problem *problems; /* owned, in the order found */
@@ -59,6 +81,12 @@ struct site_files {
 	value_t previous;         /* borrowed: the previous read's sources, or missing */
 	struct value_builder sources; /* owned: an open map of rel -> parsed map */
 	const struct strmap *held; /* borrowed: absolute paths not to read, or NULL */
+	const struct files_memo *last; /* borrowed: the previous read's memo (its offsets
+	                           * into previous), or NULL */
+	struct files_memo memo;   /* owned: this read's, into sources */
+	size_t taken;             /* files taken from last, not read */
+	char *stat_dir;           /* owned: the folder stat_fd is open on, or NULL */
+	int stat_fd;              /* that folder (O_PATH), for stamps of its files */
 	struct file_read *reads;  /* owned: the files read, in the order read */
 	size_t nreads;
 };
@@ -67,6 +95,10 @@ struct site_files {
  * back on previous (a sources map, or VALUE_MISSING) for files that no
  * longer parse. */
 void files_init(struct site_files *files, const char *root, value_t previous);
+
+/* Remembers no sources from now on: the map stays empty (for a read whose
+ * sources nobody keeps: they would be a copy of every file it parses). */
+void files_remember_nothing(struct site_files *files);
 
 /* Closes the sources map: vb_result(&files->sources) is then whole. */
 void files_finish(struct site_files *files);
@@ -109,6 +141,15 @@ bool files_exists(const struct site_files *files, const char *rel);
  * be read makes files unreadable (files may be NULL: nothing recorded).
  * Free with files_free_names. */
 char **files_list(struct site_files *files, const char *dir, const char *suffix, size_t *count);
+
+/* What files_list_kinds says of each name. */
+enum { FILES_NOT_DIR = 0, FILES_DIR = 1, FILES_UNKNOWN = -1 };
+
+/* files_list, and in *kinds (owned by the caller, NULL when there are no
+ * names) whether each name is a folder, as the directory says without a
+ * stat: FILES_UNKNOWN for a link or when the file system does not say. */
+char **files_list_kinds(struct site_files *files, const char *dir, const char *suffix,
+                        size_t *count, signed char **kinds);
 
 /* Records that the site cannot be read whole (the first reason stays),
  * as an error about rel too. */

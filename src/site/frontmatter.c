@@ -190,6 +190,15 @@ bool file_stamp_equal(const struct file_stamp *a, const struct file_stamp *b)
 	       a->ctime_ns == b->ctime_ns;
 }
 
+bool frontmatter_stamp_at(int dirfd, const char *name, struct file_stamp *stamp)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, 0) != 0)
+		return false;
+	stamp_of(&st, stamp);
+	return true;
+}
+
 bool frontmatter_stamp(const char *path, struct file_stamp *stamp)
 {
 	struct stat st;

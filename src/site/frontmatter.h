@@ -41,6 +41,8 @@ int frontmatter_parse_file_stamped(const char *path, struct value_builder *out,
 
 /* The version of the file at path now; false when it cannot be looked at. */
 bool frontmatter_stamp(const char *path, struct file_stamp *stamp);
+/* frontmatter_stamp of name in the folder open at dirfd. */
+bool frontmatter_stamp_at(int dirfd, const char *name, struct file_stamp *stamp);
 bool file_stamp_equal(const struct file_stamp *a, const struct file_stamp *b);
 
 #endif

@@ -46,6 +46,15 @@ struct site_index *site_index_load_over(const struct config *cfg, value_t previo
  * their versions in previous stand in (files.h). */
 struct site_index *site_index_load_holding(const struct config *cfg, value_t previous,
                                            const struct strmap *held);
+
+/* site_index_load_holding, the sources of the files read kept in
+ * idx->files.sources only when sources is true (they are a copy of
+ * every file parsed: a read whose sources nobody keeps saves it), with
+ * their memo (files.h). A file memo (NULL: none; else previous's) says
+ * is the version it parsed is taken from previous, not read again. */
+struct site_index *site_index_read(const struct config *cfg, value_t previous,
+                                   const struct files_memo *memo, const struct strmap *held,
+                                   bool sources);
 void site_index_free(struct site_index *idx);
 
 #endif

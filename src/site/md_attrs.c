@@ -153,7 +153,7 @@ struct apply {
 	struct md_attrs_pass *pass;
 	const char *src;
 	size_t len;
-	pcre2_code *list, *single;
+	const pcre2_code *list, *single;
 	pcre2_match_data *md;
 	size_t nmarkers; /* markers made */
 };
@@ -686,20 +686,29 @@ static size_t collect(cmark_node *doc, cmark_node_type type, cmark_node ***out)
 }
 
 
-int md_attrs_apply(struct md_attrs_pass *pass, cmark_node *doc, const char *src, size_t len)
+/* The pattern compiled (caseless), once per process: compiling cost more
+ * than matching when every Markdown field of a million entries did it.
+ * The code is never changed after, nor freed (NULL: it did not compile;
+ * tried again next time). */
+static const pcre2_code *compiled(pcre2_code **slot, const char *pattern)
 {
 	int err;
 	PCRE2_SIZE off;
+	if (!*slot)
+		*slot = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_CASELESS, &err,
+		                      &off, NULL);
+	return *slot;
+}
+
+int md_attrs_apply(struct md_attrs_pass *pass, cmark_node *doc, const char *src, size_t len)
+{
+	static pcre2_code *list_code, *single_code;
 	struct apply c = {pass, src, len, NULL, NULL, NULL, 0};
-	c.list = pcre2_compile((PCRE2_SPTR)list_pattern, PCRE2_ZERO_TERMINATED, PCRE2_CASELESS, &err,
-	                       &off, NULL);
-	c.single = pcre2_compile((PCRE2_SPTR)single_pattern, PCRE2_ZERO_TERMINATED, PCRE2_CASELESS,
-	                         &err, &off, NULL);
+	c.list = compiled(&list_code, list_pattern);
+	c.single = compiled(&single_code, single_pattern);
 	c.md = c.list ? pcre2_match_data_create_from_pattern(c.list, NULL) : NULL;
 	if (!c.list || !c.single || !c.md) {
 		pcre2_match_data_free(c.md);
-		pcre2_code_free(c.list);
-		pcre2_code_free(c.single);
 		return -1;
 	}
 	cmark_node **nodes;
@@ -724,7 +733,5 @@ int md_attrs_apply(struct md_attrs_pass *pass, cmark_node *doc, const char *src,
 		give_away(&c, markers[i]);
 	free(markers);
 	pcre2_match_data_free(c.md);
-	pcre2_code_free(c.list);
-	pcre2_code_free(c.single);
 	return 0;
 }

@@ -47,7 +47,7 @@ struct reference {
 struct render {
 	const struct md_html *opt;
 	struct strbuf *out;
-	pcre2_code *html_tag;
+	const pcre2_code *html_tag;
 	pcre2_match_data *md;
 	struct footnote *notes; /* by number - 1 */
 	size_t nnotes;
@@ -746,16 +746,20 @@ static void render_footnotes(struct render *r, cmark_node *doc)
 
 int md_html_render(cmark_node *doc, const struct md_html *opt, struct strbuf *out)
 {
+	/* Compiled once per process (compiling cost more than matching when
+	 * every Markdown field of a million entries did it); never changed
+	 * after, nor freed. */
+	static pcre2_code *html_tag;
 	int err;
 	PCRE2_SIZE off;
 	struct render r = {opt, out, NULL, NULL, NULL, 0, NULL, 0};
-	r.html_tag = pcre2_compile((PCRE2_SPTR)html_tag_pattern, PCRE2_ZERO_TERMINATED, 0, &err, &off,
-	                           NULL);
+	if (!html_tag)
+		html_tag = pcre2_compile((PCRE2_SPTR)html_tag_pattern, PCRE2_ZERO_TERMINATED, 0, &err,
+		                         &off, NULL);
+	r.html_tag = html_tag;
 	r.md = r.html_tag ? pcre2_match_data_create_from_pattern(r.html_tag, NULL) : NULL;
-	if (!r.md) {
-		pcre2_code_free(r.html_tag);
+	if (!r.md)
 		return -1;
-	}
 	gather_footnotes(&r, doc);
 	size_t at = out->len;
 	render_children(&r, doc, 0);
@@ -767,6 +771,5 @@ int md_html_render(cmark_node *doc, const struct md_html *opt, struct strbuf *ou
 	free(r.notes);
 	free(r.refs);
 	pcre2_match_data_free(r.md);
-	pcre2_code_free(r.html_tag);
 	return 0;
 }

@@ -71,7 +71,9 @@ struct entry {
 	long order;            /* 1-based position in the site's tree, -1 when not structured */
 	int depth;             /* depth in the tree (1 = top), 0 when not structured */
 	const struct entry *parent; /* tree parent, NULL at the top */
-	struct value_builder own;   /* owned: the file's data minus id, origin and published */
+	value_t own;           /* owned (its bytes: free((void *)own.p)): the file's data
+	                        * minus id, origin and published, a packed map in just
+	                        * the bytes it takes (a million of them are held at once) */
 };
 
 struct site_index {

@@ -28,8 +28,9 @@
 
 #define SNAP_MAGIC "CMSAPIX\0"
 /* 13: main's 12 (an entry's redirect) and this branch's 11 (head and
- * segments), both. */
-#define SNAP_VERSION 13
+ * segments), both. 14: a snapshot of files holds no sources (the indexer
+ * keeps them). */
+#define SNAP_VERSION 14
 
 /* --- on-disk records (native byte order: a snapshot never leaves its
  * machine) --- */
@@ -46,8 +47,8 @@ struct rec_header {
 	uint64_t slug_slots_off; /* entry number + 1 by (collection, site, slug) */
 	uint32_t nslug_slots, pad;
 	uint64_t by_date_off; /* nentries entry numbers: each collection's, by date */
-	uint64_t sources;     /* blob offset of the map rel path -> parsed file (entries' files
-	                       * aside: the builder that keeps its index holds those) */
+	uint64_t sources;     /* blob offset of the map rel path -> parsed file, or SNAP_NONE:
+	                       * only a snapshot in one block has it (snapshot_write) */
 	uint32_t incomplete;  /* a folder could not be read: not the whole site */
 	uint32_t pad2;
 	uint64_t published_off; /* nentries slots: each dated collection's published dated
@@ -336,7 +337,7 @@ static void resolved_data(const struct augment_ctx *ctx, const struct entry_fiel
 	char **keys = NULL;
 	size_t n = 0;
 	for (const struct entry *x = e; x; x = x->origin)
-		collect_keys(vb_result(&x->own), &keys, &n);
+		collect_keys(x->own, &keys, &n);
 	const struct collection_info *c = &idx->collections[e->collection];
 	collect_keys(value_map_getz(vb_result(&c->settings), "inject"), &keys, &n);
 	value_t fields = fields_of(ef, c, e->collection, entry_blueprint(idx, e));
@@ -808,7 +809,7 @@ static uint64_t fingerprint(const struct site_index *idx, const struct render_in
 	uint64_t h = hash_str(in->collection[e->collection] ^ in->fields[e->collection][b], e->path);
 	h = hash_bytes(h, &e->site, sizeof e->site);
 	for (const struct entry *x = e; x; x = x->origin)
-		h = hash_value(hash_str(h, x->id), vb_result(&x->own));
+		h = hash_value(hash_str(h, x->id), x->own);
 	unsigned kinds = in->relates[e->collection][b];
 	for (int k = 0; k < RELATES_KINDS; k++)
 		if (kinds & (1u << k))
@@ -1117,6 +1118,7 @@ struct build {
 	uint32_t nkept;                /* segments of prev kept: numbers [0, nkept) */
 	struct rec_entry *recs;
 	struct snapshot_build_stats stats;
+	bool with_sources;             /* the head holds the files' sources */
 };
 
 /* Entries of the last snapshot by fingerprint: their numbers + 1. */
@@ -1396,12 +1398,82 @@ static size_t lay_out(struct rec_header *h, struct section *s, size_t n, size_t 
 	return at + blob_len;
 }
 
-/* The head of the build appended to out (and, in memory, the one
- * segment after it). */
-static void write_head(struct build *b, uint64_t signature, struct strbuf *out)
+/* A head laid out, ready to be written: the header, its sections (their
+ * offsets set in h), the blob, and in memory the one segment after it. */
+struct head_out {
+	struct rec_header h;
+	struct section sections[12];
+	size_t nsections;
+	const struct strbuf *blob;     /* the build's */
+	const struct strbuf *embedded; /* NULL, or the in-memory segment */
+	size_t head;                   /* bytes of the head itself */
+	void *owned[10];               /* the sections' arrays, freed by head_out_free */
+};
+
+/* Where head bytes go: a buffer, or a file as they are made. */
+typedef int (*emit_fn)(void *arg, const void *data, size_t len);
+
+static int emit_to_buf(void *arg, const void *data, size_t len)
+{
+	strbuf_add(arg, data, len);
+	return 0;
+}
+
+static int emit_to_fd(void *arg, const void *data, size_t len)
+{
+	return publish_write_all(*(int *)arg, data, len);
+}
+
+/* n zero bytes. */
+static int emit_zeros(emit_fn emit, void *arg, size_t n)
+{
+	static const char zeros[4096];
+	for (size_t k; n > 0; n -= k) {
+		k = n < sizeof zeros ? n : sizeof zeros;
+		if (emit(arg, zeros, k) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Writes the head o lays out, each byte once (the sections, the zeros
+ * between them, the blob, the embedded segment), through emit. 0 or -1. */
+static int emit_head(const struct head_out *o, emit_fn emit, void *arg)
+{
+	const struct rec_header *h = &o->h;
+	uint64_t at = sizeof *h;
+	if (emit(arg, h, sizeof *h) != 0)
+		return -1;
+	for (size_t i = 0; i < o->nsections; i++) {
+		const struct section *sec = &o->sections[i];
+		if (emit_zeros(emit, arg, *sec->off - at) != 0 ||
+		    (sec->bytes && emit(arg, sec->data, sec->bytes) != 0))
+			return -1;
+		at = *sec->off + sec->bytes;
+	}
+	if (emit_zeros(emit, arg, h->blob_off - at) != 0 ||
+	    emit(arg, o->blob->ptr, o->blob->len) != 0)
+		return -1;
+	if (!o->embedded)
+		return 0;
+	if (emit_zeros(emit, arg, align8(o->head) - o->head) != 0)
+		return -1;
+	return emit(arg, o->embedded->ptr, o->embedded->len);
+}
+
+static void head_out_free(struct head_out *o)
+{
+	for (size_t i = 0; i < sizeof o->owned / sizeof o->owned[0]; i++)
+		free(o->owned[i]);
+}
+
+/* Lays out the head of the build (and, in memory, the one segment after
+ * it) in o, the strings and values it names added to the build's blob. */
+static void lay_head(struct build *b, uint64_t signature, struct head_out *o)
 {
 	const struct site_index *idx = b->idx;
 	struct strbuf *blob = &b->blob;
+	memset(o, 0, sizeof *o);
 	struct rec_site *sites = xcalloc(idx->nsites ? idx->nsites : 1, sizeof *sites);
 	for (size_t i = 0; i < idx->nsites; i++) {
 		const struct site_info *s = &idx->sites[i];
@@ -1431,11 +1503,10 @@ static void write_head(struct build *b, uint64_t signature, struct strbuf *out)
 	struct augment_ctx ctx = {.idx = idx, .tables = tables};
 	augmented_extras(&ctx, &augmented);
 	augment_tables_free(tables);
-	struct rec_header h;
-	memset(&h, 0, sizeof h);
-	h.extras = put_value(blob, vb_result(&augmented));
+	struct rec_header *h = &o->h;
+	h->extras = put_value(blob, vb_result(&augmented));
 	vb_release(&augmented);
-	h.sources = put_value(blob, vb_result(&idx->files.sources));
+	h->sources = b->with_sources ? put_value(blob, vb_result(&idx->files.sources)) : SNAP_NONE;
 	struct rec_ref *refs = write_refs(b);
 	uint32_t nsegments;
 	struct rec_segment *segs = write_segments(b, &nsegments);
@@ -1450,71 +1521,48 @@ static void write_head(struct build *b, uint64_t signature, struct strbuf *out)
 	published_titles(idx, published, b->recs, cols, title_ends, blob);
 	strbuf_addch(blob, '\0'); /* every string ends inside the blob */
 
-	memcpy(h.magic, SNAP_MAGIC, 8);
-	h.version = SNAP_VERSION;
-	h.header_size = sizeof h;
-	h.signature = signature;
-	h.built_at = (int64_t)time(NULL);
-	h.nsites = (uint32_t)idx->nsites;
-	h.ncollections = (uint32_t)idx->ncollections;
-	h.nentries = (uint32_t)idx->nentries;
-	h.nproblems = (uint32_t)idx->files.nproblems;
-	h.nslots = (uint32_t)idx->nslots;
-	h.nslug_slots = (uint32_t)nslug_slots;
-	h.multisite = idx->multisite;
-	h.incomplete = idx->files.unreadable != NULL;
-	h.nsegments = nsegments;
-	h.nrefs = b->refs.n;
+	memcpy(h->magic, SNAP_MAGIC, 8);
+	h->version = SNAP_VERSION;
+	h->header_size = sizeof *h;
+	h->signature = signature;
+	h->built_at = (int64_t)time(NULL);
+	h->nsites = (uint32_t)idx->nsites;
+	h->ncollections = (uint32_t)idx->ncollections;
+	h->nentries = (uint32_t)idx->nentries;
+	h->nproblems = (uint32_t)idx->files.nproblems;
+	h->nslots = (uint32_t)idx->nslots;
+	h->nslug_slots = (uint32_t)nslug_slots;
+	h->multisite = idx->multisite;
+	h->incomplete = idx->files.unreadable != NULL;
+	h->nsegments = nsegments;
+	h->nrefs = b->refs.n;
 	size_t n = idx->nentries;
 	struct section sections[] = {
-		{sites, idx->nsites * sizeof *sites, &h.sites_off},
-		{cols, idx->ncollections * sizeof *cols, &h.collections_off},
-		{b->recs, n * sizeof *b->recs, &h.entries_off},
-		{problems, idx->files.nproblems * sizeof *problems, &h.problems_off},
-		{slots, idx->nslots * sizeof *slots, &h.slots_off},
-		{slug_slots, nslug_slots * sizeof *slug_slots, &h.slug_slots_off},
-		{by_date, n * sizeof *by_date, &h.by_date_off},
-		{published, n * sizeof *published, &h.published_off},
-		{title_ends, n * sizeof *title_ends, &h.title_ends_off},
-		{b->prints, n * sizeof *b->prints, &h.prints_off},
-		{segs, nsegments * sizeof *segs, &h.segments_off},
-		{refs, b->refs.n * sizeof *refs, &h.refs_off},
+		{sites, idx->nsites * sizeof *sites, &h->sites_off},
+		{cols, idx->ncollections * sizeof *cols, &h->collections_off},
+		{b->recs, n * sizeof *b->recs, &h->entries_off},
+		{problems, idx->files.nproblems * sizeof *problems, &h->problems_off},
+		{slots, idx->nslots * sizeof *slots, &h->slots_off},
+		{slug_slots, nslug_slots * sizeof *slug_slots, &h->slug_slots_off},
+		{by_date, n * sizeof *by_date, &h->by_date_off},
+		{published, n * sizeof *published, &h->published_off},
+		{title_ends, n * sizeof *title_ends, &h->title_ends_off},
+		{b->prints, n * sizeof *b->prints, &h->prints_off},
+		{segs, nsegments * sizeof *segs, &h->segments_off},
+		{refs, b->refs.n * sizeof *refs, &h->refs_off},
 	};
-	size_t nsections = sizeof sections / sizeof sections[0];
-	size_t head = lay_out(&h, sections, nsections, blob->len);
+	o->nsections = sizeof sections / sizeof sections[0];
+	memcpy(o->sections, sections, sizeof sections);
+	void *owned[] = {sites, cols, problems, refs, segs, slots, slug_slots, by_date, published,
+	                 title_ends};
+	memcpy(o->owned, owned, sizeof owned);
+	o->blob = blob;
+	o->head = lay_out(h, o->sections, o->nsections, blob->len);
 	/* In memory the one segment follows the head. */
-	const struct strbuf *embedded = !b->segw.dir && b->segw.nouts ? &b->segw.outs[0].buf : NULL;
-	if (embedded)
-		segs[0].offset = align8(head);
-	h.total_size = embedded ? align8(head) + embedded->len : head;
-	size_t base = out->len;
-	strbuf_grow(out, h.total_size);
-	/* Each byte written once: the sections, and zeros between them. */
-	memset(out->ptr + base, 0, sections[0].off ? *sections[0].off : align8(sizeof h));
-	memcpy(out->ptr + base, &h, sizeof h);
-	for (size_t i = 0; i < nsections; i++) {
-		char *at = out->ptr + base + *sections[i].off;
-		uint64_t end = i + 1 < nsections ? *sections[i + 1].off : h.blob_off;
-		memcpy(at, sections[i].data, sections[i].bytes);
-		memset(at + sections[i].bytes, 0, end - *sections[i].off - sections[i].bytes);
-	}
-	memcpy(out->ptr + base + h.blob_off, blob->ptr, blob->len);
-	if (embedded) {
-		memset(out->ptr + base + head, 0, segs[0].offset - head);
-		memcpy(out->ptr + base + segs[0].offset, embedded->ptr, embedded->len);
-	}
-	out->len = base + h.total_size;
-	out->ptr[out->len] = '\0';
-	free(sites);
-	free(cols);
-	free(problems);
-	free(refs);
-	free(segs);
-	free(slots);
-	free(slug_slots);
-	free(by_date);
-	free(published);
-	free(title_ends);
+	o->embedded = !b->segw.dir && b->segw.nouts ? &b->segw.outs[0].buf : NULL;
+	if (o->embedded)
+		segs[0].offset = align8(o->head);
+	h->total_size = o->embedded ? align8(o->head) + o->embedded->len : o->head;
 }
 
 static void build_init(struct build *b, const struct site_index *idx, const struct snapshot *prev,
@@ -1543,19 +1591,53 @@ static void build_free(struct build *b)
 	free(b->old);
 }
 
-/* Renders (or reuses) every entry into the new segments, flushes them,
- * and appends the head to out. -1 with err when a segment could not be
- * written. */
-static int build_bytes(struct build *b, uint64_t signature, struct strbuf *out,
-                       char err[SNAP_ERR_LEN])
+/* Renders (or reuses) every entry into the new segments and flushes
+ * them. 0, or -1 with err when a segment could not be written. */
+static int write_segments_all(struct build *b, char err[SNAP_ERR_LEN])
 {
 	write_entries(b);
 	if (segment_writer_finish(&b->segw) != 0) {
 		snprintf(err, SNAP_ERR_LEN, "%s", b->segw.err);
 		return -1;
 	}
-	write_head(b, signature, out);
 	return 0;
+}
+
+/* The build's entries rendered, and its head with them, appended to
+ * out (in memory). -1 with err as write_segments_all. */
+static int build_bytes(struct build *b, uint64_t signature, struct strbuf *out,
+                       char err[SNAP_ERR_LEN])
+{
+	if (write_segments_all(b, err) != 0)
+		return -1;
+	struct head_out o;
+	lay_head(b, signature, &o);
+	strbuf_grow(out, o.h.total_size);
+	emit_head(&o, emit_to_buf, out);
+	head_out_free(&o);
+	return 0;
+}
+
+static int fill_head(int fd, void *arg)
+{
+	return emit_head(arg, emit_to_fd, &fd);
+}
+
+/* The build's entries rendered to its segment files, then its head
+ * written to path as it is laid out (no copy of it in memory), flushed
+ * and renamed into place. 0, or -1 with err. */
+static int build_files(struct build *b, uint64_t signature, const char *path,
+                       char err[SNAP_ERR_LEN])
+{
+	if (write_segments_all(b, err) != 0)
+		return -1;
+	struct head_out o;
+	lay_head(b, signature, &o);
+	int rc = publish_file(path, 0644, PUBLISH_SYNC, fill_head, &o);
+	if (rc != 0)
+		snprintf(err, SNAP_ERR_LEN, "%s: %s", path, strerror(errno ? errno : EIO));
+	head_out_free(&o);
+	return rc;
 }
 
 void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out)
@@ -1563,6 +1645,7 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	struct build b;
 	char err[SNAP_ERR_LEN];
 	build_init(&b, idx, NULL, NULL, NULL);
+	b.with_sources = true; /* the process that keeps it falls back on them */
 	if (build_bytes(&b, signature, out, err) != 0) {
 		/* Only an index beyond 4 GiB, which one block cannot hold. */
 		fprintf(stderr, "cms-api: cannot build the index in memory: %s\n", err);
@@ -1572,32 +1655,46 @@ void snapshot_write(const struct site_index *idx, uint64_t signature, struct str
 	build_free(&b);
 }
 
+/* snapshot_build in memory: one block. */
+static struct snapshot *build_in_memory(struct build *b, uint64_t signature,
+                                        char err[SNAP_ERR_LEN])
+{
+	struct strbuf bytes = STRBUF_INIT;
+	if (build_bytes(b, signature, &bytes, err) != 0) {
+		strbuf_release(&bytes);
+		return NULL;
+	}
+	size_t len;
+	char *data = strbuf_detach(&bytes, &len);
+	return snapshot_from_bytes(data, len, err);
+}
+
+/* snapshot_build to files: the head at dir/head_name, mapped. */
+static struct snapshot *build_to_files(struct build *b, uint64_t signature,
+                                       const struct snapshot_how *how, char err[SNAP_ERR_LEN])
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", how->dir, how->head_name);
+	struct snapshot *snap = NULL;
+	if (build_files(b, signature, path.ptr, err) == 0)
+		snap = snapshot_map(path.ptr, err);
+	strbuf_release(&path);
+	return snap;
+}
+
 struct snapshot *snapshot_build(const struct site_index *idx, uint64_t signature,
                                 const struct snapshot_how *how, char err[SNAP_ERR_LEN])
 {
 	struct build b;
-	struct strbuf bytes = STRBUF_INIT;
-	struct snapshot *snap = NULL;
 	build_init(&b, idx, how->previous, how->dir, how->segment_prefix);
-	int rc = build_bytes(&b, signature, &bytes, err);
-	if (rc == 0 && !how->dir) {
-		size_t len;
-		char *data = strbuf_detach(&bytes, &len);
-		snap = snapshot_from_bytes(data, len, err);
-	} else if (rc == 0) {
-		struct strbuf path = STRBUF_INIT;
-		strbuf_addf(&path, "%s/%s", how->dir, how->head_name);
-		if (snapshot_save(&bytes, path.ptr, err) == 0)
-			snap = snapshot_map(path.ptr, err);
-		strbuf_release(&path);
-	}
+	struct snapshot *snap = how->dir ? build_to_files(&b, signature, how, err)
+	                                 : build_in_memory(&b, signature, err);
 	if (how->stats)
 		*how->stats = b.stats;
 	if (snap)
 		segment_writer_free(&b.segw);
 	else
 		segment_writer_discard(&b.segw);
-	strbuf_release(&bytes);
 	build_free(&b);
 	return snap;
 }
@@ -1698,7 +1795,8 @@ static bool records_ok(const struct snapshot *s)
 			return false;
 	return (h->nslots == 0 || (h->nslots & (h->nslots - 1)) == 0) &&
 	       h->extras < UINT32_MAX && value_ok(s, (uint32_t)h->extras) &&
-	       h->sources < UINT32_MAX && value_ok(s, (uint32_t)h->sources);
+	       (h->sources == SNAP_NONE ||
+	        (h->sources < UINT32_MAX && value_ok(s, (uint32_t)h->sources)));
 }
 
 static bool sections_ok(const struct rec_header *h, size_t len, const char *bytes)
@@ -1912,7 +2010,10 @@ static value_t blob_data(const struct snapshot *s, const struct rec_entry *r)
 
 uint64_t snapshot_signature_of(const struct snapshot *s) { return s->h->signature; }
 bool snapshot_incomplete(const struct snapshot *s) { return s->h->incomplete != 0; }
-value_t snapshot_sources(const struct snapshot *s) { return value_at(s, (uint32_t)s->h->sources); }
+value_t snapshot_sources(const struct snapshot *s)
+{
+	return s->h->sources == SNAP_NONE ? VALUE_MISSING : value_at(s, (uint32_t)s->h->sources);
+}
 long long snapshot_built_at(const struct snapshot *s) { return s->h->built_at; }
 uint32_t snap_site_count(const struct snapshot *s) { return s->h->nsites; }
 bool snap_multisite(const struct snapshot *s) { return s->h->multisite != 0; }

@@ -93,7 +93,8 @@ struct snap_problem {
 };
 
 /* Serialises idx into out (appended): a whole snapshot in one block,
- * every entry rendered. signature identifies the content the index was
+ * every entry rendered, with the sources of the files idx read
+ * (snapshot_sources). signature identifies the content the index was
  * built from (see snapshot_signature). */
 void snapshot_write(const struct site_index *idx, uint64_t signature, struct strbuf *out);
 
@@ -147,7 +148,10 @@ uint64_t snapshot_signature_of(const struct snapshot *snap);
  * is not the whole site, and must not be served in place of a good one. */
 bool snapshot_incomplete(const struct snapshot *snap);
 /* Every file it was built from, parsed: a map rel path -> the file's map,
- * for the next build to fall back on (site_index_load_over). */
+ * for the next build to fall back on (site_index_load_over). Only a
+ * snapshot of snapshot_write has them; others answer VALUE_MISSING (the
+ * builder of a shared snapshot keeps them itself: workers never read
+ * them, and they were half its bytes). */
 value_t snapshot_sources(const struct snapshot *snap);
 long long snapshot_built_at(const struct snapshot *snap);
 /* Bytes the snapshot occupies (mapped or allocated, segments included). */

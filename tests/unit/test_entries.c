@@ -91,8 +91,8 @@ static void test_localization_values(void)
 	CU_ASSERT_STRING_EQUAL(field(de, "layout"), "post");        /* from inject */
 	CU_ASSERT_TRUE(value_is_missing(entry_field(idx, de, "nothing")));
 	/* id, origin and published are lifted out of the data. */
-	CU_ASSERT_TRUE(value_is_missing(value_map_getz(vb_result(&de->own), "origin")));
-	CU_ASSERT_TRUE(value_is_missing(value_map_getz(vb_result(&de->own), "published")));
+	CU_ASSERT_TRUE(value_is_missing(value_map_getz(de->own, "origin")));
+	CU_ASSERT_TRUE(value_is_missing(value_map_getz(de->own, "published")));
 	/* A localization's own author hides inject; published is not inherited. */
 	CU_ASSERT_STRING_EQUAL(field(entry("1f2e3d4c-0000-4000-8000-000000000003"), "author"),
 	                       "The Team");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "change/generation.h"
@@ -623,13 +624,27 @@ static void news_read_half(void *arg, const struct file_read *reads, size_t nrea
 	half_checks++;
 }
 
-/* The title of the file rel in the snapshot the indexer published last. */
+/* The title of the file rel in the sources of the snapshot the indexer
+ * published last. */
 static char *published_title(const struct indexer *x, const char *rel)
 {
-	value_t file = value_map_getz(snapshot_sources(x->snap), rel);
+	value_t file = value_map_getz(indexer_sources(x), rel);
 	size_t len;
 	const char *title = value_str(value_map_getz(file, "title"), &len);
 	return title ? strndup(title, len) : NULL;
+}
+
+/* Asserts the titles of news.yaml and blog.yaml in the sources of the
+ * snapshot the indexer published last. */
+static void assert_titles(const struct indexer *x, const char *news_title,
+                          const char *blog_title)
+{
+	char *news = published_title(x, "content/collections/news.yaml");
+	char *blog = published_title(x, "content/collections/blog.yaml");
+	CU_ASSERT_STRING_EQUAL(news ? news : "", news_title);
+	CU_ASSERT_STRING_EQUAL(blog ? blog : "", blog_title);
+	free(news);
+	free(blog);
 }
 
 /*
@@ -657,19 +672,9 @@ static void test_held_files_keep_their_last_version(void)
 	CU_ASSERT_EQUAL(indexer_publish_held(&x, &ch, &held, news_read_half, NULL), 1);
 	CU_ASSERT_EQUAL(half_checks, 2);
 	CU_ASSERT_EQUAL(held.n, 2);
-	char *news = published_title(&x, "content/collections/news.yaml");
-	char *title = published_title(&x, "content/collections/blog.yaml");
-	CU_ASSERT_STRING_EQUAL(news ? news : "", "Old");
-	CU_ASSERT_STRING_EQUAL(title ? title : "", "Blog");
-	free(news);
-	free(title);
+	assert_titles(&x, "Old", "Blog");
 	CU_ASSERT_EQUAL(indexer_publish(&x, &ch), 1);
-	news = published_title(&x, "content/collections/news.yaml");
-	title = published_title(&x, "content/collections/blog.yaml");
-	CU_ASSERT_STRING_EQUAL(news ? news : "", "New");
-	CU_ASSERT_STRING_EQUAL(title ? title : "", "Blog 2");
-	free(news);
-	free(title);
+	assert_titles(&x, "New", "Blog 2");
 	strmap_free(&held);
 	strbuf_release(&blog);
 	indexer_free(&x);
@@ -679,32 +684,85 @@ static void test_held_files_keep_their_last_version(void)
 }
 
 /*
- * A new indexer (a watcher's first look) that holds a file goes on from
- * what is published even when that is not of the site's files (edited
- * since): the held file keeps its last good version, never left out.
+ * A file not changed since the last publication is not parsed again (its
+ * last map is taken by its stamp), unless it changed within a second of
+ * being read; one changed is, at the same size too.
  */
-static void test_new_indexer_holds_from_published(void)
+static void test_unchanged_files_not_parsed_again(void)
 {
 	char *dir = unit_tempdir();
 	struct config cfg;
 	site_with_cache(dir, &cfg);
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.taken, 0);
+	/* Written just now: read again, not taken. */
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.taken, 0);
+	size_t read = x.read;
+	CU_ASSERT(read >= 2);
+	struct timespec pause = {1, 100000000}; /* past the second a file must have settled */
+	nanosleep(&pause, NULL);
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1); /* remembers them settled */
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.read, read);
+	CU_ASSERT_EQUAL(x.taken, read - 1); /* all but news.yaml */
+	assert_titles(&x, "New", "Blog");
+	indexer_free(&x);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* The title entry id has in the snapshot x published or took last. */
+static char *entry_title(const struct indexer *x, const char *id)
+{
+	uint32_t i = x->snap ? snap_entry_find(x->snap, id) : SNAP_NONE;
+	if (i == SNAP_NONE)
+		return NULL;
+	size_t len;
+	const char *title = value_str(snap_entry_at(x->snap, i).title, &len);
+	return title ? strndup(title, len) : NULL;
+}
+
+/*
+ * A new indexer (a watcher's first look) keeps no file's last good
+ * version: one being written would be left out (an entry that exists
+ * answered 404). It publishes nothing until the file is whole, and what
+ * is published meanwhile (of other files: edited since) stays, the
+ * entry's last version in it.
+ */
+static void test_new_indexer_waits_for_held_files(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\ntitle: Old\n---\n");
 	struct indexer first, second;
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&first, &cfg, NULL, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&first), 1);
 	indexer_free(&first);
-	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\ntitle: New\n---\n");
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&second, &cfg, NULL, NULL), 0);
 	struct strmap held = STRMAP_INIT;
-	struct strbuf news = STRBUF_INIT;
-	strbuf_addf(&news, "%s/content/collections/news.yaml", cfg.content_root);
-	strmap_put(&held, strbuf_str(&news), "");
-	CU_ASSERT_EQUAL(indexer_catch_up_held(&second, &held, NULL, NULL), 1);
-	char *title = published_title(&second, "content/collections/news.yaml");
+	struct strbuf a = STRBUF_INIT;
+	strbuf_addf(&a, "%s/content/collections/blog/a.md", cfg.content_root);
+	strmap_put(&held, strbuf_str(&a), "");
+	CU_ASSERT_EQUAL(indexer_catch_up_held(&second, &held, NULL, NULL), 0);
+	char *title = entry_title(&second, "a");
 	CU_ASSERT_STRING_EQUAL(title ? title : "(left out)", "Old");
 	free(title);
 	strmap_free(&held);
-	strbuf_release(&news);
+	/* Written whole: published. */
+	CU_ASSERT_EQUAL(indexer_catch_up_held(&second, &held, NULL, NULL), 1);
+	title = entry_title(&second, "a");
+	CU_ASSERT_STRING_EQUAL(title ? title : "(left out)", "New");
+	free(title);
+	strbuf_release(&a);
 	indexer_free(&second);
 	config_free(&cfg);
 	unit_rmtree(dir);
@@ -744,6 +802,34 @@ static void test_first_look_awaited(void)
 	waitpid(pid, &status, 0);
 	CU_ASSERT_TRUE(WIFEXITED(status));
 	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* An indexer that starts after a change (a restarted watcher, a worker's
+ * catch-up) renders only what changed since the published snapshot. */
+static void test_catch_up_renders_what_changed(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\ntitle: A\n---\n");
+	unit_write_file(dir, "site/content/collections/blog/b.md", "---\nid: b\ntitle: B\n---\n");
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&x), 1);
+	CU_ASSERT_EQUAL(x.built.rendered, 2);
+	indexer_free(&x);
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\ntitle: A2\n---\n");
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(indexer_catch_up(&x), 1);
+	CU_ASSERT_EQUAL(x.built.rendered, 1);
+	CU_ASSERT_EQUAL(x.built.reused, 1);
+	char *title = entry_title(&x, "a");
+	CU_ASSERT_STRING_EQUAL(title ? title : "(left out)", "A2");
+	free(title);
+	indexer_free(&x);
 	config_free(&cfg);
 	unit_rmtree(dir);
 	free(dir);
@@ -1057,9 +1143,11 @@ void suite_watch(void)
 	unit_add_test(s, "publication order", test_publication_order);
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
-	unit_add_test(s, "a new indexer holds from what is published",
-	              test_new_indexer_holds_from_published);
+	unit_add_test(s, "unchanged files not parsed again", test_unchanged_files_not_parsed_again);
+	unit_add_test(s, "a new indexer waits for files being written",
+	              test_new_indexer_waits_for_held_files);
 	unit_add_test(s, "the first look is awaited", test_first_look_awaited);
+	unit_add_test(s, "catch-up renders what changed", test_catch_up_renders_what_changed);
 	unit_add_test(s, "the files a move touched", test_moved_files);
 	unit_add_test(s, "the hooks are told what was published", test_hooks_told_what_was_published);
 #ifdef CMS_API_TEST_HOOKS
