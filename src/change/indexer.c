@@ -420,7 +420,9 @@ int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_
 	uint64_t signature = content_signature(x->cfg);
 	static const struct indexer_change whole = {true, "ContentSaved", NULL, NULL, 0};
 	struct holding h = {held, check, arg};
-	int rc = published(x, signature) ? 0 : publish_locked(x, &whole, signature, &h);
+	bool was = published(x, signature);
+	int rc = was ? 0 : publish_locked(x, &whole, signature, &h);
+	x->caught_up = was || rc == 1;
 	close(fd);
 	return rc;
 }

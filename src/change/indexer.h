@@ -49,6 +49,8 @@ struct indexer {
 	char *segment_prefix;            /* owned: its segments' names */
 	struct snapshot *snap;           /* owned: the last snapshot it built or found */
 	uint64_t generation;             /* the index generation snap is of */
+	bool caught_up;                  /* the last catch-up found the site published, or
+	                                  * published it (not: files kept changing) */
 	struct strbuf logged;            /* owned: the problems last logged, one a line */
 	bool keep_sources;               /* keep what the files of snap parsed to (true
 	                                  * from indexer_init): one that publishes once
@@ -122,7 +124,7 @@ int indexer_publish_held(struct indexer *x, const struct indexer_change *ch, str
 int indexer_catch_up(struct indexer *x);
 
 /* The same, holding and checking as indexer_publish_held (0 also when
- * files kept changing). */
+ * files kept changing: x->caught_up tells the two apart). */
 int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_fn check,
                           void *arg);
 

@@ -1019,9 +1019,9 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 	watch_site(&t, cfg);
 	struct change ch = CHANGE_INIT;
 	struct empties empties = {NULL, 0};
-	/* One that could not publish (files still being written, nothing
+	/* One that could not catch up (files still being written, nothing
 	 * to stand in for them) looks again at the next pass. */
-	if (!publish(&x, &t, cfg, &ch, &empties, true))
+	if (!publish(&x, &t, cfg, &ch, &empties, true) && !x.caught_up)
 		ch.rescan = true;
 	announce_first_look();
 	hold_for_test();
