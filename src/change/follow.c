@@ -152,8 +152,9 @@ static void build_own_index(struct follow *f, uint64_t generation)
 }
 
 /* Maps the snapshot of generation g. A worker that finds none there
- * keeps the index it has until the snapshot is there. A snapshot of a site that could not be read whole is not taken
- * in place of a good index. */
+ * keeps the index it has until the snapshot is there. A snapshot of a
+ * site that could not be read whole is not taken in place of a good
+ * index. */
 static void load_generation(struct follow *f, const struct generation *g)
 {
 	if (g->flags & GENERATION_NO_SNAPSHOT) {
@@ -269,9 +270,20 @@ static bool await_published(const struct follow *f)
 {
 	struct timespec tick = {0, 20 * 1000000L};
 	long long until = now_ns() + FIRST_LOOK_MS * 1000000LL;
-	while (!published(f) && watch_running(f->cfg) && now_ns() < until)
+	uint64_t tried = 0; /* the generation last mapped: mapping checks every record */
+	for (;;) {
+		/* Asked first: a watcher that published, then ended, is seen. */
+		bool running = watch_running(f->cfg);
+		struct generation g;
+		if (generation_read(f->paths.generation, &g) == 0 && g.index != tried) {
+			tried = g.index;
+			if (published(f))
+				return true;
+		}
+		if (!running || now_ns() >= until)
+			return false;
 		nanosleep(&tick, NULL);
-	return published(f);
+	}
 }
 
 /* Moves to the shared mode asked for. Returns false, with errno set and
@@ -292,12 +304,13 @@ static bool share(struct follow *f)
 	 * itself, waiting while another publishes (indexer.h). */
 	struct generation g;
 	bool started = start_watcher(f);
+	bool ready = published(f);
 	/* A watcher that runs without publishing for this worker's config
 	 * is on its way out (its worker ended just now) or of another
 	 * config: once it is gone, this worker starts one. */
-	if (!published(f) && !await_published(f) && !started)
-		start_watcher(f);
-	if (!published(f))
+	if (!ready && !(ready = await_published(f)) && !started && start_watcher(f))
+		ready = published(f);
+	if (!ready)
 		watch_scan_once(f->cfg);
 	if (generation_read(f->paths.generation, &g) != 0) {
 		/* No generation can be written there (a full disk): nothing to
