@@ -32,20 +32,23 @@ if not path:find("^/[A-Za-z0-9._~/%-]*$") or path:find("//", 1, true)
   return 0
 end
 
--- Opened once and read here: a file looked up, then opened again by its
--- name, may be gone in between (the watcher swaps current when the site
--- changes), which would answer an empty 200. What opens is whole: cms-api
--- replaces a published file by a rename, never in place.
+-- Handed to lighttpd, which opens the file once, takes its size from that
+-- descriptor and sends it from there (as it sends any static file: no
+-- copy through Lua). What opens is whole: cms-api replaces a published
+-- file by a rename, never in place. The stat first keeps a miss (an answer
+-- not published yet, the common case) out of lighttpd's error log; when
+-- the file goes between the two (the watcher removes the files of an old
+-- cache generation once it swapped current), nothing was added and the
+-- request goes on to cms-api: never an empty 200.
 local file = public_dir .. "/current" .. path .. "@" .. query .. ".json"
-local f = io.open(file, "rb")
-if not f then
+local st = lighty.c.stat(file)
+if not st or not st.is_file then
   return 0
 end
-local body = f:read("a")
-f:close()
-if not body then
+local body = lighty.r.resp_body
+body:add({ { filename = file } })
+if body.bytes_in == 0 and st.st_size ~= 0 then
   return 0
 end
 lighty.r.resp_header["Content-Type"] = "application/json"
-lighty.r.resp_body:set({ body })
 return 200
