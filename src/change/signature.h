@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "lib/strmap.h"
 
 /* The folders of a site root that Statamic reads. */
 #define SIGNATURE_NTOPS 3
@@ -34,5 +35,31 @@ bool signature_visible(const char *name, bool disk);
  * folders ([icons]), and of what the index reads of the config
  * (site_config_print): equal signatures mean nothing changed. */
 uint64_t content_signature(const struct config *cfg);
+
+/* The terms of a content signature, one per file signed, so that it can
+ * be brought up to date for the files that changed without walking the
+ * site again (a watcher's, at every edit: a stat of every file is most
+ * of an edit's cost at a million entries). */
+struct signature_terms {
+	uint64_t *keys;  /* owned: the hash of each file's signed path (| 1); 0: free */
+	uint64_t *terms; /* owned: what it adds (0: no longer signed) */
+	size_t nslots, n;
+	uint64_t sum;    /* of the terms */
+	uint64_t seed;   /* the signature's start (the config's part) */
+	bool known;      /* filled by a walk */
+};
+#define SIGNATURE_TERMS_INIT {NULL, NULL, 0, 0, 0, 0, false}
+void signature_terms_free(struct signature_terms *t);
+
+/* content_signature, each file's term recorded in t (emptied first). */
+uint64_t content_signature_terms(const struct config *cfg, struct signature_terms *t);
+
+/* The same, from t as the last walk or update left it, for the files in
+ * changed (absolute paths; files changed, made or gone since, and no
+ * folder: those need a walk): only they are looked at. A t never filled,
+ * or of another config, is filled by a walk. Equals content_signature
+ * when every file that changed since t was filled is in changed. */
+uint64_t content_signature_update(const struct config *cfg, struct signature_terms *t,
+                                  const struct strmap *changed);
 
 #endif

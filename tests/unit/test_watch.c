@@ -18,6 +18,7 @@
 #include "change/generation.h"
 #include "change/indexer.h"
 #include "change/shared.h"
+#include "change/signature.h"
 #include "change/watch.h"
 #include "core/config.h"
 #include "lib/strbuf.h"
@@ -141,6 +142,69 @@ static void test_signature_of_icon_folders(void)
 	CU_ASSERT_EQUAL(content_signature(&cfg), with);
 	unit_write_file(dir, "svg/star.svg", "<svg>!</svg>");
 	CU_ASSERT_NOT_EQUAL(content_signature(&cfg), with);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* Brought up to date from the files that changed (what a watcher's events
+ * name), the signature equals a walk of the whole site: files edited,
+ * made and removed, a dot file, a disk's file, a folder. Told nothing of a
+ * change, it does not see it: that is the walk's. */
+static void test_signature_update(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	config_init_defaults(&cfg);
+	free(cfg.content_root);
+	cfg.content_root = files_join(dir, "site");
+	cfg.disks = calloc(1, sizeof *cfg.disks);
+	cfg.ndisks = 1;
+	cfg.disks[0].name = strdup("assets");
+	cfg.disks[0].root = files_join(dir, "assets");
+	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog\n");
+	unit_write_file(dir, "site/content/collections/blog/a.md", "---\nid: a\n---\n");
+	unit_write_file(dir, "site/users/ada.yaml", "name: Ada\n");
+	unit_write_file(dir, "assets/x.jpg", "jpeg");
+	struct signature_terms t = SIGNATURE_TERMS_INIT;
+	struct strmap changed = STRMAP_INIT;
+	/* Never filled: a walk. */
+	CU_ASSERT_EQUAL(content_signature_update(&cfg, &t, &changed), content_signature(&cfg));
+	const char *edits[][2] = {
+		{"site/content/collections/blog/a.md", "---\nid: a\ntitle: longer\n---\n"},
+		{"site/content/collections/blog/b.md", "---\nid: b\n---\n"},
+		{"site/content/collections/blog/.b.md.swp", "x"},
+		{"site/resources/blueprints/collections/blog/post.yaml", "title: Post\n"},
+		{"assets/x.jpg", "a larger jpeg"},
+		{"assets/.meta/x.jpg.yaml", "data: {}\n"},
+		{"site/other/not-signed.yaml", "x: 1\n"},
+	};
+	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+		unit_write_file(dir, edits[i][0], edits[i][1]);
+		char *abs = files_join(dir, edits[i][0]);
+		strmap_put(&changed, abs, "");
+		free(abs);
+		CU_ASSERT_EQUAL(content_signature_update(&cfg, &t, &changed), content_signature(&cfg));
+		strmap_free(&changed);
+	}
+	char *gone = files_join(dir, "site/users/ada.yaml");
+	unlink(gone);
+	strmap_put(&changed, gone, "");
+	CU_ASSERT_EQUAL(content_signature_update(&cfg, &t, &changed), content_signature(&cfg));
+	strmap_free(&changed);
+	/* Back again: a term that went is found again. */
+	unit_write_file(dir, "site/users/ada.yaml", "name: Ada Lovelace\n");
+	strmap_put(&changed, gone, "");
+	CU_ASSERT_EQUAL(content_signature_update(&cfg, &t, &changed), content_signature(&cfg));
+	strmap_free(&changed);
+	free(gone);
+	/* Not told: the terms stay as they were. */
+	uint64_t told = content_signature(&cfg);
+	unit_write_file(dir, "site/content/collections/blog/c.md", "---\nid: c\n---\n");
+	CU_ASSERT_EQUAL(content_signature_update(&cfg, &t, &changed), told);
+	CU_ASSERT_NOT_EQUAL(content_signature_terms(&cfg, &t), told);
+	CU_ASSERT_EQUAL(content_signature_update(&cfg, &t, &changed), content_signature(&cfg));
+	signature_terms_free(&t);
 	config_free(&cfg);
 	unit_rmtree(dir);
 	free(dir);
@@ -525,7 +589,7 @@ static void test_publication_order(void)
 	struct indexer x;
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, &hooks, NULL), 0);
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: News\n");
-	struct indexer_change ch = {true, "CollectionSaved", "content/collections/news.yaml", NULL, 0};
+	struct indexer_change ch = {true, "CollectionSaved", "content/collections/news.yaml", NULL, 0, NULL};
 	CU_ASSERT_EQUAL(indexer_publish(&x, &ch), 1);
 	CU_ASSERT_EQUAL_FATAL(generation_read(paths.generation, &after), 0);
 	CU_ASSERT_EQUAL(after.index, before.index + 1);
@@ -540,7 +604,7 @@ static void test_publication_order(void)
 	seen.generation_path = paths.generation;
 	seen.paths = &paths;
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: Newer\n");
-	struct indexer_change ignored = {false, NULL, NULL, NULL, 0};
+	struct indexer_change ignored = {false, NULL, NULL, NULL, 0, NULL};
 	CU_ASSERT_EQUAL(indexer_publish(&x, &ignored), 1);
 	CU_ASSERT_EQUAL(seen.publishing, 0);
 	CU_ASSERT_EQUAL(seen.moved, 0);
@@ -561,7 +625,7 @@ static void publish_changes(const struct config *cfg, const char *dir)
 		char text[64];
 		snprintf(text, sizeof text, "title: Blog %d\n", i);
 		unit_write_file(dir, "site/content/collections/blog.yaml", text);
-		struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
+		struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0, NULL};
 		if (indexer_publish(&x, &ch) != 1)
 			_exit(2);
 	}
@@ -660,7 +724,7 @@ static void test_held_files_keep_their_last_version(void)
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
 	struct indexer x;
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
-	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
+	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0, NULL};
 	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
 	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 2\n");
@@ -696,7 +760,7 @@ static void test_unchanged_files_not_parsed_again(void)
 	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
 	struct indexer x;
 	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
-	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0};
+	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0, NULL};
 	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
 	CU_ASSERT_EQUAL(x.taken, 0);
 	/* Written just now: read again, not taken. */
@@ -712,6 +776,46 @@ static void test_unchanged_files_not_parsed_again(void)
 	CU_ASSERT_EQUAL(x.read, read);
 	CU_ASSERT_EQUAL(x.taken, read - 1); /* all but news.yaml */
 	assert_titles(&x, "New", "Blog");
+	indexer_free(&x);
+	config_free(&cfg);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/*
+ * Told which files changed since its last publication (a watcher's
+ * events), an indexer looks at no other file: not even a stat. The
+ * content signature it publishes is the walk's all the same.
+ */
+static void test_told_changes_look_at_those_alone(void)
+{
+	char *dir = unit_tempdir();
+	struct config cfg;
+	site_with_cache(dir, &cfg);
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: Old\n");
+	struct indexer x;
+	CU_ASSERT_EQUAL_FATAL(indexer_init(&x, &cfg, NULL, NULL), 0);
+	struct indexer_change ch = {true, "CollectionSaved", NULL, NULL, 0, NULL};
+	struct timespec pause = {1, 100000000}; /* past the second a file must have settled */
+	nanosleep(&pause, NULL);
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1); /* remembers them settled */
+	size_t read = x.read;
+	unit_write_file(dir, "site/content/collections/news.yaml", "title: New\n");
+	struct strmap changed = STRMAP_INIT;
+	ch.changed = &changed;
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.taken, read); /* news.yaml's change was not told */
+	assert_titles(&x, "Old", "Blog");
+	char *news = files_join(cfg.content_root, "content/collections/news.yaml");
+	strmap_put(&changed, news, "");
+	CU_ASSERT_EQUAL_FATAL(indexer_publish(&x, &ch), 1);
+	CU_ASSERT_EQUAL(x.taken, read - 1);
+	assert_titles(&x, "New", "Blog");
+	struct generation g;
+	CU_ASSERT_EQUAL_FATAL(generation_read(x.paths.generation, &g), 0);
+	CU_ASSERT_EQUAL(g.signature, content_signature(&cfg));
+	free(news);
+	strmap_free(&changed);
 	indexer_free(&x);
 	config_free(&cfg);
 	unit_rmtree(dir);
@@ -873,7 +977,7 @@ static void test_hooks_told_what_was_published(void)
 	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 2\n");
 	const struct watch_file both[] = {{"CollectionSaved", NULL, "content/collections/news.yaml"},
 	                                  {"CollectionSaved", NULL, "content/collections/blog.yaml"}};
-	struct indexer_change ch = {true, "CollectionSaved", NULL, both, 2};
+	struct indexer_change ch = {true, "CollectionSaved", NULL, both, 2, NULL};
 	struct strmap held = STRMAP_INIT;
 	struct strbuf blog = STRBUF_INIT;
 	strbuf_addf(&blog, "%s/content/collections/blog.yaml", cfg.content_root);
@@ -882,11 +986,11 @@ static void test_hooks_told_what_was_published(void)
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files),
 	                       "CollectionSaved content/collections/news.yaml\n");
 	/* Every file held: a publication that read none of them, told so. */
-	struct indexer_change only_blog = {true, "CollectionSaved", NULL, both + 1, 1};
+	struct indexer_change only_blog = {true, "CollectionSaved", NULL, both + 1, 1, NULL};
 	unit_write_file(dir, "site/content/collections/blog.yaml", "title: Blog 3\n");
 	CU_ASSERT_EQUAL(indexer_publish_held(&x, &only_blog, &held, NULL, NULL), 1);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files), "none\n");
-	struct indexer_change later = {true, "CollectionSaved", NULL, both + 1, 1};
+	struct indexer_change later = {true, "CollectionSaved", NULL, both + 1, 1, NULL};
 	CU_ASSERT_EQUAL(indexer_publish(&x, &later), 1);
 	CU_ASSERT_STRING_EQUAL(strbuf_str(&told_files),
 	                       "CollectionSaved content/collections/blog.yaml\n");
@@ -1135,6 +1239,8 @@ void suite_watch(void)
 	unit_add_test(s, "content signature", test_signature);
 	unit_add_test(s, "signature of icon folders", test_signature_of_icon_folders);
 	unit_add_test(s, "signature is the same elsewhere", test_signature_is_the_same_elsewhere);
+	unit_add_test(s, "signature brought up to date from the files that changed",
+	              test_signature_update);
 	unit_add_test(s, "generation file and scans", test_generation_file_and_scan);
 	unit_add_test(s, "first generation made once", test_first_generation_made_once);
 	unit_add_test(s, "generation record", test_generation_record);
@@ -1144,6 +1250,8 @@ void suite_watch(void)
 	unit_add_test(s, "a generation named has its snapshot", test_named_generation_has_its_snapshot);
 	unit_add_test(s, "held files keep their last version", test_held_files_keep_their_last_version);
 	unit_add_test(s, "unchanged files not parsed again", test_unchanged_files_not_parsed_again);
+	unit_add_test(s, "told which files changed, an indexer looks at those alone",
+	              test_told_changes_look_at_those_alone);
 	unit_add_test(s, "a new indexer waits for files being written",
 	              test_new_indexer_waits_for_held_files);
 	unit_add_test(s, "the first look is awaited", test_first_look_awaited);
