@@ -27,6 +27,7 @@ int indexer_init(struct indexer *x, const struct config *cfg, const struct watch
 	x->logged = (struct strbuf)STRBUF_INIT;
 	x->keep_sources = true;
 	x->sources = (struct value_builder)VALUE_BUILDER_INIT;
+	x->terms = (struct signature_terms)SIGNATURE_TERMS_INIT;
 	if (shared_paths_init(&x->paths, cfg) != 0)
 		return -1;
 	x->shared = true;
@@ -43,6 +44,7 @@ void indexer_free(struct indexer *x)
 	strbuf_release(&x->logged);
 	vb_release(&x->sources);
 	files_memo_free(&x->memo);
+	signature_terms_free(&x->terms);
 	memset(x, 0, sizeof *x);
 }
 
@@ -71,7 +73,7 @@ static void read_sources(struct indexer *x)
 {
 	if (!x->keep_sources)
 		return;
-	struct site_index *idx = site_index_read(x->cfg, VALUE_MISSING, NULL, NULL, true);
+	struct site_index *idx = site_index_read(x->cfg, VALUE_MISSING, NULL, NULL, NULL, true);
 	take_sources(x, idx);
 	site_index_free(idx);
 }
@@ -146,9 +148,19 @@ static void make_room(struct indexer *x, const struct generation *current)
 	free(used);
 }
 
+/* Milliseconds on the monotonic clock: what each step of a publication
+ * took goes into its debug line. */
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
 /* What a build holds and asks (indexer_publish_held). */
 struct holding {
 	struct strmap *held; /* borrowed: absolute paths not read */
+	const struct strmap *changed; /* borrowed: indexer_change's, or NULL */
 	indexer_check_fn check;
 	void *arg;
 };
@@ -174,11 +186,15 @@ static struct site_index *read_site(struct indexer *x, struct holding *h)
 		return NULL;
 	int rounds = none_kept ? FIRST_LOOK_ROUNDS : READ_ROUNDS;
 	for (int round = 0; round < rounds; round++) {
+		long long start = mono_ms();
 		struct site_index *idx =
-			site_index_read(x->cfg, previous, &x->memo, h->held, x->keep_sources);
+			site_index_read(x->cfg, previous, &x->memo, h->held, h->changed, x->keep_sources);
+		long long read = mono_ms();
 		struct strmap suspects = STRMAP_INIT;
 		if (h->check)
 			h->check(h->arg, idx->files.reads, idx->files.nreads, &suspects);
+		x->ms_read += read - start;
+		x->ms_check += mono_ms() - read;
 		bool whole = suspects.n == 0;
 		if (!whole)
 			log_debug("%zu files changed while the site was read: they wait, the rest is read "
@@ -201,6 +217,7 @@ static struct site_index *read_site(struct indexer *x, struct holding *h)
 static struct snapshot *build(struct indexer *x, struct site_index *idx,
                               const struct generation *g, const struct generation *current)
 {
+	long long start = mono_ms();
 	log_new_problems(x, idx);
 	char *path = shared_snapshot_path(&x->paths, g->index);
 	const char *name = strrchr(path, '/') + 1;
@@ -217,8 +234,10 @@ static struct snapshot *build(struct indexer *x, struct site_index *idx,
 		                 "reads the site itself until it can be", x->cfg->content_root, err);
 	else
 		log_debug("generation %llu: %zu files read (%zu unchanged, not parsed again), %u "
-		          "entries rendered, %u reused (%u moved)", (unsigned long long)g->index,
-		          x->read, x->taken, stats.rendered, stats.reused, stats.moved);
+		          "entries rendered, %u reused (%u moved); ms: signature %lld, read %lld, "
+		          "check %lld, snapshot %lld", (unsigned long long)g->index, x->read, x->taken,
+		          stats.rendered, stats.reused, stats.moved, x->ms_signature, x->ms_read,
+		          x->ms_check, mono_ms() - start);
 	free(path);
 	x->built = stats;
 	return snap;
@@ -330,6 +349,7 @@ static int publish_locked(struct indexer *x, const struct indexer_change *ch, ui
 	if (!x->snap && generation_read(x->paths.generation, &named) == 0 &&
 	    !(named.flags & GENERATION_NO_SNAPSHOT))
 		take_snapshot_of(x, &named);
+	x->ms_read = x->ms_check = 0;
 	struct site_index *idx = read_site(x, h);
 	if (!idx)
 		return 0;
@@ -376,8 +396,12 @@ int indexer_publish_held(struct indexer *x, const struct indexer_change *ch, str
 	int fd = lock_index(x);
 	if (fd < 0)
 		return -1;
-	struct holding h = {held, check, arg};
-	int rc = publish_locked(x, ch, content_signature(x->cfg), &h);
+	struct holding h = {held, ch->changed, check, arg};
+	long long start = mono_ms();
+	uint64_t signature = ch->changed ? content_signature_update(x->cfg, &x->terms, ch->changed)
+	                                 : content_signature_terms(x->cfg, &x->terms);
+	x->ms_signature = mono_ms() - start;
+	int rc = publish_locked(x, ch, signature, &h);
 	close(fd);
 	return rc;
 }
@@ -417,9 +441,11 @@ int indexer_catch_up_held(struct indexer *x, struct strmap *held, indexer_check_
 	int fd = lock_index(x);
 	if (fd < 0)
 		return -1;
-	uint64_t signature = content_signature(x->cfg);
-	static const struct indexer_change whole = {true, "ContentSaved", NULL, NULL, 0};
-	struct holding h = {held, check, arg};
+	long long start = mono_ms();
+	uint64_t signature = content_signature_terms(x->cfg, &x->terms);
+	x->ms_signature = mono_ms() - start;
+	static const struct indexer_change whole = {true, "ContentSaved", NULL, NULL, 0, NULL};
+	struct holding h = {held, NULL, check, arg};
 	bool was = published(x, signature);
 	int rc = was ? 0 : publish_locked(x, &whole, signature, &h);
 	x->caught_up = was || rc == 1;

@@ -34,6 +34,7 @@
 
 #include "change/hooks.h"
 #include "change/shared.h"
+#include "change/signature.h"
 #include "core/config.h"
 #include "lib/strbuf.h"
 #include "lib/strmap.h"
@@ -64,6 +65,10 @@ struct indexer {
 	size_t read, taken;              /* the last publication's files: read, of which
 	                                  * taken from the memo (not read again) */
 	struct snapshot_build_stats built; /* what its last build did with the entries */
+	struct signature_terms terms;      /* owned: the content signature's, as last signed */
+	long long ms_signature, ms_read, ms_check; /* what its last publication's steps
+	                                    * took (the content signature; reading the site,
+	                                    * checking what was read), for its debug line */
 };
 
 /* Sets x up for cfg's site. hooks (may be NULL) are called with state as
@@ -86,6 +91,11 @@ struct indexer_change {
 	 * NULL when which files changed is not known. */
 	const struct watch_file *files;
 	size_t nfiles;
+	/* When not NULL, every file (absolute path) that may have changed
+	 * since the last publication of this indexer (a watcher's events,
+	 * none of them a folder's): only they are looked at, the others
+	 * taken as that publication read them. NULL: every file is. */
+	const struct strmap *changed;
 };
 
 /* The absolute path of the file f names, in out (emptied first). */

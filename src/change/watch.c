@@ -248,6 +248,10 @@ struct writing {
 struct change {
 	bool index, cache, rescan;
 	bool rewatch; /* a watched folder went away or came back: watch afresh */
+	/* An event that does not name every file it changes (a folder's, an
+	 * icon's, the queue's overflow): the publication looks at every file,
+	 * not only at those of changed. */
+	bool unsure;
 	/* The first event that moves the cache, for the cache driver; its
 	 * path only when it is the only one. */
 	const char *event;
@@ -261,8 +265,8 @@ struct change {
 };
 
 #define CHANGE_INIT                                                                        \
-	{false, false, false, false, NULL, STRBUF_INIT, false, NULL, 0, STRMAP_INIT, STRMAP_INIT, \
-	 {NULL, 0, 0, false}}
+	{false, false, false, false, false, NULL, STRBUF_INIT, false, NULL, 0, STRMAP_INIT,       \
+	 STRMAP_INIT, {NULL, 0, 0, false}}
 
 /* A writer that keeps a file open this long without writing is taken to
  * be done with it (a log, an editor's swap): its file is read then, the
@@ -352,6 +356,7 @@ static void change_merge(struct change *dst, struct change *src)
 	dst->index |= src->index;
 	dst->rescan |= src->rescan;
 	dst->rewatch |= src->rewatch;
+	dst->unsure |= src->unsure;
 	if (src->cache) {
 		dst->several |= dst->cache || src->several;
 		if (!dst->cache) {
@@ -459,7 +464,7 @@ static void note_event(struct watch_table *t, const struct config *cfg,
                        const struct inotify_event *ev, struct change *ch)
 {
 	if (ev->mask & IN_Q_OVERFLOW) {
-		ch->rescan = true;
+		ch->rescan = ch->unsure = true;
 		return;
 	}
 	if (ev->wd < 0 || ev->wd >= t->size || !t->w[ev->wd].rel)
@@ -468,10 +473,15 @@ static void note_event(struct watch_table *t, const struct config *cfg,
 	if (ev->mask & IN_IGNORED) {
 		free(w->rel);
 		w->rel = NULL;
+		ch->unsure = true;
 		return;
 	}
-	if (folder_event(w, ev, ch))
+	if ((ev->mask & IN_ISDIR) || w->icons)
+		ch->unsure = true;
+	if (folder_event(w, ev, ch)) {
+		ch->unsure = true;
 		return;
+	}
 	struct strbuf rel = STRBUF_INIT;
 	strbuf_addf(&rel, "%s%s%s", w->rel, *w->rel ? "/" : "", ev->name);
 	bool deleted = ev->mask & (IN_DELETE | IN_MOVED_FROM);
@@ -681,6 +691,10 @@ static void read_half(void *arg, const struct file_read *reads, size_t nreads,
 	long long newest = 0;
 	for (size_t i = 0; i < nreads; i++) {
 		const struct file_read *r = &reads[i];
+		/* Not read now: a version a publication before read and checked
+		 * (a change since is an event, for the next one). */
+		if (r->taken)
+			continue;
 		bool empty = r->stamp.size == 0;
 		if (!empty && d->empties->n)
 			empty_forget(d->empties, r->path);
@@ -759,9 +773,15 @@ static bool publish(struct indexer *x, struct watch_table *t, const struct confi
                     struct change *ch, struct empties *empties, bool whole)
 {
 	bool known = !ch->touched.overflowed;
-	struct indexer_change what = {ch->cache, ch->event,
+	/* Every file that changed since the last publication had an event,
+	 * unless one of them did not say which: then every file is looked at. */
+	bool told = !ch->unsure && !ch->rescan && t->fd >= 0;
+	struct indexer_change what = {ch->cache,
+	                              ch->event,
 	                              ch->several ? NULL : strbuf_str(&ch->event_path),
-	                              known ? ch->touched.files : NULL, known ? ch->touched.n : 0};
+	                              known ? ch->touched.files : NULL,
+	                              known ? ch->touched.n : 0,
+	                              told ? &ch->changed : NULL};
 	struct strmap held = STRMAP_INIT;
 	being_written(ch, &held);
 	struct during d = {t, cfg, CHANGE_INIT, empties};
@@ -791,6 +811,10 @@ static bool publish(struct indexer *x, struct watch_table *t, const struct confi
 		strbuf_addstr(&next.event_path, strbuf_str(&ch->event_path));
 		keep_held(&next.touched, &ch->touched, cfg, &held);
 	}
+	/* The files held were not read: looked at by the next publication. */
+	for (size_t i = 0; i < held.nslots; i++)
+		if (held.keys[i])
+			strmap_put(&next.changed, held.keys[i], "");
 	strmap_free(&held);
 	change_merge(&next, &d.later);
 	change_release(ch);

@@ -33,12 +33,13 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	vb_map_begin(&files->sources);
 	files->held = NULL;
 	files->last = NULL;
+	files->changed = NULL;
 	files->memo = (struct files_memo){NULL, 0, 0};
 	files->taken = 0;
 	files->stat_dir = NULL;
 	files->stat_fd = -1;
 	files->reads = NULL;
-	files->nreads = 0;
+	files->nreads = files->reads_alloc = 0;
 }
 
 void files_remember_nothing(struct site_files *files)
@@ -72,7 +73,7 @@ void files_free(struct site_files *files)
 		free(files->reads[i].path);
 	free(files->reads);
 	files->reads = NULL;
-	files->nreads = 0;
+	files->nreads = files->reads_alloc = 0;
 	files->root = NULL;
 	files->problems = NULL;
 	files->nproblems = 0;
@@ -194,25 +195,34 @@ static bool settled_long_enough(const struct file_stamp *stamp)
  * never served: users' files (passwords, tokens) and forms' (e-mail
  * settings) are not kept at all, other files without their withheld keys
  * (which every reader leaves out anyway). With the version's stamp (NULL:
- * not read now), the next read may take it in place of the file. */
+ * not read now), the next read may take it in place of the file. A map
+ * that comes from the previous read's sources (kept) is already without
+ * them: copied as it is. */
 static void remember(struct site_files *files, const char *rel, value_t map,
-                     const struct file_stamp *stamp)
+                     const struct file_stamp *stamp, bool kept)
 {
 	if (files->sources.depth == 0 || strncmp(rel, "users/", 6) == 0 ||
 	    strncmp(rel, "resources/forms/", 16) == 0 || strncmp(rel, "storage/", 8) == 0)
 		return;
 	vb_keyz(&files->sources, rel);
 	size_t at = files->sources.buf.len;
-	withheld_copy(map, &files->sources);
+	if (kept)
+		vb_value(&files->sources, map);
+	else
+		withheld_copy(map, &files->sources);
 	if (stamp && settled_long_enough(stamp))
 		memo_put(&files->memo, memo_hash(rel), stamp, at);
 }
 
 /* Notes that the file at path (taken) was read in the version stamp. */
-static void note_read(struct site_files *files, char *path, const struct file_stamp *stamp)
+static void note_read(struct site_files *files, char *path, const struct file_stamp *stamp,
+                      bool taken)
 {
-	files->reads = xrealloc(files->reads, (files->nreads + 1) * sizeof *files->reads);
-	files->reads[files->nreads++] = (struct file_read){path, *stamp};
+	if (files->nreads == files->reads_alloc) {
+		files->reads_alloc = files->reads_alloc ? files->reads_alloc * 2 : 256;
+		files->reads = xrealloc(files->reads, files->reads_alloc * sizeof *files->reads);
+	}
+	files->reads[files->nreads++] = (struct file_read){path, *stamp, taken};
 }
 
 /* A file held (being written): its last good version, not read now. */
@@ -222,7 +232,7 @@ static int read_held(struct site_files *files, const char *rel, struct value_bui
 	if (value_is_missing(last))
 		return -1;
 	vb_value(out, last);
-	remember(files, rel, last, NULL);
+	remember(files, rel, last, NULL, true);
 	return 0;
 }
 
@@ -257,13 +267,19 @@ static bool take_memo(struct site_files *files, const char *rel, char *path,
 	if (!files->last || !files->last->n || value_is_missing(files->previous))
 		return false;
 	const struct memo_slot *slot = memo_slot(files->last, memo_hash(rel));
-	struct file_stamp now;
-	if (!slot->hash || !stamp_of_path(files, path, &now) || !file_stamp_equal(&now, &slot->stamp))
+	if (!slot->hash)
+		return false;
+	/* Told which files changed since (the watcher's events), a file not
+	 * among them is the version parsed: no stat to ask. */
+	struct file_stamp now = slot->stamp;
+	bool unchanged = files->changed && !strmap_get(files->changed, path);
+	if (!unchanged &&
+	    (!stamp_of_path(files, path, &now) || !file_stamp_equal(&now, &slot->stamp)))
 		return false;
 	value_t map = {files->previous.p + slot->at};
 	vb_value(out, map);
-	note_read(files, path, &now);
-	remember(files, rel, map, &now);
+	note_read(files, path, &now, true);
+	remember(files, rel, map, &now, true);
 	files->taken++;
 	return true;
 }
@@ -283,8 +299,8 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	progress_tick();
 	int rc = frontmatter_parse_file_stamped(path, out, &err, &stamp);
 	if (rc == 0) {
-		note_read(files, path, &stamp);
-		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at}, &stamp);
+		note_read(files, path, &stamp, false);
+		remember(files, rel, (value_t){(const unsigned char *)out->buf.ptr + at}, &stamp, false);
 		return 0;
 	}
 	/* Removed since it was listed: deleted, not a file to stand in for. */
@@ -303,7 +319,7 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	files_problem(files, false, rel, err.line, "%s (its last good version is served)",
 	              err.message);
 	vb_value(out, last);
-	remember(files, rel, last, NULL);
+	remember(files, rel, last, NULL, true);
 	return 0;
 }
 

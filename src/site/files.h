@@ -49,6 +49,8 @@ struct problem {
 struct file_read {
 	char *path;              /* owned: absolute */
 	struct file_stamp stamp; /* the version read */
+	bool taken;              /* not read now: the version an earlier read parsed (and
+	                          * its publication checked), taken from the memo */
 };
 
 /*
@@ -83,12 +85,15 @@ struct site_files {
 	const struct strmap *held; /* borrowed: absolute paths not to read, or NULL */
 	const struct files_memo *last; /* borrowed: the previous read's memo (its offsets
 	                           * into previous), or NULL */
+	const struct strmap *changed; /* borrowed: when not NULL, every file (absolute
+	                           * path) that may have changed since last was made: the
+	                           * others are taken from it without a stat */
 	struct files_memo memo;   /* owned: this read's, into sources */
 	size_t taken;             /* files taken from last, not read */
 	char *stat_dir;           /* owned: the folder stat_fd is open on, or NULL */
 	int stat_fd;              /* that folder (O_PATH), for stamps of its files */
 	struct file_read *reads;  /* owned: the files read, in the order read */
-	size_t nreads;
+	size_t nreads, reads_alloc;
 };
 
 /* Starts reading the folder root (copied), with no problems yet, falling

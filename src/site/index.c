@@ -388,12 +388,12 @@ uint64_t site_config_print(const struct config *cfg)
 struct site_index *site_index_load_holding(const struct config *cfg, value_t previous,
                                            const struct strmap *held)
 {
-	return site_index_read(cfg, previous, NULL, held, true);
+	return site_index_read(cfg, previous, NULL, held, NULL, true);
 }
 
 struct site_index *site_index_read(const struct config *cfg, value_t previous,
                                    const struct files_memo *memo, const struct strmap *held,
-                                   bool sources)
+                                   const struct strmap *changed, bool sources)
 {
 	struct site_index *idx = xcalloc(1, sizeof *idx);
 	files_init(&idx->files, cfg->content_root ? cfg->content_root : ".", previous);
@@ -401,6 +401,7 @@ struct site_index *site_index_read(const struct config *cfg, value_t previous,
 		files_remember_nothing(&idx->files);
 	idx->files.held = held;
 	idx->files.last = memo;
+	idx->files.changed = changed;
 	idx->cfg = cfg;
 	idx->config_print = site_config_print(cfg);
 	idx->icons = icon_sets_copy(cfg->icon_sets, cfg->nicon_sets);
@@ -417,6 +418,7 @@ struct site_index *site_index_read(const struct config *cfg, value_t previous,
 	files_finish(&idx->files);
 	idx->files.held = NULL; /* the caller's, only while loading */
 	idx->files.last = NULL;
+	idx->files.changed = NULL;
 	idx->cfg = NULL;
 	return idx;
 }

@@ -51,10 +51,13 @@ struct site_index *site_index_load_holding(const struct config *cfg, value_t pre
  * idx->files.sources only when sources is true (they are a copy of
  * every file parsed: a read whose sources nobody keeps saves it), with
  * their memo (files.h). A file memo (NULL: none; else previous's) says
- * is the version it parsed is taken from previous, not read again. */
+ * is the version it parsed is taken from previous, not read again. With
+ * changed (NULL: none), the files that may have changed since memo was
+ * made (absolute paths): any other file memo has is taken without a
+ * stat. */
 struct site_index *site_index_read(const struct config *cfg, value_t previous,
                                    const struct files_memo *memo, const struct strmap *held,
-                                   bool sources);
+                                   const struct strmap *changed, bool sources);
 void site_index_free(struct site_index *idx);
 
 #endif
