@@ -93,6 +93,7 @@ dir = $3
 ${5:-}
 [log]
 target = $work/cms-api.log
+${LOG_LEVEL:+level = $LOG_LEVEL}
 [rate_limit]
 ; wrk is one client asking thousands of times a second: the server is measured, not 429s.
 per_minute = 0
