@@ -273,6 +273,11 @@ struct change {
  * read checking that it did not change meanwhile (frontmatter.h). */
 #define QUIET_MS 2000
 
+/* The stat scan's period, and how long an edit after another may put it
+ * off (watch_run). */
+#define SCAN_EVERY_S 30
+#define SCAN_AT_LEAST_S 300
+
 static long long wall_ms(void)
 {
 	struct timespec ts;
@@ -1085,8 +1090,14 @@ void watch_run(const struct config *cfg, int lock_fd, const struct watch_hooks *
 		restore_generation(&x);
 		/* A stat scan now and then catches what inotify cannot see
 		 * (network file systems, a queue overflow); what it publishes
-		 * takes in the events seen so far. */
-		bool scan = t.fd < 0 || ch.rescan || time(NULL) - last_scan >= 30;
+		 * takes in the events seen so far. The one due every 30 s waits
+		 * while an edit is to be published (up to 5 minutes): it walks
+		 * the whole site (seconds at a million files) and reads every
+		 * file again, where the edit's own publication looks at the
+		 * files its events name alone. */
+		time_t since_scan = time(NULL) - last_scan;
+		bool scan = t.fd < 0 || ch.rescan ||
+		            (since_scan >= SCAN_EVERY_S && (!ch.index || since_scan >= SCAN_AT_LEAST_S));
 		if (scan) {
 			ch.rescan = false;
 			last_scan = time(NULL);
