@@ -95,6 +95,7 @@ nginx_conf() {
 	cat <<CONF
 ${user:+user $user $(id -gn "$user");}
 worker_processes $processes;
+pcre_jit on;
 pid $dir/nginx.pid;
 error_log $dir/error.log notice;
 events { worker_connections 512; }
