@@ -286,11 +286,11 @@ static bool read_entry(struct site_index *idx, size_t collection, const struct f
 	struct value_builder raw = VALUE_BUILDER_INIT;
 	memset(e, 0, sizeof *e);
 	size_t reads = idx->files.nreads;
-	if (files_read(&idx->files, f->rel, &raw) != 0) {
+	value_t data;
+	if (files_read_view(&idx->files, f->rel, &raw, &data) != 0) {
 		vb_release(&raw);
 		return false;
 	}
-	value_t data = vb_result(&raw);
 	const char *base = strrchr(f->rel, '/') ? strrchr(f->rel, '/') + 1 : f->rel;
 	struct file_name name;
 	parse_file_name(base, c->dated, &name);

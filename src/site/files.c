@@ -30,6 +30,10 @@ void files_init(struct site_files *files, const char *root, value_t previous)
 	files->unreadable = NULL;
 	files->previous = previous;
 	files->sources = (struct value_builder)VALUE_BUILDER_INIT;
+	/* Most of the last read's sources come again (taken from the memo):
+	 * room for them at once, not grown by copying doublings. */
+	if (!value_is_missing(previous))
+		strbuf_grow(&files->sources.buf, value_size(previous) + 64);
 	vb_map_begin(&files->sources);
 	files->held = NULL;
 	files->last = NULL;
@@ -262,7 +266,7 @@ static bool stamp_of_path(struct site_files *files, const char *path, struct fil
  * is) is still the version it parsed: appended to out, remembered and
  * noted as read. */
 static bool take_memo(struct site_files *files, const char *rel, char *path,
-                      struct value_builder *out)
+                      struct value_builder *out, value_t *view)
 {
 	if (!files->last || !files->last->n || value_is_missing(files->previous))
 		return false;
@@ -277,21 +281,27 @@ static bool take_memo(struct site_files *files, const char *rel, char *path,
 	    (!stamp_of_path(files, path, &now) || !file_stamp_equal(&now, &slot->stamp)))
 		return false;
 	value_t map = {files->previous.p + slot->at};
-	vb_value(out, map);
+	if (view)
+		*view = map;
+	else
+		vb_value(out, map);
 	note_read(files, path, &now, true);
 	remember(files, rel, map, &now, true);
 	files->taken++;
 	return true;
 }
 
-int files_read(struct site_files *files, const char *rel, struct value_builder *out)
+/* files_read; a map taken from the memo is given in *view (when not
+ * NULL) instead of appended to out. */
+static int read_or_view(struct site_files *files, const char *rel, struct value_builder *out,
+                        value_t *view)
 {
 	char *path = files_join(files->root, rel);
 	if (files->held && strmap_get(files->held, path)) {
 		free(path);
 		return read_held(files, rel, out);
 	}
-	if (take_memo(files, rel, path, out))
+	if (take_memo(files, rel, path, out, view))
 		return 0;
 	struct yaml_error err;
 	struct file_stamp stamp;
@@ -321,6 +331,22 @@ int files_read(struct site_files *files, const char *rel, struct value_builder *
 	vb_value(out, last);
 	remember(files, rel, last, NULL, true);
 	return 0;
+}
+
+int files_read(struct site_files *files, const char *rel, struct value_builder *out)
+{
+	return read_or_view(files, rel, out, NULL);
+}
+
+int files_read_view(struct site_files *files, const char *rel, struct value_builder *out,
+                    value_t *map)
+{
+	*map = VALUE_MISSING;
+	size_t at = out->buf.len;
+	int rc = read_or_view(files, rel, out, map);
+	if (rc == 0 && value_is_missing(*map))
+		*map = (value_t){(const unsigned char *)out->buf.ptr + at};
+	return rc;
 }
 
 bool files_exists(const struct site_files *files, const char *rel)

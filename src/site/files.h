@@ -131,6 +131,13 @@ char *files_join(const char *a, const char *b);
  * is appended instead when there is one (0), else nothing (-1). */
 int files_read(struct site_files *files, const char *rel, struct value_builder *out);
 
+/* files_read, the map given in *map: appended to out (and *map inside
+ * out's bytes: valid until out grows or is freed), or, when it is the
+ * version the last read parsed, left where that read's sources keep it
+ * (valid as long as previous is): no copy. */
+int files_read_view(struct site_files *files, const char *rel, struct value_builder *out,
+                    value_t *map);
+
 /* A problem as a line of a log, added to out: "root/path:line: message"
  * (no line when line is 0). */
 void files_problem_line(struct strbuf *out, const char *root, const char *path, int line,
