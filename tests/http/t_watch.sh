@@ -68,6 +68,17 @@ gen_before=$gen_after
 printf 'data:\n  alt: New\n' >"$WSITE/public/assets/img/.meta/dot.gif.yaml"
 wait_for_generation_bump
 [ "$gen_before" != "$gen_after" ] && pass || fail "watch: asset .meta data was not noticed" "$gen_before"
+# A folder swapped for a fresh copy of the same name (a deploy tool's
+# rename): inotify names the folder, not its files, whose paths are those
+# the last publication took as they were (settled: the blog's files were
+# copied seconds ago). Every file is looked at again, the edited one read.
+cp -r "$WSITE/content/collections/blog" "$T/blog.new"
+sed -i "s/^title: 'Hello World'/title: 'Hello Swapped'/" "$T/blog.new/en/2024-01-10.hello-world.md"
+mv "$WSITE/content/collections/blog" "$T/blog.old"
+mv "$T/blog.new" "$WSITE/content/collections/blog"
+wait_for "watch: a folder swapped for a copy of the same name" \
+	"/api/collections/blog/entries/1f2e3d4c-0000-4000-8000-000000000001?fields=title" \
+	'*"Hello Swapped"*'
 stop_server
 
 # Changes made while nothing ran are found by the scan when a watcher
